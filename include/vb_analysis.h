@@ -1,0 +1,44 @@
+#ifndef VB_ANALYSIS_H
+#define VB_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "vb_config.h"
+#include "vb_hist.h"
+#include "vb_result.h"
+#include "vb_stats.h"
+
+/* Coefficient of variation above which results are called unstable. */
+#define VB_UNSTABLE_CV 0.10
+
+/* What the measured runs say, computed once and shared by every output format. */
+struct vb_analysis {
+	struct vb_summary rate;        /* bytes/sec of the completed measured runs */
+	uint64_t completed;            /* measured runs that wrote everything */
+	struct vb_trend trend;         /* bytes/sec against run number */
+	int drifting;                  /* the trend's 95% interval excludes zero */
+	int unstable;                  /* cv above VB_UNSTABLE_CV */
+	double change_pct;             /* fitted change from the first to the last run, % */
+	struct vb_hist latency;        /* every write of the completed measured runs */
+	double sync_max_secs;          /* longest final sync of those runs */
+	int have_intervals;
+	double slowest_iv_bytes_per_sec, fastest_iv_bytes_per_sec;
+	uint64_t slowest_iv_run, fastest_iv_run;
+	double slowest_iv_start_secs, fastest_iv_start_secs;
+	int page_cache_risk;           /* neither a sync nor direct I/O */
+	int smaller_than_ram;          /* bytes per run below twice the RAM (with the above) */
+};
+
+/* Analyses the runs (warm-ups and unfinished runs are left out); ram_bytes may be 0. */
+void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
+		uint64_t ram_bytes, struct vb_analysis *a);
+
+/* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
+ * results are not stable") into buf; returns 0 when there is nothing to say. */
+int vb_analysis_stability_text(const struct vb_analysis *a, char *buf, size_t n);
+
+/* Writes the page-cache warning into buf; returns 0 when there is none. */
+int vb_analysis_cache_text(const struct vb_analysis *a, const struct vb_config *cfg,
+			   uint64_t ram_bytes, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,34 @@
+#ifndef VB_HIST_H
+#define VB_HIST_H
+
+#include <stdint.h>
+
+/* Log-linear histogram of durations in nanoseconds: each power of two is split into
+ * VB_HIST_SUB linear buckets, so any recorded value is known within 1/VB_HIST_SUB
+ * (3.1%) of itself, in fixed memory and without allocation. */
+#define VB_HIST_SUB_BITS 5
+#define VB_HIST_SUB (1u << VB_HIST_SUB_BITS)
+#define VB_HIST_MAX_BITS 42  /* larger values (over 73 minutes) are clamped */
+#define VB_HIST_BUCKETS ((VB_HIST_MAX_BITS - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB)
+
+struct vb_hist {
+	uint64_t count;
+	uint64_t max_ns;
+	uint64_t min_ns;
+	uint64_t buckets[VB_HIST_BUCKETS];
+};
+
+/* Empties h. */
+void vb_hist_init(struct vb_hist *h);
+
+/* Records one duration. */
+void vb_hist_add(struct vb_hist *h, uint64_t ns);
+
+/* Adds every value recorded in src to dst. */
+void vb_hist_merge(struct vb_hist *dst, const struct vb_hist *src);
+
+/* Value at quantile q (0..1): the upper edge of the bucket holding it, capped at the
+ * maximum; 0 for an empty histogram. */
+uint64_t vb_hist_quantile(const struct vb_hist *h, double q);
+
+#endif

@@ -1,0 +1,22 @@
+#ifndef VB_OPTS_H
+#define VB_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "vb_config.h"
+
+/* What the command line asked for besides a benchmark. */
+enum vb_opts_action { VB_ACT_RUN, VB_ACT_HELP, VB_ACT_VERSION };
+
+/* Largest block size accepted: a bigger single write() is never what a user meant. */
+#define VB_BS_MAX ((uint64_t)1 << 30)
+
+/* Parses argv (without the program name) into cfg, which must hold the defaults already;
+ * returns 0 and sets *action, or -1 with a message naming the operand and value in err. */
+int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
+		  enum vb_opts_action *action, char *err, size_t errlen);
+
+/* Writes the --help text to f; man/vbench.1 documents the same options. */
+void vb_opts_usage(FILE *f);
+
+#endif

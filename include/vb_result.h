@@ -1,0 +1,49 @@
+#ifndef VB_RESULT_H
+#define VB_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "vb_hist.h"
+
+/* Where in a run something went wrong. */
+enum vb_stage { VB_STAGE_NONE, VB_STAGE_OPEN, VB_STAGE_WRITE, VB_STAGE_SYNC, VB_STAGE_CLOSE };
+
+/* Why a run ended before it wrote everything. */
+enum vb_stop { VB_STOP_DONE, VB_STOP_ERROR, VB_STOP_SIGNAL, VB_STOP_TIMEOUT, VB_STOP_NOPROGRESS };
+
+/* Throughput of one interval within a run. */
+struct vb_interval {
+	double start_secs;            /* since the run's clock started */
+	double secs;
+	uint64_t bytes;
+};
+
+/* The measurement of one run, computed before anything is formatted. */
+struct vb_run {
+	uint64_t run;                 /* 1-based; warm-up runs count separately */
+	bool warmup;
+	bool allocating;              /* --overwrite: the first run, which allocated the file */
+	enum vb_stop stop;
+	enum vb_stage stage;          /* stage of the error, if stop != DONE */
+	int err;                      /* errno of the failure, or 0 */
+	int signo;                    /* signal that stopped the run, or 0 */
+	uint64_t full_blocks;         /* records out: complete bs-sized writes */
+	uint64_t partial_blocks;      /* records out: a final incomplete block */
+	uint64_t bytes;               /* bytes written */
+	uint64_t err_offset_bytes;    /* file offset of the failed call */
+	double secs;                  /* first write to after sync and close */
+	double write_secs;            /* time in write() calls and between them */
+	double sync_secs;             /* time in the final fsync/fdatasync and close */
+	uint64_t bytes_per_sec;       /* bytes / secs rounded, as dd prints it; 0 if secs is 0 */
+	struct vb_hist latency;       /* every write() call, in nanoseconds */
+	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
+	uint64_t n_intervals;
+};
+
+/* Rounds bytes/secs to an integer the way dd prints it (0 when secs <= 0). */
+uint64_t vb_rate(uint64_t bytes, double secs);
+
+/* Frees what a run owns (its interval list). */
+void vb_run_free(struct vb_run *r);
+
+#endif

@@ -1,0 +1,109 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vb_analysis.h"
+
+static int counted(const struct vb_run *r)
+{
+	return !r->warmup && r->stop == VB_STOP_DONE;
+}
+
+static void note_intervals(struct vb_analysis *a, const struct vb_run *r)
+{
+	for (uint64_t i = 0; i < r->n_intervals; i++) {
+		const struct vb_interval *iv = &r->intervals[i];
+		if (!(iv->secs > 0))
+			continue;
+		double rate = (double)iv->bytes / iv->secs;
+		if (!a->have_intervals || rate < a->slowest_iv_bytes_per_sec) {
+			a->slowest_iv_bytes_per_sec = rate;
+			a->slowest_iv_run = r->run;
+			a->slowest_iv_start_secs = iv->start_secs;
+		}
+		if (!a->have_intervals || rate > a->fastest_iv_bytes_per_sec) {
+			a->fastest_iv_bytes_per_sec = rate;
+			a->fastest_iv_run = r->run;
+			a->fastest_iv_start_secs = iv->start_secs;
+		}
+		a->have_intervals = 1;
+	}
+}
+
+void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
+		uint64_t ram_bytes, struct vb_analysis *a)
+{
+	struct vb_welford w;
+	double *rates = malloc((n ? n : 1) * sizeof *rates);
+
+	memset(a, 0, sizeof *a);
+	vb_hist_init(&a->latency);
+	vb_welford_init(&w);
+	for (uint64_t i = 0; i < n; i++) {
+		if (!counted(&runs[i]))
+			continue;
+		/* The statistics use the rounded rates the dd lines print, so a reader can
+		 * recompute the summary from the lines above it. */
+		if (rates != NULL)
+			rates[a->completed] = (double)runs[i].bytes_per_sec;
+		a->completed++;
+		vb_welford_add(&w, (double)runs[i].bytes_per_sec);
+		vb_hist_merge(&a->latency, &runs[i].latency);
+		if (runs[i].sync_secs > a->sync_max_secs)
+			a->sync_max_secs = runs[i].sync_secs;
+		note_intervals(a, &runs[i]);
+	}
+	a->rate = vb_welford_summary(&w);
+	if (rates != NULL && a->completed >= 3) {
+		a->trend = vb_trend_fit(rates, a->completed);
+		a->drifting = a->trend.significant;
+		double first = a->rate.mean - a->trend.slope * ((double)a->completed - 1) / 2;
+		double last = a->rate.mean + a->trend.slope * ((double)a->completed - 1) / 2;
+		if (first > 0)
+			a->change_pct = (last - first) / first * 100.0;
+	}
+	a->unstable = a->rate.n >= 2 && a->rate.cv > VB_UNSTABLE_CV;
+	free(rates);
+	a->page_cache_risk = cfg->sync == VB_SYNC_NONE && !cfg->direct;
+	a->smaller_than_ram = a->page_cache_risk && ram_bytes > 0 &&
+			      cfg->bs_bytes * cfg->count_blocks < 2 * ram_bytes;
+}
+
+int vb_analysis_stability_text(const struct vb_analysis *a, char *buf, size_t n)
+{
+	int len = 0;
+
+	if (!a->drifting && !a->unstable)
+		return 0;
+	buf[0] = '\0';
+	if (a->drifting)
+		len = snprintf(buf, n, "throughput %s %.0f%% from run 1 to run %llu",
+			       a->change_pct < 0 ? "fell" : "rose",
+			       a->change_pct < 0 ? -a->change_pct : a->change_pct,
+			       (unsigned long long)a->completed);
+	if (a->unstable && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - (size_t)len, "%sruns vary by %.1f%% (coefficient "
+				"of variation above %.0f%%)", len ? "; " : "", a->rate.cv * 100.0,
+				VB_UNSTABLE_CV * 100.0);
+	if (len >= 0 && (size_t)len < n)
+		snprintf(buf + len, n - (size_t)len, "; results are not stable");
+	return 1;
+}
+
+int vb_analysis_cache_text(const struct vb_analysis *a, const struct vb_config *cfg,
+			   uint64_t ram_bytes, char *buf, size_t n)
+{
+	if (!a->page_cache_risk)
+		return 0;
+	if (a->smaller_than_ram)
+		snprintf(buf, n, "--sync none without --direct: the figures may measure memory, "
+			 "not the disk; %llu bytes per run is less than twice the %llu bytes of RAM, "
+			 "so the page cache can hold it all",
+			 (unsigned long long)(cfg->bs_bytes * cfg->count_blocks),
+			 (unsigned long long)ram_bytes);
+	else
+		snprintf(buf, n, "--sync none without --direct: the figures may measure memory "
+			 "(the page cache), not the disk");
+	return 1;
+}

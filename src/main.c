@@ -1,0 +1,227 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vb_analysis.h"
+#include "vb_env.h"
+#include "vb_opts.h"
+#include "vb_output.h"
+#include "vb_platform.h"
+#include "vb_report.h"
+#include "vb_runner.h"
+#include "vb_source.h"
+#include "vb_target.h"
+
+/* Exit statuses, as documented in vbench(1). */
+enum { EXIT_USAGE = 1, EXIT_SETUP = 2, EXIT_IO = 3 };
+
+/* The state of one invocation, so the per-run callbacks can reach it. */
+struct app {
+	struct vb_config cfg;
+	struct vb_target target;
+	struct vb_env env;
+	struct vb_context ctx;
+	struct vb_session session;
+	FILE *csv_append;
+	char label[256];
+};
+
+static void on_run(void *arg, const struct vb_run *r)
+{
+	struct app *a = arg;
+	if (a->cfg.format == VB_FMT_HUMAN)
+		vb_out_human_run(stdout, &a->ctx, r);
+	else if (a->cfg.format == VB_FMT_CSV)
+		vb_out_csv_run(stdout, &a->ctx, r);
+	if (a->csv_append != NULL) {
+		vb_out_csv_run(a->csv_append, &a->ctx, r);
+		fflush(a->csv_append);
+	}
+	fflush(stdout);
+}
+
+static void warn_run(const struct app *a, const struct vb_run *r)
+{
+	const char *what = r->stage == VB_STAGE_SYNC ? "sync" : r->stage == VB_STAGE_OPEN ? "open"
+			   : r->stage == VB_STAGE_CLOSE ? "close" : "write";
+	if (r->stop == VB_STOP_SIGNAL)
+		fprintf(stderr, "vbench: run %llu stopped by signal %d after %llu bytes; it is "
+			"left out of the summary\n", (unsigned long long)r->run, r->signo,
+			(unsigned long long)r->bytes);
+	else if (r->stop == VB_STOP_TIMEOUT)
+		fprintf(stderr, "vbench: run %llu aborted: %s at offset %llu of %s did not return "
+			"within --timeout %.0f s\n", (unsigned long long)r->run, what,
+			(unsigned long long)r->err_offset_bytes, a->target.path[0] ? a->target.path :
+			a->cfg.target_path, a->cfg.timeout_secs);
+	else if (r->stop != VB_STOP_DONE)
+		fprintf(stderr, "vbench: run %llu: %s of %s failed at offset %llu: %s%s\n",
+			(unsigned long long)r->run, what, a->cfg.target_path,
+			(unsigned long long)r->err_offset_bytes,
+			r->stop == VB_STOP_NOPROGRESS ? "write() stopped making progress" :
+			strerror(r->err), r->stage == VB_STAGE_SYNC ?
+			" (the data of this run is not durable)" : "");
+}
+
+/* Prints the summary, or the JSON document, and the warnings; returns nothing. */
+static void finish_output(struct app *a)
+{
+	struct vb_analysis an;
+	char cache[512], drift[512];
+	const char *warnings[2];
+	size_t nw = 0;
+
+	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, a->env.ram_bytes, &an);
+	if (vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache, sizeof cache))
+		warnings[nw++] = cache;
+	if (vb_analysis_stability_text(&an, drift, sizeof drift))
+		warnings[nw++] = drift;
+	for (size_t i = 0; i < nw; i++)
+		fprintf(stderr, "vbench: warning: %s\n", warnings[i]);
+	if (a->cfg.format == VB_FMT_HUMAN)
+		vb_out_human_summary(stdout, &a->ctx, &an);
+	else if (a->cfg.format == VB_FMT_JSON)
+		vb_out_json(stdout, &a->ctx, a->session.runs, a->session.n_runs, &an, warnings, nw);
+	fflush(stdout);
+}
+
+/* --timeout while a call never returns: report what completed and leave at once. */
+static void on_abort(void *arg)
+{
+	struct app *a = arg;
+	fprintf(stderr, "vbench: a call has not returned %.0f s after --timeout; giving up "
+		"on it\n", a->cfg.timeout_secs);
+	finish_output(a);
+	vb_target_cleanup(&a->target);
+	_exit(EXIT_IO);
+}
+
+static const char *target_note(const struct vb_target *t)
+{
+	switch (t->kind) {
+	case VB_TGT_DIR:
+		return t->keep ? "a new file in this directory, kept" :
+		       "a new file in this directory for each run, removed at the end";
+	case VB_TGT_NEWFILE: return t->keep ? "created, kept at the end" : "created, removed at the end";
+	case VB_TGT_EXISTING: return "an existing file, overwritten (--force), not removed";
+	case VB_TGT_BLOCKDEV: return "a block device, overwritten (--force)";
+	case VB_TGT_CHARDEV: return "a character device";
+	}
+	return NULL;
+}
+
+/* Parses the command line; returns -1 to go on, or the exit status. */
+static int parse(struct app *a, int argc, char *argv[])
+{
+	enum vb_opts_action act;
+	char err[512];
+
+	vb_config_defaults(&a->cfg);
+	if (vb_opts_parse(argc - 1, argv + 1, &a->cfg, &act, err, sizeof err) != 0) {
+		fprintf(stderr, "vbench: %s\nTry 'vbench --help'.\n", err);
+		return EXIT_USAGE;
+	}
+	if (act == VB_ACT_HELP) {
+		vb_opts_usage(stdout);
+		return 0;
+	}
+	if (act == VB_ACT_VERSION) {
+		printf("vbench %s\n", VB_VERSION);
+		return 0;
+	}
+	uint64_t avail = vb_platform_avail_mem();
+	if (avail > 0 && a->cfg.bs_bytes > avail) {
+		fprintf(stderr, "vbench: bs=%llu is more than the %llu bytes of memory available\n",
+			(unsigned long long)a->cfg.bs_bytes, (unsigned long long)avail);
+		return EXIT_USAGE;
+	}
+	if (a->cfg.progress == VB_AUTO)
+		a->cfg.progress = isatty(STDERR_FILENO) ? VB_ON : VB_OFF;
+	return -1;
+}
+
+/* Checks the target, detects the environment and opens the CSV file; -1 or a status. */
+static int setup(struct app *a)
+{
+	char err[1024];
+	struct stat st;
+
+	if (vb_target_prepare(&a->target, &a->cfg, err, sizeof err) != 0) {
+		fprintf(stderr, "vbench: %s\n", err);
+		return EXIT_SETUP;
+	}
+	vb_env_detect(&a->env, a->target.kind == VB_TGT_DIR ? a->target.dir : a->target.path, "");
+	if (a->cfg.label != NULL)
+		snprintf(a->label, sizeof a->label, "%s", a->cfg.label);
+	else
+		vb_env_label(&a->env, a->label, sizeof a->label);
+	if (a->cfg.csv_append_path != NULL) {
+		a->csv_append = fopen(a->cfg.csv_append_path, "a");
+		if (a->csv_append == NULL) {
+			fprintf(stderr, "vbench: --csv-append %s: %s\n", a->cfg.csv_append_path,
+				strerror(errno));
+			vb_target_cleanup(&a->target);
+			return EXIT_SETUP;
+		}
+		if (fstat(fileno(a->csv_append), &st) == 0 && st.st_size == 0)
+			vb_out_csv_header(a->csv_append);
+	}
+	a->ctx = (struct vb_context){&a->cfg, &a->env, a->label, a->cfg.target_path,
+				     target_note(&a->target),
+				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes)};
+	return -1;
+}
+
+static int run(struct app *a)
+{
+	struct vb_runner_io io = {&vb_posix_ops, stderr, a->cfg.progress == VB_ON, on_run, a,
+				  on_abort};
+
+	vb_runner_install_signals();
+	if (a->cfg.format == VB_FMT_HUMAN && !a->cfg.quiet)
+		vb_out_human_header(stdout, &a->ctx);
+	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header)
+		vb_out_csv_header(stdout);
+	fflush(stdout);
+	int rc = vb_runner_run(&a->cfg, &a->target, &io, &a->session);
+	if (rc == -2) {
+		fprintf(stderr, "vbench: cannot prepare %llu bytes of %s data: %s\n",
+			(unsigned long long)a->cfg.bs_bytes, vb_source_name(a->cfg.source),
+			strerror(errno));
+		vb_target_cleanup(&a->target);
+		return EXIT_SETUP;
+	}
+	if (a->session.n_runs > 0)
+		warn_run(a, &a->session.runs[a->session.n_runs - 1]);
+	finish_output(a);
+	vb_target_cleanup(&a->target);
+	if (a->csv_append != NULL)
+		fclose(a->csv_append);
+	int signo = a->session.stop_signal;
+	vb_session_free(&a->session);
+	if (signo != 0) {
+		/* Die of the same signal, so a calling shell loop sees it and stops too. */
+		signal(signo, SIG_DFL);
+		raise(signo);
+	}
+	return a->session.failed || rc != 0 ? EXIT_IO : 0;
+}
+
+int main(int argc, char *argv[])
+{
+	static struct app a;
+
+	if (argc >= 2 && strcmp(argv[1], "report") == 0)
+		return vb_report_main(argc - 2, argv + 2, stdout, stderr);
+	int rc = parse(&a, argc, argv);
+	if (rc >= 0)
+		return rc;
+	rc = setup(&a);
+	if (rc >= 0)
+		return rc;
+	return run(&a);
+}

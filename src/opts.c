@@ -1,0 +1,457 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_opts.h"
+#include "vb_size.h"
+
+/* One setting of the configuration; an operand and its option twin share one. */
+enum key {
+	K_OUTPUT, K_SOURCE, K_BS, K_COUNT, K_SIZE, K_RUNS, K_DIRECT, K_SYNC, K_PROGRESS,
+	K_LABEL, K_FORMAT, K_KEEP, K_FORCE, K_QUIET, K_HELP, K_VERSION, K_WARMUP,
+	K_OVERWRITE, K_SEED, K_INTERVAL, K_STALL, K_TIMEOUT, K_CSV_APPEND, K_NO_HEADER,
+	K_NKEYS
+};
+
+struct optdef {
+	const char *name;   /* long option without "--" */
+	char short_name;    /* 0 when there is none */
+	int takes_value;
+	enum key key;
+	const char *fixed;  /* value implied by a flag such as --no-progress */
+};
+
+static const struct optdef options[] = {
+	{"output", 'o', 1, K_OUTPUT, NULL},
+	{"source", 'i', 1, K_SOURCE, NULL},
+	{"bs", 'b', 1, K_BS, NULL},
+	{"count", 'c', 1, K_COUNT, NULL},
+	{"size", 's', 1, K_SIZE, NULL},
+	{"runs", 'r', 1, K_RUNS, NULL},
+	{"direct", 'd', 0, K_DIRECT, "direct"},
+	{"sync", 0, 1, K_SYNC, NULL},
+	{"progress", 0, 0, K_PROGRESS, "progress"},
+	{"no-progress", 0, 0, K_PROGRESS, "none"},
+	{"label", 'l', 1, K_LABEL, NULL},
+	{"format", 'f', 1, K_FORMAT, NULL},
+	{"keep", 'k', 0, K_KEEP, "1"},
+	{"force", 0, 0, K_FORCE, "1"},
+	{"quiet", 'q', 0, K_QUIET, "1"},
+	{"help", 'h', 0, K_HELP, "1"},
+	{"version", 'V', 0, K_VERSION, "1"},
+	{"warmup", 0, 1, K_WARMUP, NULL},
+	{"overwrite", 0, 0, K_OVERWRITE, "1"},
+	{"seed", 0, 1, K_SEED, NULL},
+	{"interval", 0, 1, K_INTERVAL, NULL},
+	{"stall-timeout", 0, 1, K_STALL, NULL},
+	{"timeout", 0, 1, K_TIMEOUT, NULL},
+	{"csv-append", 0, 1, K_CSV_APPEND, NULL},
+	{"no-header", 0, 0, K_NO_HEADER, "1"},
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+struct parse_state {
+	struct vb_config *cfg;
+	enum vb_opts_action *action;
+	int seen[K_NKEYS];
+	char seen_as[K_NKEYS][64];     /* how each setting was first given, for messages */
+	int count_given;
+	int size_given;
+	uint64_t size_bytes;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct parse_state *st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(st->err, st->errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* `how` is the word the user typed ("bs=" or "--bs "), so messages quote it back. */
+static int size_value(struct parse_state *st, const char *how, const char *value,
+		      int allow_zero, uint64_t *out)
+{
+	const char *why = vb_parse_size0(value, allow_zero, out);
+	if (why != NULL)
+		return fail(st, "%s%s: %s", how, value, why);
+	return 0;
+}
+
+static int secs_value(struct parse_state *st, const char *how, const char *value,
+		      double *out)
+{
+	const char *why = vb_parse_secs(value, out);
+	if (why != NULL)
+		return fail(st, "%s%s: %s", how, value, why);
+	return 0;
+}
+
+static int set_source(struct parse_state *st, const char *how, const char *v)
+{
+	if (strcmp(v, "zero") == 0 || strcmp(v, "/dev/zero") == 0)
+		st->cfg->source = VB_SRC_ZERO;
+	else if (strcmp(v, "urandom") == 0 || strcmp(v, "/dev/urandom") == 0)
+		st->cfg->source = VB_SRC_URANDOM;
+	else if (strcmp(v, "random") == 0)
+		st->cfg->source = VB_SRC_RANDOM;
+	else
+		return fail(st, "%s%s: unknown source (use zero, urandom or random)", how, v);
+	return 0;
+}
+
+static int set_sync(struct parse_state *st, const char *how, const char *v)
+{
+	static const char *names[] = {"none", "fsync", "fdatasync", "dsync"};
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(v, names[i]) == 0) {
+			st->cfg->sync = (enum vb_sync)i;
+			return 0;
+		}
+	}
+	return fail(st, "%s%s: unknown sync mode (use none, fsync, fdatasync or dsync)", how, v);
+}
+
+static int set_format(struct parse_state *st, const char *how, const char *v)
+{
+	if (strcmp(v, "human") == 0)
+		st->cfg->format = VB_FMT_HUMAN;
+	else if (strcmp(v, "csv") == 0)
+		st->cfg->format = VB_FMT_CSV;
+	else if (strcmp(v, "json") == 0)
+		st->cfg->format = VB_FMT_JSON;
+	else
+		return fail(st, "%s%s: unknown format (use human, csv or json)", how, v);
+	return 0;
+}
+
+static int set_text(struct parse_state *st, const char *how, const char *v, const char **dst)
+{
+	if (*v == '\0')
+		return fail(st, "%s: the value is empty", how);
+	*dst = v;
+	return 0;
+}
+
+/* Applies one setting; `how` names it as typed, for messages and repeat detection. */
+static int apply(struct parse_state *st, enum key k, const char *how, const char *v)
+{
+	struct vb_config *cfg = st->cfg;
+
+	if (st->seen[k] && k != K_HELP && k != K_VERSION)
+		return fail(st, "%s given twice (first as %s)", how, st->seen_as[k]);
+	st->seen[k] = 1;
+	snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s", how);
+	switch (k) {
+	case K_OUTPUT: return set_text(st, how, v, &cfg->target_path);
+	case K_SOURCE: return set_source(st, how, v);
+	case K_BS: return size_value(st, how, v, 0, &cfg->bs_bytes);
+	case K_COUNT:
+		st->count_given = 1;
+		return size_value(st, how, v, 0, &cfg->count_blocks);
+	case K_SIZE:
+		st->size_given = 1;
+		return size_value(st, how, v, 0, &st->size_bytes);
+	case K_RUNS: return size_value(st, how, v, 0, &cfg->runs);
+	case K_WARMUP: return size_value(st, how, v, 1, &cfg->warmup_runs);
+	case K_SEED:
+		cfg->seed_given = true;
+		return size_value(st, how, v, 1, &cfg->seed);
+	case K_DIRECT: cfg->direct = true; return 0;
+	case K_SYNC: return set_sync(st, how, v);
+	case K_PROGRESS: cfg->progress = strcmp(v, "progress") == 0 ? VB_ON : VB_OFF; return 0;
+	case K_LABEL: return set_text(st, how, v, &cfg->label);
+	case K_FORMAT: return set_format(st, how, v);
+	case K_KEEP: cfg->keep = true; return 0;
+	case K_FORCE: cfg->force = true; return 0;
+	case K_QUIET: cfg->quiet = true; return 0;
+	case K_OVERWRITE: cfg->overwrite = true; return 0;
+	case K_NO_HEADER: cfg->no_header = true; return 0;
+	case K_HELP: *st->action = VB_ACT_HELP; return 0;
+	case K_VERSION:
+		if (*st->action != VB_ACT_HELP)
+			*st->action = VB_ACT_VERSION;
+		return 0;
+	case K_INTERVAL: return secs_value(st, how, v, &cfg->interval_secs);
+	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
+	case K_TIMEOUT: return secs_value(st, how, v, &cfg->timeout_secs);
+	case K_CSV_APPEND: return set_text(st, how, v, &cfg->csv_append_path);
+	case K_NKEYS: break;
+	}
+	return fail(st, "%s: internal error", how);
+}
+
+/* oflag= takes a comma list of direct and dsync. */
+static int apply_oflag(struct parse_state *st, const char *v)
+{
+	char word[64];
+	const char *p = v;
+
+	if (*v == '\0')
+		return fail(st, "oflag='': the value is empty");
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof word)
+			return fail(st, "oflag='%s': unknown flag (use direct, dsync)", v);
+		memcpy(word, p, n);
+		word[n] = '\0';
+		int rc;
+		if (strcmp(word, "direct") == 0)
+			rc = apply(st, K_DIRECT, "oflag=direct", "direct");
+		else if (strcmp(word, "dsync") == 0)
+			rc = apply(st, K_SYNC, "oflag=dsync", "dsync");
+		else
+			return fail(st, "oflag='%s': unknown flag '%s' (use direct, dsync)", v, word);
+		if (rc != 0)
+			return rc;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* conv= takes fsync or fdatasync; status= takes progress or none. */
+static int apply_conv(struct parse_state *st, const char *v)
+{
+	if (strcmp(v, "fsync") == 0)
+		return apply(st, K_SYNC, "conv=fsync", "fsync");
+	if (strcmp(v, "fdatasync") == 0)
+		return apply(st, K_SYNC, "conv=fdatasync", "fdatasync");
+	return fail(st, "conv='%s': unknown conversion (use fsync or fdatasync)", v);
+}
+
+static int apply_status(struct parse_state *st, const char *v)
+{
+	if (strcmp(v, "progress") == 0)
+		return apply(st, K_PROGRESS, "status=progress", "progress");
+	if (strcmp(v, "none") == 0 || strcmp(v, "noxfer") == 0)
+		return apply(st, K_PROGRESS, "status=none", "none");
+	return fail(st, "status='%s': unknown status (use progress or none)", v);
+}
+
+static const struct {
+	const char *word;
+	enum key key;
+	const char *how;
+} operands[] = {
+	{"of", K_OUTPUT, "of="}, {"if", K_SOURCE, "if="}, {"bs", K_BS, "bs="},
+	{"count", K_COUNT, "count="}, {"runs", K_RUNS, "runs="},
+};
+
+static int apply_operand(struct parse_state *st, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	size_t n = (size_t)(eq - arg);
+	const char *v = eq + 1;
+
+	if (n == 5 && strncmp(arg, "oflag", 5) == 0)
+		return apply_oflag(st, v);
+	if (n == 4 && strncmp(arg, "conv", 4) == 0)
+		return apply_conv(st, v);
+	if (n == 6 && strncmp(arg, "status", 6) == 0)
+		return apply_status(st, v);
+	for (size_t i = 0; i < sizeof operands / sizeof operands[0]; i++) {
+		if (strlen(operands[i].word) == n && strncmp(arg, operands[i].word, n) == 0)
+			return apply(st, operands[i].key, operands[i].how, v);
+	}
+	return fail(st, "unknown operand '%.*s=' in '%s' (known: of if bs count runs oflag conv status)",
+		    (int)n, arg, arg);
+}
+
+static const struct optdef *find_long(const char *name, size_t n)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		if (strlen(options[i].name) == n && strncmp(options[i].name, name, n) == 0)
+			return &options[i];
+	}
+	return NULL;
+}
+
+static const struct optdef *find_short(char c)
+{
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		if (options[i].short_name == c)
+			return &options[i];
+	}
+	return NULL;
+}
+
+/* Handles "--name", "--name=value" and "--name value"; *i advances past a used value. */
+static int parse_long(struct parse_state *st, int argc, char *const argv[], int *i)
+{
+	const char *arg = argv[*i] + 2;
+	const char *eq = strchr(arg, '=');
+	size_t n = eq ? (size_t)(eq - arg) : strlen(arg);
+	const struct optdef *o = find_long(arg, n);
+	char how[48];
+
+	if (o == NULL)
+		return fail(st, "unknown option '--%.*s' (see vbench --help)", (int)n, arg);
+	if (!o->takes_value) {
+		if (eq != NULL)
+			return fail(st, "option --%s takes no value (got '%s')", o->name, eq + 1);
+		snprintf(how, sizeof how, "--%s", o->name);
+		return apply(st, o->key, how, o->fixed);
+	}
+	snprintf(how, sizeof how, "--%s ", o->name);
+	if (eq != NULL)
+		return apply(st, o->key, how, eq + 1);
+	if (*i + 1 >= argc)
+		return fail(st, "option --%s needs a value", o->name);
+	*i += 1;
+	return apply(st, o->key, how, argv[*i]);
+}
+
+/* Handles "-d", "-dkq", "-b 4k" and "-b4k". */
+static int parse_short(struct parse_state *st, int argc, char *const argv[], int *i)
+{
+	char how[8];
+
+	for (const char *p = argv[*i] + 1; *p != '\0'; p++) {
+		const struct optdef *o = find_short(*p);
+		if (o == NULL)
+			return fail(st, "unknown option '-%c' (see vbench --help)", *p);
+		if (!o->takes_value) {
+			snprintf(how, sizeof how, "-%c", *p);
+			if (apply(st, o->key, how, o->fixed) != 0)
+				return -1;
+			continue;
+		}
+		snprintf(how, sizeof how, "-%c ", *p);
+		if (p[1] != '\0')
+			return apply(st, o->key, how, p + 1);
+		if (*i + 1 >= argc)
+			return fail(st, "option -%c needs a value", *p);
+		*i += 1;
+		return apply(st, o->key, how, argv[*i]);
+	}
+	return 0;
+}
+
+/* Checks the settings against each other once all are known. */
+static int finish(struct parse_state *st)
+{
+	struct vb_config *cfg = st->cfg;
+
+	if (st->count_given && st->size_given)
+		return fail(st, "%s and %s both given: say either how many blocks or how many bytes",
+			    st->seen_as[K_COUNT], st->seen_as[K_SIZE]);
+	if (cfg->bs_bytes > VB_BS_MAX)
+		return fail(st, "%s%llu: block size above the 1 GiB limit", st->seen_as[K_BS],
+			    (unsigned long long)cfg->bs_bytes);
+	if (st->size_given) {
+		if (st->size_bytes % cfg->bs_bytes != 0)
+			return fail(st, "--size %llu is not a multiple of bs (%llu bytes)",
+				    (unsigned long long)st->size_bytes,
+				    (unsigned long long)cfg->bs_bytes);
+		cfg->count_blocks = st->size_bytes / cfg->bs_bytes;
+	}
+	if (cfg->count_blocks > VB_SIZE_MAX / cfg->bs_bytes)
+		return fail(st, "bs=%llu count=%llu: bs x count is more than 2^63-1 bytes",
+			    (unsigned long long)cfg->bs_bytes, (unsigned long long)cfg->count_blocks);
+	if (cfg->runs > 1000000)
+		return fail(st, "runs=%llu: at most 1000000 runs", (unsigned long long)cfg->runs);
+	if (cfg->warmup_runs > 1000000)
+		return fail(st, "--warmup %llu: at most 1000000 warm-up runs",
+			    (unsigned long long)cfg->warmup_runs);
+	return 0;
+}
+
+/* "word=value" with a word that could not be part of a path is a dd operand. */
+static int is_operand(const char *a)
+{
+	const char *eq = strchr(a, '=');
+	return eq != NULL && eq != a && memchr(a, '/', (size_t)(eq - a)) == NULL;
+}
+
+int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
+		  enum vb_opts_action *action, char *err, size_t errlen)
+{
+	struct parse_state st = {0};
+	int path_seen = 0;
+	int options_done = 0;
+
+	st.cfg = cfg;
+	st.action = action;
+	st.err = err;
+	st.errlen = errlen;
+	*action = VB_ACT_RUN;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		int rc = 0;
+		if (*a == '\0')
+			return fail(&st, "an empty argument was given (check the quoting)");
+		if (!options_done && strcmp(a, "--") == 0) {
+			options_done = 1;
+			continue;
+		}
+		if (!options_done && a[0] == '-' && a[1] == '-')
+			rc = parse_long(&st, argc, argv, &i);
+		else if (!options_done && a[0] == '-' && a[1] != '\0')
+			rc = parse_short(&st, argc, argv, &i);
+		else if (!options_done && is_operand(a))
+			rc = apply_operand(&st, a);
+		else if (path_seen || st.seen[K_OUTPUT])
+			return fail(&st, "more than one target given ('%s' and '%s')",
+				    cfg->target_path, a);
+		else {
+			path_seen = 1;
+			rc = apply(&st, K_OUTPUT, "PATH ", a);
+		}
+		if (rc != 0)
+			return rc;
+	}
+	if (*action != VB_ACT_RUN)
+		return 0;
+	return finish(&st);
+}
+
+void vb_opts_usage(FILE *f)
+{
+	fputs(
+"usage: vbench [options] [operand ...] [PATH]\n"
+"       vbench report [options] FILE ...\n"
+"\n"
+"Measures sequential write throughput like `dd if=/dev/zero of=FILE bs=1M count=1000`,\n"
+"repeated, synced, with statistics in bytes/sec. PATH is a directory (a fresh file is\n"
+"made in it and removed), a new file, or with --force an existing file or block device.\n"
+"\n"
+"Operands and options:\n"
+"  of=PATH          -o, --output PATH    target (default: .)\n"
+"  if=SRC           -i, --source SRC     zero, urandom or random (default: zero)\n"
+"  bs=SIZE          -b, --bs SIZE        bytes per write (default: 1M)\n"
+"  count=N          -c, --count N        writes per run (default: 1000)\n"
+"                   -s, --size SIZE      bytes per run instead of count\n"
+"  runs=N           -r, --runs N         measured runs (default: 5)\n"
+"  oflag=direct     -d, --direct         bypass the page cache (O_DIRECT, F_NOCACHE)\n"
+"  oflag=dsync      --sync dsync         every write durable (O_DSYNC)\n"
+"  conv=fsync       --sync fsync         one fsync before the clock stops (default)\n"
+"  conv=fdatasync   --sync fdatasync     one fdatasync before the clock stops\n"
+"                   --sync none          no sync: measures the page cache\n"
+"  status=progress  --progress           live progress on stderr (default on a TTY)\n"
+"  status=none      --no-progress        no live progress\n"
+"                   -l, --label TEXT     name of this configuration in reports\n"
+"                   -f, --format FMT     human, csv or json (default: human)\n"
+"                   --csv-append FILE    also append CSV rows to FILE (header once)\n"
+"                   --no-header          CSV without its header row\n"
+"                   -k, --keep           keep the file vbench created\n"
+"                   --force              allow an existing file or unmounted block device\n"
+"                   --overwrite          rewrite one file in place across runs\n"
+"                   --warmup N           unmeasured runs first (default: 0)\n"
+"                   --seed N             seed of the random source\n"
+"                   --interval SECS      record throughput every SECS within a run\n"
+"                   --stall-timeout SECS warn when a call has not returned (default: 30)\n"
+"                   --timeout SECS       abort a run stuck that long in one call\n"
+"                   -q, --quiet          print only the summary\n"
+"                   -h, --help           this text\n"
+"                   -V, --version        version\n"
+"\n"
+"SIZE: bytes, with k m g t (x1024), KiB MiB GiB TiB, kB MB GB TB (x1000), b (512);\n"
+"x multiplies (2x512). Exit status: 0 ok, 1 usage, 2 setup, 3 I/O error.\n"
+"See vbench(1) for the output formats and `vbench report --help`.\n", f);
+}

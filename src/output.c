@@ -1,0 +1,438 @@
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_output.h"
+
+#define MIB 1048576.0
+#define MB 1000000.0
+
+void vb_format_status(char *buf, size_t n, uint64_t bytes, double secs)
+{
+	snprintf(buf, n, "%" PRIu64 " bytes transferred in %.6f secs (%" PRIu64 " bytes/sec)",
+		 bytes, secs, vb_rate(bytes, secs));
+}
+
+/* Formats a duration of seconds as 1h02m03s, 2m05s or 7s. */
+static void fmt_eta(char *buf, size_t n, double secs)
+{
+	if (!(secs >= 0) || secs > 359999)
+		snprintf(buf, n, "?");
+	else if (secs >= 3600)
+		snprintf(buf, n, "%dh%02dm%02ds", (int)secs / 3600, (int)secs / 60 % 60,
+			 (int)secs % 60);
+	else if (secs >= 60)
+		snprintf(buf, n, "%dm%02ds", (int)secs / 60, (int)secs % 60);
+	else
+		snprintf(buf, n, "%ds", (int)ceil(secs));
+}
+
+void vb_format_progress(char *buf, size_t n, const struct vb_progress *p)
+{
+	char eta[32];
+	double avg = p->elapsed_secs > 0 ? (double)p->bytes_done / p->elapsed_secs : 0;
+	double pct = p->bytes_total ? 100.0 * (double)p->bytes_done / (double)p->bytes_total : 0;
+	double left = avg > 0 ? (double)(p->bytes_total - p->bytes_done) / avg : -1;
+
+	fmt_eta(eta, sizeof eta, left);
+	snprintf(buf, n, "run %" PRIu64 "/%" PRIu64 ": %" PRIu64 " bytes (%.1f%%), now %.1f MB/s, "
+		 "avg %.1f MB/s, ETA %s", p->run, p->runs, p->bytes_done, pct,
+		 p->current_bytes_per_sec / MB, avg / MB, eta);
+}
+
+/* Formats nanoseconds with a unit that keeps three or four significant digits. */
+static void fmt_ns(char *buf, size_t n, uint64_t ns)
+{
+	if (ns < 10000)
+		snprintf(buf, n, "%" PRIu64 " ns", ns);
+	else if (ns < 10000000)
+		snprintf(buf, n, "%.1f us", (double)ns / 1e3);
+	else if (ns < 10000000000ULL)
+		snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, n, "%.2f s", (double)ns / 1e9);
+}
+
+static const double quantiles[] = {0.50, 0.90, 0.99, 0.999};
+static const char *const quantile_names[] = {"p50", "p90", "p99", "p99.9"};
+
+static void latency_line(FILE *f, const char *prefix, const struct vb_hist *h)
+{
+	char v[32];
+
+	if (h->count == 0)
+		return;
+	fprintf(f, "%swrite latency", prefix);
+	for (int i = 0; i < 4; i++) {
+		fmt_ns(v, sizeof v, vb_hist_quantile(h, quantiles[i]));
+		fprintf(f, " %s %s", quantile_names[i], v);
+	}
+	fmt_ns(v, sizeof v, h->max_ns);
+	fprintf(f, " max %s (%" PRIu64 " writes)\n", v, h->count);
+}
+
+static const char *source_text(enum vb_source s)
+{
+	return vb_source_name(s);
+}
+
+void vb_out_human_header(FILE *f, const struct vb_context *c)
+{
+	const struct vb_config *cfg = c->cfg;
+	const struct vb_env *e = c->env;
+
+	fprintf(f, "# vbench %s: %" PRIu64 " bytes per run (bs=%" PRIu64 " count=%" PRIu64
+		"), %" PRIu64 " runs", VB_VERSION, cfg->bs_bytes * cfg->count_blocks,
+		cfg->bs_bytes, cfg->count_blocks, cfg->runs);
+	if (cfg->warmup_runs)
+		fprintf(f, " after %" PRIu64 " warm-up", cfg->warmup_runs);
+	fprintf(f, ", source %s, sync %s, %s%s\n", source_text(cfg->source),
+		vb_sync_name(cfg->sync), cfg->direct ? "direct I/O" : "buffered I/O",
+		cfg->overwrite ? ", overwrite in place" : "");
+	fprintf(f, "# target %s%s%s\n", c->target, c->target_note ? ": " : "",
+		c->target_note ? c->target_note : "");
+	fprintf(f, "# label %s: %s on %s (driver %s), mounted on %s\n", c->label, e->fs,
+		e->device, e->driver, e->mount);
+	fprintf(f, "# host %s, %s %s, RAM %" PRIu64 " bytes, block size %u logical / %u "
+		"physical\n", e->host, e->os, e->kernel, e->ram_bytes, e->logical_block,
+		e->physical_block);
+	if (cfg->source != VB_SRC_ZERO)
+		fprintf(f, "# data pool %" PRIu64 " bytes, filled before the clock starts, every "
+			"4 KiB sector stamped\n", c->pool_bytes);
+}
+
+static const char *stage_text(enum vb_stage s)
+{
+	switch (s) {
+	case VB_STAGE_OPEN: return "open";
+	case VB_STAGE_WRITE: return "write";
+	case VB_STAGE_SYNC: return "sync";
+	case VB_STAGE_CLOSE: return "close";
+	case VB_STAGE_NONE: break;
+	}
+	return "run";
+}
+
+static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *r)
+{
+	if (r->warmup)
+		fprintf(f, "# warm-up %" PRIu64 " of %" PRIu64 " (not counted)", r->run,
+			c->cfg->warmup_runs);
+	else
+		fprintf(f, "# run %" PRIu64 " of %" PRIu64, r->run, c->cfg->runs);
+	if (r->allocating)
+		fprintf(f, " (allocating: the file was new)");
+	switch (r->stop) {
+	case VB_STOP_DONE:
+		break;
+	case VB_STOP_SIGNAL:
+		fprintf(f, ": partial, stopped by signal %d", r->signo);
+		break;
+	case VB_STOP_TIMEOUT:
+		fprintf(f, ": partial, aborted by --timeout during %s at offset %" PRIu64,
+			stage_text(r->stage), r->err_offset_bytes);
+		break;
+	case VB_STOP_NOPROGRESS:
+		fprintf(f, ": partial, write stopped making progress at offset %" PRIu64,
+			r->err_offset_bytes);
+		break;
+	case VB_STOP_ERROR:
+		fprintf(f, ": partial, %s failed at offset %" PRIu64 ": %s", stage_text(r->stage),
+			r->err_offset_bytes, strerror(r->err));
+		break;
+	}
+	fputc('\n', f);
+}
+
+void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
+{
+	char line[160];
+
+	if (c->cfg->quiet)
+		return;
+	run_title(f, c, r);
+	fprintf(f, "%" PRIu64 "+%" PRIu64 " records in\n", r->full_blocks, r->partial_blocks);
+	fprintf(f, "%" PRIu64 "+%" PRIu64 " records out\n", r->full_blocks, r->partial_blocks);
+	vb_format_status(line, sizeof line, r->bytes, r->secs);
+	fprintf(f, "%s\n", line);
+	fprintf(f, "# %.2f MiB/s = %.2f MB/s; write %.6f secs, sync and close %.6f secs\n",
+		(double)r->bytes_per_sec / MIB, (double)r->bytes_per_sec / MB, r->write_secs,
+		r->sync_secs);
+	latency_line(f, "# ", &r->latency);
+	for (uint64_t i = 0; i < r->n_intervals; i++) {
+		const struct vb_interval *iv = &r->intervals[i];
+		fprintf(f, "# interval %.3f-%.3f s: %" PRIu64 " bytes, %.0f bytes/sec\n",
+			iv->start_secs, iv->start_secs + iv->secs, iv->bytes,
+			iv->secs > 0 ? (double)iv->bytes / iv->secs : 0.0);
+	}
+}
+
+void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_analysis *a)
+{
+	const struct vb_summary *s = &a->rate;
+
+	if (!c->cfg->quiet) {
+		fprintf(f, "# summary of %" PRIu64 " completed run%s\n", a->completed,
+			a->completed == 1 ? "" : "s");
+		latency_line(f, "# all runs: ", &a->latency);
+		if (a->have_intervals)
+			fprintf(f, "# slowest interval %.0f bytes/sec (run %" PRIu64 " at %.1f s), "
+				"fastest %.0f bytes/sec (run %" PRIu64 " at %.1f s)\n",
+				a->slowest_iv_bytes_per_sec, a->slowest_iv_run,
+				a->slowest_iv_start_secs, a->fastest_iv_bytes_per_sec,
+				a->fastest_iv_run, a->fastest_iv_start_secs);
+	}
+	if (s->n == 0) {
+		fputs("mean    n/a (no completed run)\nmin     n/a\nmax     n/a\nstddev  n/a\n", f);
+		return;
+	}
+	fprintf(f, "mean    %.1f bytes/sec\n", s->mean);
+	fprintf(f, "min     %.0f bytes/sec\n", s->min);
+	fprintf(f, "max     %.0f bytes/sec\n", s->max);
+	if (s->n < 2)
+		fputs("stddev  n/a (one run)\n", f);
+	else
+		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
+}
+
+void vb_csv_field(FILE *f, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static const char *const csv_columns =
+	"label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,fs,device,driver,host,"
+	"os,kernel,mount,logical_block,physical_block,ram_bytes,warmup,partial,status,"
+	"write_secs,sync_secs,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,"
+	"interval_bytes_per_sec";
+
+void vb_out_csv_header(FILE *f)
+{
+	fprintf(f, "%s\r\n", csv_columns);
+}
+
+static const char *status_word(const struct vb_run *r)
+{
+	switch (r->stop) {
+	case VB_STOP_DONE: return "ok";
+	case VB_STOP_SIGNAL: return "interrupted";
+	case VB_STOP_TIMEOUT: return "timeout";
+	case VB_STOP_NOPROGRESS: return "noprogress";
+	case VB_STOP_ERROR: return "error";
+	}
+	return "?";
+}
+
+void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
+{
+	const struct vb_config *cfg = c->cfg;
+	const struct vb_env *e = c->env;
+
+	vb_csv_field(f, c->label);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%s,",
+		r->run, r->bytes, r->secs, r->bytes_per_sec, cfg->bs_bytes, cfg->count_blocks,
+		vb_source_name(cfg->source), cfg->direct ? 1 : 0, vb_sync_name(cfg->sync));
+	const char *texts[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		vb_csv_field(f, texts[i]);
+		fputc(',', f);
+	}
+	fprintf(f, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block, e->physical_block,
+		e->ram_bytes, r->warmup ? 1 : 0, r->stop != VB_STOP_DONE ? 1 : 0, status_word(r),
+		r->write_secs, r->sync_secs);
+	for (int i = 0; i < 4; i++)
+		fprintf(f, ",%" PRIu64, vb_hist_quantile(&r->latency, quantiles[i]));
+	fprintf(f, ",%" PRIu64 ",", r->latency.max_ns);
+	for (uint64_t i = 0; i < r->n_intervals; i++)
+		fprintf(f, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
+			(double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
+	fputs("\r\n", f);
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when the byte starts none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+void vb_json_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+
+	fputc('"', f);
+	while (*s) {
+		size_t n = utf8_len(s);
+		if (n == 0) {
+			fputs("\\ufffd", f);
+			s++;
+			continue;
+		}
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else if (*s == '\t')
+			fputs("\\t", f);
+		else if (*s == '\r')
+			fputs("\\r", f);
+		else if (*s < 0x20 || *s == 0x7f)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fwrite(s, 1, n, f);
+		s += n;
+	}
+	fputc('"', f);
+}
+
+static void json_latency(FILE *f, const struct vb_hist *h)
+{
+	fputs("{", f);
+	for (int i = 0; i < 4; i++)
+		fprintf(f, "\"%s_ns\": %" PRIu64 ", ", i == 3 ? "p99_9" : quantile_names[i],
+			vb_hist_quantile(h, quantiles[i]));
+	fprintf(f, "\"max_ns\": %" PRIu64 ", \"writes\": %" PRIu64 "}", h->max_ns, h->count);
+}
+
+static void json_run(FILE *f, const struct vb_run *r)
+{
+	fprintf(f, "    {\"run\": %" PRIu64 ", \"warmup\": %s, \"partial\": %s, \"status\": \"%s\", "
+		"\"bytes\": %" PRIu64 ", \"secs\": %.6f, \"bytes_per_sec\": %" PRIu64 ", "
+		"\"write_secs\": %.6f, \"sync_secs\": %.6f, \"records_out_full\": %" PRIu64
+		", \"records_out_partial\": %" PRIu64 ", \"latency\": ",
+		r->run, r->warmup ? "true" : "false", r->stop != VB_STOP_DONE ? "true" : "false",
+		status_word(r), r->bytes, r->secs, r->bytes_per_sec, r->write_secs, r->sync_secs,
+		r->full_blocks, r->partial_blocks);
+	json_latency(f, &r->latency);
+	if (r->stop == VB_STOP_ERROR || r->stop == VB_STOP_NOPROGRESS ||
+	    r->stop == VB_STOP_TIMEOUT) {
+		fprintf(f, ", \"error\": {\"stage\": \"%s\", \"offset_bytes\": %" PRIu64
+			", \"message\": ", stage_text(r->stage), r->err_offset_bytes);
+		vb_json_string(f, strerror(r->err));
+		fputs("}", f);
+	}
+	if (r->stop == VB_STOP_SIGNAL)
+		fprintf(f, ", \"signal\": %d", r->signo);
+	fputs(", \"intervals\": [", f);
+	for (uint64_t i = 0; i < r->n_intervals; i++) {
+		const struct vb_interval *iv = &r->intervals[i];
+		fprintf(f, "%s{\"start_secs\": %.6f, \"secs\": %.6f, \"bytes\": %" PRIu64
+			", \"bytes_per_sec\": %.0f}", i ? ", " : "", iv->start_secs, iv->secs, iv->bytes,
+			iv->secs > 0 ? (double)iv->bytes / iv->secs : 0.0);
+	}
+	fputs("]}", f);
+}
+
+static void json_config(FILE *f, const struct vb_context *c)
+{
+	const struct vb_config *cfg = c->cfg;
+
+	fprintf(f, "  \"config\": {\"bs\": %" PRIu64 ", \"count\": %" PRIu64 ", \"bytes_per_run\": %"
+		PRIu64 ", \"source\": \"%s\", \"direct\": %s, \"sync\": \"%s\", \"runs\": %" PRIu64
+		", \"warmup_runs\": %" PRIu64 ", \"overwrite\": %s, \"pool_bytes\": %" PRIu64
+		", \"target\": ", cfg->bs_bytes, cfg->count_blocks, cfg->bs_bytes * cfg->count_blocks,
+		vb_source_name(cfg->source), cfg->direct ? "true" : "false", vb_sync_name(cfg->sync),
+		cfg->runs, cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
+	vb_json_string(f, c->target);
+	fputs("},\n", f);
+}
+
+static void json_env(FILE *f, const struct vb_env *e)
+{
+	const char *keys[] = {"fs", "device", "driver", "host", "os", "kernel", "mount"};
+	const char *vals[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount};
+
+	fputs("  \"environment\": {", f);
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		fprintf(f, "\"%s\": ", keys[i]);
+		vb_json_string(f, vals[i]);
+		fputs(", ", f);
+	}
+	fprintf(f, "\"logical_block_bytes\": %u, \"physical_block_bytes\": %u, \"ram_bytes\": %"
+		PRIu64 "},\n", e->logical_block, e->physical_block, e->ram_bytes);
+}
+
+static void json_summary(FILE *f, const struct vb_analysis *a)
+{
+	const struct vb_summary *s = &a->rate;
+
+	if (s->n == 0) {
+		fputs("  \"summary\": {\"runs\": 0, \"mean\": null, \"min\": null, \"max\": null, "
+		      "\"stddev\": null},\n", f);
+		return;
+	}
+	fprintf(f, "  \"summary\": {\"unit\": \"bytes_per_sec\", \"runs\": %" PRIu64 ", \"mean\": "
+		"%.1f, \"min\": %.0f, \"max\": %.0f, \"stddev\": ", s->n, s->mean, s->min, s->max);
+	if (s->n < 2)
+		fputs("null, \"cv\": null", f);
+	else
+		fprintf(f, "%.1f, \"cv\": %.6f", s->stddev, s->cv);
+	fputs(", \"latency\": ", f);
+	json_latency(f, &a->latency);
+	fprintf(f, ", \"sync_max_secs\": %.6f", a->sync_max_secs);
+	if (a->have_intervals)
+		fprintf(f, ", \"slowest_interval_bytes_per_sec\": %.0f, \"slowest_interval_run\": %"
+			PRIu64 ", \"fastest_interval_bytes_per_sec\": %.0f, \"fastest_interval_run\": %"
+			PRIu64, a->slowest_iv_bytes_per_sec, a->slowest_iv_run,
+			a->fastest_iv_bytes_per_sec, a->fastest_iv_run);
+	fprintf(f, ", \"trend_bytes_per_sec_per_run\": %.1f, \"drifting\": %s, \"unstable\": %s"
+		", \"change_pct\": %.1f},\n", a->trend.slope, a->drifting ? "true" : "false",
+		a->unstable ? "true" : "false", a->change_pct);
+}
+
+void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
+		 const struct vb_analysis *a, const char *const *warnings, size_t n_warnings)
+{
+	fprintf(f, "{\n  \"vbench_version\": \"%s\",\n  \"label\": ", VB_VERSION);
+	vb_json_string(f, c->label);
+	fputs(",\n", f);
+	json_config(f, c);
+	json_env(f, c->env);
+	fputs("  \"runs\": [\n", f);
+	for (uint64_t i = 0; i < n; i++) {
+		json_run(f, &runs[i]);
+		fputs(i + 1 < n ? ",\n" : "\n", f);
+	}
+	fputs("  ],\n", f);
+	json_summary(f, a);
+	fputs("  \"warnings\": [", f);
+	for (size_t i = 0; i < n_warnings; i++) {
+		fputs(i ? ", " : "", f);
+		vb_json_string(f, warnings[i]);
+	}
+	fputs("]\n}\n", f);
+}

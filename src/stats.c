@@ -1,0 +1,180 @@
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <float.h>
+
+#include "vb_stats.h"
+
+void vb_welford_init(struct vb_welford *w)
+{
+	w->n = 0;
+	w->mean = 0;
+	w->m2 = 0;
+	w->min = 0;
+	w->max = 0;
+}
+
+void vb_welford_add(struct vb_welford *w, double x)
+{
+	w->n++;
+	double delta = x - w->mean;
+	w->mean += delta / (double)w->n;
+	w->m2 += delta * (x - w->mean);
+	if (w->n == 1 || x < w->min)
+		w->min = x;
+	if (w->n == 1 || x > w->max)
+		w->max = x;
+}
+
+struct vb_summary vb_welford_summary(const struct vb_welford *w)
+{
+	struct vb_summary s = {w->n, w->mean, w->min, w->max, 0, 0};
+	if (w->n >= 2) {
+		s.stddev = sqrt(w->m2 / (double)(w->n - 1));
+		if (s.mean != 0)
+			s.cv = s.stddev / s.mean;
+	}
+	return s;
+}
+
+struct vb_summary vb_summarize(const double *xs, uint64_t n)
+{
+	struct vb_welford w;
+	vb_welford_init(&w);
+	for (uint64_t i = 0; i < n; i++)
+		vb_welford_add(&w, xs[i]);
+	return vb_welford_summary(&w);
+}
+
+/* Continued fraction of the regularized incomplete beta function, evaluated with the
+ * modified Lentz method; converges quickly for x < (a+1)/(a+b+2). */
+static double beta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	double h = d;
+	for (int m = 1; m <= 500; m++) {
+		double m2 = 2.0 * m;
+		double num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		d = 1.0 / (fabs(d) < tiny ? tiny : d);
+		c = fabs(c) < tiny ? tiny : c;
+		double step = d * c;
+		h *= step;
+		if (fabs(step - 1.0) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* Regularized incomplete beta I_x(a, b). */
+static double inc_beta(double a, double b, double x)
+{
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	double lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return exp(lfront) * beta_cf(a, b, x) / a;
+	return 1.0 - exp(lfront) * beta_cf(b, a, 1.0 - x) / b;
+}
+
+double vb_student_t_p2(double t, double df)
+{
+	if (isnan(t) || !(df > 0))
+		return NAN;
+	if (isinf(t))
+		return 0;
+	return inc_beta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+double vb_student_t_quantile(double q, double df)
+{
+	if (!(q > 0 && q < 1) || !(df > 0))
+		return NAN;
+	if (q == 0.5)
+		return 0;
+	double tail = q > 0.5 ? 2.0 * (1.0 - q) : 2.0 * q; /* two-sided tail wanted */
+	double lo = 0, hi = 1;
+	while (vb_student_t_p2(hi, df) > tail && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200; i++) {
+		double mid = 0.5 * (lo + hi);
+		if (vb_student_t_p2(mid, df) > tail)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	double t = 0.5 * (lo + hi);
+	return q > 0.5 ? t : -t;
+}
+
+struct vb_welch vb_welch_test(const struct vb_summary *a, const struct vb_summary *b)
+{
+	struct vb_welch w = {NAN, NAN, NAN, NAN, NAN, NAN, 0};
+	if (a->n >= 1 && b->n >= 1 && b->mean != 0)
+		w.ratio = a->mean / b->mean;
+	if (a->n < 2 || b->n < 2 || !(a->mean > 0) || !(b->mean > 0))
+		return w;
+	double va = a->stddev * a->stddev / (double)a->n;
+	double vb = b->stddev * b->stddev / (double)b->n;
+	if (va + vb <= 0)
+		return w;
+	w.t = (a->mean - b->mean) / sqrt(va + vb);
+	w.df = (va + vb) * (va + vb) /
+	       (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
+	w.p = vb_student_t_p2(w.t, w.df);
+	/* The ratio's interval comes from the log scale (delta method): the standard error of
+	 * log(mean) is the relative standard error of the mean. */
+	double ra = va / (a->mean * a->mean), rb = vb / (b->mean * b->mean);
+	double se = sqrt(ra + rb);
+	double df_log = (ra + rb) * (ra + rb) /
+			(ra * ra / (double)(a->n - 1) + rb * rb / (double)(b->n - 1));
+	double tq = vb_student_t_quantile(0.975, df_log);
+	w.ratio_lo = w.ratio * exp(-tq * se);
+	w.ratio_hi = w.ratio * exp(tq * se);
+	w.valid = 1;
+	return w;
+}
+
+struct vb_trend vb_trend_fit(const double *ys, uint64_t n)
+{
+	struct vb_trend tr = {0, 0, 0, 0};
+	if (n < 2)
+		return tr;
+	double xbar = ((double)n + 1.0) / 2.0, ybar = 0;
+	for (uint64_t i = 0; i < n; i++)
+		ybar += ys[i];
+	ybar /= (double)n;
+	double sxx = 0, sxy = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double dx = (double)(i + 1) - xbar;
+		sxx += dx * dx;
+		sxy += dx * (ys[i] - ybar);
+	}
+	tr.slope = sxy / sxx;
+	tr.lo = tr.hi = tr.slope;
+	if (n < 3)
+		return tr;
+	double sse = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		double fit = ybar + tr.slope * ((double)(i + 1) - xbar);
+		sse += (ys[i] - fit) * (ys[i] - fit);
+	}
+	double se = sqrt(sse / (double)(n - 2) / sxx);
+	double tq = vb_student_t_quantile(0.975, (double)(n - 2));
+	tr.lo = tr.slope - tq * se;
+	tr.hi = tr.slope + tq * se;
+	tr.significant = (tr.lo > 0 || tr.hi < 0);
+	return tr;
+}

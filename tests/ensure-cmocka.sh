@@ -1,0 +1,21 @@
+#!/bin/sh
+# Makes sure cmocka's header and library are present, installing libcmocka-dev where
+# that is possible without asking (root, or sudo without a password).
+cc=${1:-cc}
+probe() {
+	printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\nint main(void){return cmocka_run_group_tests(0,0,0)==0?0:0;}\n' |
+		"$cc" -x c -o /dev/null - -lcmocka >/dev/null 2>&1
+}
+probe && exit 0
+install="apt-get update && apt-get install -y libcmocka-dev"
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+	echo "cmocka is missing: running '$install'" >&2
+	(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcmocka-dev) >&2
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null && command -v apt-get >/dev/null; then
+	echo "cmocka is missing: running 'sudo $install'" >&2
+	(sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcmocka-dev) >&2
+fi
+probe && exit 0
+echo "vbench: the unit tests need cmocka. Install it with:" >&2
+echo "    sudo sh -c '$install'" >&2
+exit 1

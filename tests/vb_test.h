@@ -1,0 +1,11 @@
+#ifndef VB_TEST_H
+#define VB_TEST_H
+
+/* Everything cmocka needs before its own header, in the order it needs it. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#endif
