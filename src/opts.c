@@ -129,10 +129,8 @@ static int set_format(struct parse_state *st, const char *how, const char *v)
 	return 0;
 }
 
-static int set_text(struct parse_state *st, const char *how, const char *v, const char **dst)
+static int set_text(const char *v, const char **dst)
 {
-	if (*v == '\0')
-		return fail(st, "%s: the value is empty", how);
 	*dst = v;
 	return 0;
 }
@@ -142,12 +140,19 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 {
 	struct vb_config *cfg = st->cfg;
 
+	char name[64];
+	size_t len = strlen(how);
+
+	/* `how` ends in a space when a value follows it ("--bs "); names in messages do not. */
+	snprintf(name, sizeof name, "%.*s", (int)(len && how[len - 1] == ' ' ? len - 1 : len), how);
 	if (st->seen[k] && k != K_HELP && k != K_VERSION)
-		return fail(st, "%s given twice (first as %s)", how, st->seen_as[k]);
+		return fail(st, "%s given twice (first as %s)", name, st->seen_as[k]);
 	st->seen[k] = 1;
-	snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s", how);
+	snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s", name);
+	if (v != NULL && *v == '\0')
+		return fail(st, "%s: the value is empty", name);
 	switch (k) {
-	case K_OUTPUT: return set_text(st, how, v, &cfg->target_path);
+	case K_OUTPUT: return set_text(v, &cfg->target_path);
 	case K_SOURCE: return set_source(st, how, v);
 	case K_BS: return size_value(st, how, v, 0, &cfg->bs_bytes);
 	case K_COUNT:
@@ -164,7 +169,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_DIRECT: cfg->direct = true; return 0;
 	case K_SYNC: return set_sync(st, how, v);
 	case K_PROGRESS: cfg->progress = strcmp(v, "progress") == 0 ? VB_ON : VB_OFF; return 0;
-	case K_LABEL: return set_text(st, how, v, &cfg->label);
+	case K_LABEL: return set_text(v, &cfg->label);
 	case K_FORMAT: return set_format(st, how, v);
 	case K_KEEP: cfg->keep = true; return 0;
 	case K_FORCE: cfg->force = true; return 0;
@@ -179,7 +184,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_INTERVAL: return secs_value(st, how, v, &cfg->interval_secs);
 	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
 	case K_TIMEOUT: return secs_value(st, how, v, &cfg->timeout_secs);
-	case K_CSV_APPEND: return set_text(st, how, v, &cfg->csv_append_path);
+	case K_CSV_APPEND: return set_text(v, &cfg->csv_append_path);
 	case K_NKEYS: break;
 	}
 	return fail(st, "%s: internal error", how);

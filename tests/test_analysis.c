@@ -1,0 +1,98 @@
+/* Drift and instability detection, and the page-cache warning. */
+#include "vb_test.h"
+#include <string.h>
+#include "vb_analysis.h"
+
+static void runs_with_rates(struct vb_run *runs, const double *rates, int n)
+{
+	memset(runs, 0, (size_t)n * sizeof *runs);
+	for (int i = 0; i < n; i++) {
+		runs[i].run = (uint64_t)i + 1;
+		runs[i].bytes = 1000000;
+		runs[i].secs = 1;
+		runs[i].bytes_per_sec = (uint64_t)rates[i];
+	}
+}
+
+static void test_flat_series_says_nothing(void **state)
+{
+	const double rates[] = {100e6, 101e6, 99e6, 100.5e6, 99.5e6};
+	struct vb_run runs[5];
+	struct vb_config cfg;
+	struct vb_analysis a;
+	char text[256];
+	(void)state;
+	vb_config_defaults(&cfg);
+	runs_with_rates(runs, rates, 5);
+	vb_analyze(&cfg, runs, 5, 0, &a);
+	assert_false(a.drifting);
+	assert_false(a.unstable);
+	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 0);
+}
+
+static void test_falling_series_flagged(void **state)
+{
+	/* Falls about 31% along a fitted line: 100, 92, 85, 77, 69 (slope -7.8 per run,
+	 * fitted first 100.0 and last 68.8: -31.2%). */
+	const double rates[] = {100e6, 92e6, 85e6, 77e6, 69e6};
+	struct vb_run runs[5];
+	struct vb_config cfg;
+	struct vb_analysis a;
+	char text[256];
+	(void)state;
+	vb_config_defaults(&cfg);
+	runs_with_rates(runs, rates, 5);
+	vb_analyze(&cfg, runs, 5, 0, &a);
+	assert_true(a.drifting);
+	assert_true(a.unstable); /* cv is about 14% too */
+	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 1);
+	assert_non_null(strstr(text, "throughput fell 31% from run 1 to run 5"));
+	assert_non_null(strstr(text, "results are not stable"));
+}
+
+static void test_noisy_but_flat_is_unstable_only(void **state)
+{
+	const double rates[] = {100e6, 140e6, 90e6, 135e6, 95e6};
+	struct vb_run runs[5];
+	struct vb_config cfg;
+	struct vb_analysis a;
+	char text[256];
+	(void)state;
+	vb_config_defaults(&cfg);
+	runs_with_rates(runs, rates, 5);
+	vb_analyze(&cfg, runs, 5, 0, &a);
+	assert_false(a.drifting);
+	assert_true(a.unstable);
+	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 1);
+	assert_null(strstr(text, "fell"));
+	assert_non_null(strstr(text, "coefficient of variation above 10%"));
+}
+
+static void test_page_cache_warning(void **state)
+{
+	struct vb_config cfg;
+	struct vb_analysis a;
+	char text[512];
+	(void)state;
+	vb_config_defaults(&cfg);
+	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 0);
+	cfg.sync = VB_SYNC_NONE;
+	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 1);
+	assert_non_null(strstr(text, "less than twice"));
+	cfg.direct = true;
+	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flat_series_says_nothing),
+		cmocka_unit_test(test_falling_series_flagged),
+		cmocka_unit_test(test_noisy_but_flat_is_unstable_only),
+		cmocka_unit_test(test_page_cache_warning),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

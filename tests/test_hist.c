@@ -1,0 +1,103 @@
+/* The latency histogram: percentiles of known distributions within its bound. */
+#include "vb_test.h"
+#include <math.h>
+#include <stdlib.h>
+#include "vb_hist.h"
+
+/* The documented bound: a reported value is within 1/VB_HIST_SUB of the true one. */
+static void within_bound(uint64_t got, uint64_t want)
+{
+	double rel = fabs((double)got - (double)want) / (double)want;
+	if (rel > 1.0 / VB_HIST_SUB)
+		fail_msg("got %llu, want %llu (relative error %.4f)", (unsigned long long)got,
+			 (unsigned long long)want, rel);
+}
+
+static void test_uniform(void **state)
+{
+	static struct vb_hist h;
+	(void)state;
+	vb_hist_init(&h);
+	/* 1..100000 us in ns: the q-quantile is q * 100000 us. */
+	for (uint64_t i = 1; i <= 100000; i++)
+		vb_hist_add(&h, i * 1000);
+	assert_int_equal(h.count, 100000);
+	within_bound(vb_hist_quantile(&h, 0.50), 50000000);
+	within_bound(vb_hist_quantile(&h, 0.90), 90000000);
+	within_bound(vb_hist_quantile(&h, 0.99), 99000000);
+	within_bound(vb_hist_quantile(&h, 0.999), 99900000);
+	assert_int_equal(vb_hist_quantile(&h, 1.0), 100000000);
+	assert_int_equal(h.max_ns, 100000000);
+	assert_int_equal(h.min_ns, 1000);
+}
+
+static void test_exponential_tail(void **state)
+{
+	static struct vb_hist h;
+	uint64_t *xs = malloc(200000 * sizeof *xs);
+	(void)state;
+	assert_non_null(xs);
+	vb_hist_init(&h);
+	/* Deterministic exponential sample by inverse transform over an even grid: the
+	 * exact q-quantile of the grid is -mean * ln(1 - q). */
+	for (int i = 0; i < 200000; i++) {
+		double u = (i + 0.5) / 200000.0;
+		xs[i] = (uint64_t)(-2e6 * log(1.0 - u));
+		vb_hist_add(&h, xs[i]);
+	}
+	within_bound(vb_hist_quantile(&h, 0.5), (uint64_t)(-2e6 * log(0.5)));
+	within_bound(vb_hist_quantile(&h, 0.99), (uint64_t)(-2e6 * log(0.01)));
+	within_bound(vb_hist_quantile(&h, 0.999), (uint64_t)(-2e6 * log(0.001)));
+	free(xs);
+}
+
+static void test_small_values_exact_and_empty(void **state)
+{
+	static struct vb_hist h;
+	(void)state;
+	vb_hist_init(&h);
+	assert_int_equal(vb_hist_quantile(&h, 0.5), 0);
+	for (uint64_t v = 0; v < VB_HIST_SUB; v++)
+		vb_hist_add(&h, v);
+	assert_int_equal(vb_hist_quantile(&h, 0.5), VB_HIST_SUB / 2 - 1);
+	assert_int_equal(vb_hist_quantile(&h, 0.01), 0);
+}
+
+static void test_single_and_huge(void **state)
+{
+	static struct vb_hist h;
+	(void)state;
+	vb_hist_init(&h);
+	vb_hist_add(&h, 123456789);
+	assert_int_equal(vb_hist_quantile(&h, 0.5), 123456789); /* capped at the maximum */
+	vb_hist_add(&h, UINT64_MAX);                           /* clamped, not a crash */
+	assert_int_equal(h.max_ns, UINT64_MAX);
+	assert_int_equal(h.count, 2);
+}
+
+static void test_merge(void **state)
+{
+	static struct vb_hist a, b;
+	(void)state;
+	vb_hist_init(&a);
+	vb_hist_init(&b);
+	for (int i = 1; i <= 1000; i++)
+		vb_hist_add(i <= 500 ? &a : &b, (uint64_t)i * 1000);
+	vb_hist_merge(&a, &b);
+	assert_int_equal(a.count, 1000);
+	assert_int_equal(a.max_ns, 1000000);
+	assert_int_equal(a.min_ns, 1000);
+	within_bound(vb_hist_quantile(&a, 0.9), 900000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_exponential_tail),
+		cmocka_unit_test(test_small_values_exact_and_empty),
+		cmocka_unit_test(test_single_and_huge),
+		cmocka_unit_test(test_merge),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,244 @@
+/* Operand and option parsing into struct vb_config. */
+#include "vb_test.h"
+#include <stdio.h>
+#include <string.h>
+#include "vb_opts.h"
+
+static char err[512];
+static enum vb_opts_action action;
+
+/* Parses a NULL-terminated list of words into cfg; returns vb_opts_parse's result. */
+static int parse_words(struct vb_config *cfg, const char *const *words)
+{
+	int n = 0;
+	while (words[n] != NULL)
+		n++;
+	vb_config_defaults(cfg);
+	err[0] = '\0';
+	return vb_opts_parse(n, (char *const *)words, cfg, &action, err, sizeof err);
+}
+
+#define PARSE_OK(cfg, ...) do { \
+	const char *const w_[] = {__VA_ARGS__, NULL}; \
+	if (parse_words(cfg, w_) != 0) fail_msg("rejected: %s", err); \
+} while (0)
+
+#define PARSE_FAILS(fragment, ...) do { \
+	struct vb_config c_; \
+	const char *const w_[] = {__VA_ARGS__, NULL}; \
+	if (parse_words(&c_, w_) == 0) fail_msg("accepted: %s", #__VA_ARGS__); \
+	if (strstr(err, fragment) == NULL) fail_msg("message '%s' lacks '%s'", err, fragment); \
+} while (0)
+
+static void test_defaults(void **state)
+{
+	struct vb_config c;
+	const char *const none[] = {NULL};
+	(void)state;
+	assert_int_equal(parse_words(&c, none), 0);
+	assert_int_equal(action, VB_ACT_RUN);
+	assert_string_equal(c.target_path, ".");
+	assert_int_equal(c.bs_bytes, 1048576);
+	assert_int_equal(c.count_blocks, 1000);
+	assert_int_equal(c.runs, 5);
+	assert_int_equal(c.source, VB_SRC_ZERO);
+	assert_int_equal(c.sync, VB_SYNC_FSYNC);
+	assert_false(c.direct);
+	assert_int_equal(c.format, VB_FMT_HUMAN);
+	assert_int_equal(c.progress, VB_AUTO);
+	assert_false(c.keep);
+	assert_false(c.force);
+	assert_true(c.stall_secs == 30.0);
+	assert_true(c.timeout_secs == 0.0);
+}
+
+static void test_operands(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "of=/tmp/x", "if=/dev/urandom", "bs=4k", "count=10", "runs=3",
+		 "oflag=direct,dsync", "status=progress");
+	assert_string_equal(c.target_path, "/tmp/x");
+	assert_int_equal(c.source, VB_SRC_URANDOM);
+	assert_int_equal(c.bs_bytes, 4096);
+	assert_int_equal(c.count_blocks, 10);
+	assert_int_equal(c.runs, 3);
+	assert_true(c.direct);
+	assert_int_equal(c.sync, VB_SYNC_DSYNC);
+	assert_int_equal(c.progress, VB_ON);
+	PARSE_OK(&c, "conv=fdatasync", "if=/dev/zero", "status=none");
+	assert_int_equal(c.sync, VB_SYNC_FDATASYNC);
+	assert_int_equal(c.source, VB_SRC_ZERO);
+	assert_int_equal(c.progress, VB_OFF);
+	PARSE_OK(&c, "conv=fsync", "if=random");
+	assert_int_equal(c.sync, VB_SYNC_FSYNC);
+	assert_int_equal(c.source, VB_SRC_RANDOM);
+}
+
+static void test_option_twins(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "-o", "/tmp/y", "-i", "urandom", "-b", "8k", "-c", "7", "-r", "2", "-d",
+		 "--sync", "none", "-l", "ext4 test", "-f", "json", "-k", "--force", "-q");
+	assert_string_equal(c.target_path, "/tmp/y");
+	assert_int_equal(c.source, VB_SRC_URANDOM);
+	assert_int_equal(c.bs_bytes, 8192);
+	assert_int_equal(c.count_blocks, 7);
+	assert_int_equal(c.runs, 2);
+	assert_true(c.direct);
+	assert_int_equal(c.sync, VB_SYNC_NONE);
+	assert_string_equal(c.label, "ext4 test");
+	assert_int_equal(c.format, VB_FMT_JSON);
+	assert_true(c.keep && c.force && c.quiet);
+	PARSE_OK(&c, "--output=/z", "--source=random", "--bs=1M", "--count=3", "--runs=9",
+		 "--direct", "--sync=fdatasync", "--format=csv", "--no-progress", "--keep",
+		 "--quiet", "--label=x");
+	assert_string_equal(c.target_path, "/z");
+	assert_int_equal(c.bs_bytes, 1048576);
+	assert_int_equal(c.runs, 9);
+	assert_int_equal(c.progress, VB_OFF);
+	assert_int_equal(c.format, VB_FMT_CSV);
+	PARSE_OK(&c, "-dkq", "-b4k", "--progress");
+	assert_true(c.direct && c.keep && c.quiet);
+	assert_int_equal(c.bs_bytes, 4096);
+	assert_int_equal(c.progress, VB_ON);
+}
+
+static void test_later_issue_options(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "--warmup", "2", "--overwrite", "--seed", "42", "--interval", "0.5",
+		 "--stall-timeout", "10", "--timeout", "60", "--csv-append", "all.csv",
+		 "--no-header");
+	assert_int_equal(c.warmup_runs, 2);
+	assert_true(c.overwrite);
+	assert_true(c.seed_given);
+	assert_int_equal(c.seed, 42);
+	assert_true(c.interval_secs == 0.5);
+	assert_true(c.stall_secs == 10.0);
+	assert_true(c.timeout_secs == 60.0);
+	assert_string_equal(c.csv_append_path, "all.csv");
+	assert_true(c.no_header);
+	PARSE_OK(&c, "--warmup=0", "--stall-timeout=0");
+	assert_int_equal(c.warmup_runs, 0);
+	assert_true(c.stall_secs == 0.0);
+}
+
+static void test_size_option(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "bs=1M", "--size", "64M");
+	assert_int_equal(c.count_blocks, 64);
+	PARSE_FAILS("both given", "count=4", "--size", "4M");
+	PARSE_FAILS("not a multiple", "bs=1M", "-s", "1500k");
+}
+
+static void test_path_and_order(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "/mnt/test", "bs=4k", "--runs", "2");
+	assert_string_equal(c.target_path, "/mnt/test");
+	PARSE_OK(&c, "bs=4k", "/mnt/a=b/file", "-r", "1");   /* '=' after a slash is a path */
+	assert_string_equal(c.target_path, "/mnt/a=b/file");
+	PARSE_OK(&c, "--", "-weird-name");
+	assert_string_equal(c.target_path, "-weird-name");
+	PARSE_FAILS("more than one target", "/a", "/b");
+	PARSE_FAILS("more than one target", "of=/a", "/b");
+	PARSE_FAILS("given twice", "/a", "of=/b");
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	PARSE_FAILS("bs=0: zero", "bs=0");
+	PARSE_FAILS("bs=-1: a sign", "bs=-1");
+	PARSE_FAILS("bs=1Q: unknown suffix", "bs=1Q");
+	PARSE_FAILS("bs=: the value is empty", "bs=");
+	PARSE_FAILS("count=abc", "count=abc");
+	PARSE_FAILS("--bs 1Q", "--bs", "1Q");
+	PARSE_FAILS("runs=0", "runs=0");
+	PARSE_FAILS("unknown source", "if=/dev/random");
+	PARSE_FAILS("unknown sync mode", "--sync", "always");
+	PARSE_FAILS("unknown format", "-f", "xml");
+	PARSE_FAILS("unknown flag", "oflag=sync");
+	PARSE_FAILS("unknown conversion", "conv=notrunc");
+	PARSE_FAILS("unknown status", "status=noisy");
+	PARSE_FAILS("seconds", "--timeout", "-3");
+}
+
+static void test_limits(void **state)
+{
+	(void)state;
+	PARSE_FAILS("1 GiB limit", "bs=2G");
+	PARSE_FAILS("more than 2^63-1", "bs=1G", "count=9000000000");
+	PARSE_FAILS("too large", "count=9223372036854775808");
+	PARSE_FAILS("at most 1000000 runs", "runs=2000000");
+}
+
+static void test_unknown_and_repeated(void **state)
+{
+	(void)state;
+	PARSE_FAILS("unknown operand 'iflag='", "iflag=direct");
+	PARSE_FAILS("unknown option '--fast'", "--fast");
+	PARSE_FAILS("unknown option '-z'", "-z");
+	PARSE_FAILS("bs= given twice", "bs=1k", "bs=2k");
+	PARSE_FAILS("given twice (first as bs=)", "bs=1k", "--bs", "2k");
+	PARSE_FAILS("given twice", "conv=fsync", "oflag=dsync");
+	PARSE_FAILS("needs a value", "--bs");
+	PARSE_FAILS("needs a value", "-b");
+	PARSE_FAILS("takes no value", "--direct=yes");
+	PARSE_FAILS("empty argument", "");
+	PARSE_FAILS("--label: the value is empty", "--label=");
+}
+
+static void test_help_and_version(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "bs=1k", "--help");
+	assert_int_equal(action, VB_ACT_HELP);
+	PARSE_OK(&c, "-V");
+	assert_int_equal(action, VB_ACT_VERSION);
+}
+
+static void test_usage_mentions_every_option(void **state)
+{
+	char buf[8192] = {0};
+	const char *words[] = {"--output", "--source", "--bs", "--count", "--size", "--runs",
+			       "--direct", "--sync", "--progress", "--no-progress", "--label",
+			       "--format", "--keep", "--force", "--quiet", "--help", "--version",
+			       "--warmup", "--overwrite", "--seed", "--interval", "--stall-timeout",
+			       "--timeout", "--csv-append", "--no-header", "of=", "if=", "bs=",
+			       "count=", "runs=", "oflag=direct", "oflag=dsync", "conv=fsync",
+			       "conv=fdatasync", "status=progress", "status=none"};
+	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+	(void)state;
+	assert_non_null(f);
+	vb_opts_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (strstr(buf, words[i]) == NULL)
+			fail_msg("--help lacks %s", words[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_operands),
+		cmocka_unit_test(test_option_twins),
+		cmocka_unit_test(test_later_issue_options),
+		cmocka_unit_test(test_size_option),
+		cmocka_unit_test(test_path_and_order),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_unknown_and_repeated),
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_usage_mentions_every_option),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

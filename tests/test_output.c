@@ -1,0 +1,249 @@
+/* Formatters: the exact dd lines, summary lines, CSV and JSON for fixed inputs. */
+#include "vb_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vb_analysis.h"
+#include "vb_output.h"
+
+static char buf[65536];
+
+static FILE *open_buf(void)
+{
+	memset(buf, 0, sizeof buf);
+	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
+	assert_non_null(f);
+	return f;
+}
+
+static struct vb_config cfg;
+static struct vb_env env;
+static struct vb_context ctx;
+
+static int setup(void **state)
+{
+	(void)state;
+	vb_config_defaults(&cfg);
+	memset(&env, 0, sizeof env);
+	strcpy(env.host, "guest");
+	strcpy(env.os, "Linux");
+	strcpy(env.kernel, "6.1.0");
+	strcpy(env.fs, "ext4");
+	strcpy(env.mount, "/mnt");
+	strcpy(env.device, "vda");
+	strcpy(env.driver, "virtio_blk");
+	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0};
+	return 0;
+}
+
+static struct vb_run run_of(uint64_t n, uint64_t bytes, double secs)
+{
+	struct vb_run r;
+	memset(&r, 0, sizeof r);
+	r.run = n;
+	r.full_blocks = bytes / 1048576;
+	r.bytes = bytes;
+	r.secs = secs;
+	r.bytes_per_sec = vb_rate(bytes, secs);
+	return r;
+}
+
+static void test_status_line_matches_bsd_dd(void **state)
+{
+	char line[200];
+	(void)state;
+	/* The contract's example: 1048576000 / 37.101394 = 28262442.2 -> 28262442. */
+	vb_format_status(line, sizeof line, 1048576000, 37.101394);
+	assert_string_equal(line,
+		"1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)");
+	vb_format_status(line, sizeof line, 0, 0);
+	assert_string_equal(line, "0 bytes transferred in 0.000000 secs (0 bytes/sec)");
+}
+
+static void test_rate_rounding(void **state)
+{
+	(void)state;
+	assert_int_equal(vb_rate(3, 2.0), 2);      /* 1.5 rounds up */
+	assert_int_equal(vb_rate(10, 4.0), 3);     /* 2.5 rounds up */
+	assert_int_equal(vb_rate(7, 3.0), 2);      /* 2.33 rounds down */
+	assert_int_equal(vb_rate(100, 0), 0);
+}
+
+static void test_human_run_lines(void **state)
+{
+	struct vb_run r = run_of(1, 1048576000, 37.101394);
+	FILE *f = open_buf();
+	(void)state;
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "# run 1 of 5\n"
+		"1000+0 records in\n1000+0 records out\n"
+		"1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)\n"));
+	assert_non_null(strstr(buf, "# 26.95 MiB/s = 28.26 MB/s"));
+	/* Everything that is not a dd line is a "# " context line. */
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		assert_true(line[0] == '#' || strstr(line, "records") || strstr(line, "transferred"));
+}
+
+static void test_partial_run_lines(void **state)
+{
+	struct vb_run r = run_of(3, 5 * 1048576 + 512, 1.0);
+	FILE *f = open_buf();
+	(void)state;
+	r.partial_blocks = 1;
+	r.stop = VB_STOP_ERROR;
+	r.stage = VB_STAGE_WRITE;
+	r.err = 28; /* ENOSPC on Linux; the text comes from strerror */
+	r.err_offset_bytes = 5 * 1048576 + 512;
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "# run 3 of 5: partial, write failed at offset 5243392"));
+	assert_non_null(strstr(buf, "5+1 records in\n5+1 records out\n5243392 bytes transferred"));
+}
+
+static void test_summary_lines(void **state)
+{
+	/* Rates 27082972, 32581066, 29895209, 30021587 (see test_stats for the hand
+	 * calculation): mean 29895208.5, sample stddev 2246365.67 (Python's
+	 * statistics.stdev gives 2246365.669809867), cv 7.5%. */
+	struct vb_run runs[4] = {run_of(1, 27082972, 1), run_of(2, 32581066, 1),
+				 run_of(3, 29895209, 1), run_of(4, 30021587, 1)};
+	struct vb_analysis a;
+	FILE *f = open_buf();
+	(void)state;
+	cfg.quiet = true;
+	vb_analyze(&cfg, runs, 4, 0, &a);
+	vb_out_human_summary(f, &ctx, &a);
+	fclose(f);
+	char expect[512];
+	snprintf(expect, sizeof expect,
+		 "mean    29895208.5 bytes/sec\nmin     27082972 bytes/sec\n"
+		 "max     32581066 bytes/sec\nstddev  2246365.7 bytes/sec (7.5%%)\n");
+	assert_string_equal(buf, expect);
+}
+
+static void test_summary_one_run_and_none(void **state)
+{
+	struct vb_run r = run_of(1, 1000, 1);
+	struct vb_analysis a;
+	FILE *f = open_buf();
+	(void)state;
+	cfg.quiet = true;
+	vb_analyze(&cfg, &r, 1, 0, &a);
+	vb_out_human_summary(f, &ctx, &a);
+	fclose(f);
+	assert_string_equal(buf, "mean    1000.0 bytes/sec\nmin     1000 bytes/sec\n"
+			    "max     1000 bytes/sec\nstddev  n/a (one run)\n");
+	r.stop = VB_STOP_SIGNAL;
+	vb_analyze(&cfg, &r, 1, 0, &a);
+	f = open_buf();
+	vb_out_human_summary(f, &ctx, &a);
+	fclose(f);
+	assert_non_null(strstr(buf, "mean    n/a (no completed run)"));
+}
+
+static void test_warmups_left_out(void **state)
+{
+	struct vb_run runs[3] = {run_of(1, 100, 1), run_of(1, 1000, 1), run_of(2, 3000, 1)};
+	struct vb_analysis a;
+	(void)state;
+	runs[0].warmup = true;
+	vb_analyze(&cfg, runs, 3, 0, &a);
+	assert_int_equal(a.completed, 2);
+	assert_true(a.rate.mean == 2000.0);
+}
+
+static void test_csv_quoting(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	vb_csv_field(f, "plain");
+	fputc('|', f);
+	vb_csv_field(f, "a,b");
+	fputc('|', f);
+	vb_csv_field(f, "say \"hi\"");
+	fputc('|', f);
+	vb_csv_field(f, "two\nlines");
+	fputc('|', f);
+	vb_csv_field(f, "caf\xc3\xa9 \xff");
+	fclose(f);
+	assert_string_equal(buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|caf\xc3\xa9 \xff");
+}
+
+static void test_csv_row(void **state)
+{
+	struct vb_run r = run_of(2, 1048576, 0.5);
+	FILE *f = open_buf();
+	(void)state;
+	ctx.label = "ext4, \"fast\"";
+	vb_out_csv_header(f);
+	vb_out_csv_run(f, &ctx, &r);
+	fclose(f);
+	assert_memory_equal(buf, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
+			    "fs,device,driver,host,", 71);
+	assert_non_null(strstr(buf, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
+			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
+}
+
+static void test_json_escaping(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	vb_json_string(f, "q\"b\\s\n\t\x01 caf\xc3\xa9 bad\xff\xc3 end");
+	fclose(f);
+	assert_string_equal(buf, "\"q\\\"b\\\\s\\n\\t\\u0001 caf\xc3\xa9 bad\\ufffd\\ufffd end\"");
+}
+
+static void test_json_document(void **state)
+{
+	struct vb_run runs[2] = {run_of(1, 2097152, 1.0), run_of(2, 2097152, 2.0)};
+	struct vb_analysis a;
+	const char *warn[] = {"watch \"this\""};
+	FILE *f = open_buf();
+	(void)state;
+	vb_analyze(&cfg, runs, 2, 0, &a);
+	vb_out_json(f, &ctx, runs, 2, &a, warn, 1);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"config\": {\"bs\": 1048576, \"count\": 1000,"));
+	assert_non_null(strstr(buf, "\"environment\": {\"fs\": \"ext4\", \"device\": \"vda\", "
+			       "\"driver\": \"virtio_blk\", \"host\": \"guest\", \"os\": \"Linux\""));
+	assert_non_null(strstr(buf, "{\"run\": 2, \"warmup\": false, \"partial\": false, "
+			       "\"status\": \"ok\", \"bytes\": 2097152, \"secs\": 2.000000, "
+			       "\"bytes_per_sec\": 1048576"));
+	assert_non_null(strstr(buf, "\"summary\": {\"unit\": \"bytes_per_sec\", \"runs\": 2, "
+			       "\"mean\": 1572864.0, \"min\": 1048576, \"max\": 2097152"));
+	assert_non_null(strstr(buf, "\"warnings\": [\"watch \\\"this\\\"\"]"));
+}
+
+static void test_progress_line(void **state)
+{
+	char line[256];
+	struct vb_progress p = {2, 5, 250000000, 1000000000, 2.5, 120e6};
+	(void)state;
+	vb_format_progress(line, sizeof line, &p);
+	/* 25%, average 100 MB/s, 750 MB left at that rate: 7.5 s -> "8s". */
+	assert_string_equal(line, "run 2/5: 250000000 bytes (25.0%), now 120.0 MB/s, "
+			    "avg 100.0 MB/s, ETA 8s");
+	p.elapsed_secs = 0;
+	vb_format_progress(line, sizeof line, &p);
+	assert_non_null(strstr(line, "ETA ?"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_status_line_matches_bsd_dd, setup),
+		cmocka_unit_test_setup(test_rate_rounding, setup),
+		cmocka_unit_test_setup(test_human_run_lines, setup),
+		cmocka_unit_test_setup(test_partial_run_lines, setup),
+		cmocka_unit_test_setup(test_summary_lines, setup),
+		cmocka_unit_test_setup(test_summary_one_run_and_none, setup),
+		cmocka_unit_test_setup(test_warmups_left_out, setup),
+		cmocka_unit_test_setup(test_csv_quoting, setup),
+		cmocka_unit_test_setup(test_csv_row, setup),
+		cmocka_unit_test_setup(test_json_escaping, setup),
+		cmocka_unit_test_setup(test_json_document, setup),
+		cmocka_unit_test_setup(test_progress_line, setup),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
