@@ -12,7 +12,7 @@
 #define VB_UNSTABLE_CV 0.10
 
 /* What the measured runs say, computed once and shared by every output format. */
-struct vb_analysis {
+struct vb_run_analysis {
 	struct vb_summary rate;        /* bytes/sec of the completed measured runs */
 	uint64_t completed;            /* measured runs that wrote everything */
 	struct vb_trend trend;         /* bytes/sec against run number */
@@ -31,14 +31,14 @@ struct vb_analysis {
 
 /* Analyses the runs (warm-ups and unfinished runs are left out); ram_bytes may be 0. */
 void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		uint64_t ram_bytes, struct vb_analysis *a);
+		uint64_t ram_bytes, struct vb_run_analysis *a);
 
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
  * results are not stable") into buf; returns 0 when there is nothing to say. */
-int vb_analysis_stability_text(const struct vb_analysis *a, char *buf, size_t n);
+int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n);
 
 /* Writes the page-cache warning into buf; returns 0 when there is none. */
-int vb_analysis_cache_text(const struct vb_analysis *a, const struct vb_config *cfg,
+int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_config *cfg,
 			   uint64_t ram_bytes, char *buf, size_t n);
 
 #endif

@@ -26,4 +26,11 @@ void vb_env_detect(struct vb_env *e, const char *path, const char *root);
 /* Writes the default label, "<fs>-<driver>" (e.g. "ext4-virtio_blk"), into buf. */
 void vb_env_label(const struct vb_env *e, char *buf, size_t n);
 
+/* Linux vb_env_detect for a given device number, for tests: sets fs..physical_block. */
+void vb_env_detect_dev(struct vb_env *e, const char *path, unsigned maj, unsigned min,
+		const char *root);
+
+/* Driver a BSD disk name means ("vtbd0" -> "virtio_blk"), else "unknown"; static. */
+const char *vb_env_driver_for_name(const char *name);
+
 #endif

@@ -40,7 +40,7 @@ void vb_out_human_header(FILE *f, const struct vb_context *c);
 void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *r);
 
 /* Human output: the four summary lines (and "# " lines about latency and intervals). */
-void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_analysis *a);
+void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_run_analysis *a);
 
 /* CSV: the header row. */
 void vb_out_csv_header(FILE *f);
@@ -50,7 +50,7 @@ void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
 
 /* JSON: the whole document of an invocation; warnings are sentences (may be NULL). */
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
-		 const struct vb_analysis *a, const char *const *warnings, size_t n_warnings);
+		 const struct vb_run_analysis *a, const char *const *warnings, size_t n_warnings);
 
 /* Writes s as one RFC 4180 field, quoted when it holds a comma, quote, CR or LF. */
 void vb_csv_field(FILE *f, const char *s);

@@ -54,6 +54,7 @@ struct vb_write_plan {
 	uint64_t bs_bytes;
 	uint64_t count_blocks;
 	enum vb_sync sync;
+	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (/dev/null) */
 	uint64_t run;                 /* 1-based number stamped into data */
 	struct vb_source_buf *source;
 	double interval_secs;         /* 0: no interval samples */

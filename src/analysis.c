@@ -10,7 +10,7 @@ static int counted(const struct vb_run *r)
 	return !r->warmup && r->stop == VB_STOP_DONE;
 }
 
-static void note_intervals(struct vb_analysis *a, const struct vb_run *r)
+static void note_intervals(struct vb_run_analysis *a, const struct vb_run *r)
 {
 	for (uint64_t i = 0; i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
@@ -32,7 +32,7 @@ static void note_intervals(struct vb_analysis *a, const struct vb_run *r)
 }
 
 void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		uint64_t ram_bytes, struct vb_analysis *a)
+		uint64_t ram_bytes, struct vb_run_analysis *a)
 {
 	struct vb_welford w;
 	double *rates = malloc((n ? n : 1) * sizeof *rates);
@@ -70,7 +70,7 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 			      cfg->bs_bytes * cfg->count_blocks < 2 * ram_bytes;
 }
 
-int vb_analysis_stability_text(const struct vb_analysis *a, char *buf, size_t n)
+int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n)
 {
 	int len = 0;
 
@@ -91,7 +91,7 @@ int vb_analysis_stability_text(const struct vb_analysis *a, char *buf, size_t n)
 	return 1;
 }
 
-int vb_analysis_cache_text(const struct vb_analysis *a, const struct vb_config *cfg,
+int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_config *cfg,
 			   uint64_t ram_bytes, char *buf, size_t n)
 {
 	if (!a->page_cache_risk)

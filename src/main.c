@@ -70,7 +70,7 @@ static void warn_run(const struct app *a, const struct vb_run *r)
 /* Prints the summary, or the JSON document, and the warnings; returns nothing. */
 static void finish_output(struct app *a)
 {
-	struct vb_analysis an;
+	struct vb_run_analysis an;
 	char cache[512], drift[512];
 	const char *warnings[2];
 	size_t nw = 0;

@@ -169,7 +169,7 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 	}
 }
 
-void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_analysis *a)
+void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_run_analysis *a)
 {
 	const struct vb_summary *s = &a->rate;
 
@@ -386,7 +386,7 @@ static void json_env(FILE *f, const struct vb_env *e)
 		PRIu64 "},\n", e->logical_block, e->physical_block, e->ram_bytes);
 }
 
-static void json_summary(FILE *f, const struct vb_analysis *a)
+static void json_summary(FILE *f, const struct vb_run_analysis *a)
 {
 	const struct vb_summary *s = &a->rate;
 
@@ -415,7 +415,7 @@ static void json_summary(FILE *f, const struct vb_analysis *a)
 }
 
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
-		 const struct vb_analysis *a, const char *const *warnings, size_t n_warnings)
+		 const struct vb_run_analysis *a, const char *const *warnings, size_t n_warnings)
 {
 	fprintf(f, "{\n  \"vbench_version\": \"%s\",\n  \"label\": ", VB_VERSION);
 	vb_json_string(f, c->label);

@@ -293,6 +293,7 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 	plan->nocache_fcntl = cfg->direct && vb_caps()->direct == VB_DIRECT_FCNTL;
 	plan->unlink_after_open = false;
 	plan->check_identity = false;
+	plan->sync_may_fail = false;
 	if (t->use_tmpfile) {
 		plan->open_path = t->dir;
 		plan->open_flags = flags | vb_caps()->tmpfile_oflag;
@@ -312,6 +313,7 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 		return;
 	case VB_TGT_CHARDEV:
 		plan->open_flags = flags;
+		plan->sync_may_fail = true;
 		return;
 	default:
 		break;

@@ -166,11 +166,14 @@ static int open_target(const struct vb_io_ops *ops, const struct vb_write_plan *
 
 static int sync_target(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd)
 {
+	int rc = 0;
 	if (p->sync == VB_SYNC_FSYNC)
-		return ops->fsync(ops->ctx, fd);
-	if (p->sync == VB_SYNC_FDATASYNC)
-		return ops->fdatasync(ops->ctx, fd);
-	return 0;
+		rc = ops->fsync(ops->ctx, fd);
+	else if (p->sync == VB_SYNC_FDATASYNC)
+		rc = ops->fdatasync(ops->ctx, fd);
+	if (rc != 0 && p->sync_may_fail && (errno == EINVAL || errno == ENOTSUP))
+		rc = 0;
+	return rc;
 }
 
 static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end, uint64_t end)

@@ -19,7 +19,7 @@ static void test_flat_series_says_nothing(void **state)
 	const double rates[] = {100e6, 101e6, 99e6, 100.5e6, 99.5e6};
 	struct vb_run runs[5];
 	struct vb_config cfg;
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
 	vb_config_defaults(&cfg);
@@ -37,7 +37,7 @@ static void test_falling_series_flagged(void **state)
 	const double rates[] = {100e6, 92e6, 85e6, 77e6, 69e6};
 	struct vb_run runs[5];
 	struct vb_config cfg;
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
 	vb_config_defaults(&cfg);
@@ -55,7 +55,7 @@ static void test_noisy_but_flat_is_unstable_only(void **state)
 	const double rates[] = {100e6, 140e6, 90e6, 135e6, 95e6};
 	struct vb_run runs[5];
 	struct vb_config cfg;
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
 	vb_config_defaults(&cfg);
@@ -71,7 +71,7 @@ static void test_noisy_but_flat_is_unstable_only(void **state)
 static void test_page_cache_warning(void **state)
 {
 	struct vb_config cfg;
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	char text[512];
 	(void)state;
 	vb_config_defaults(&cfg);

@@ -108,7 +108,7 @@ static void test_summary_lines(void **state)
 	 * statistics.stdev gives 2246365.669809867), cv 7.5%. */
 	struct vb_run runs[4] = {run_of(1, 27082972, 1), run_of(2, 32581066, 1),
 				 run_of(3, 29895209, 1), run_of(4, 30021587, 1)};
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	FILE *f = open_buf();
 	(void)state;
 	cfg.quiet = true;
@@ -125,7 +125,7 @@ static void test_summary_lines(void **state)
 static void test_summary_one_run_and_none(void **state)
 {
 	struct vb_run r = run_of(1, 1000, 1);
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	FILE *f = open_buf();
 	(void)state;
 	cfg.quiet = true;
@@ -145,7 +145,7 @@ static void test_summary_one_run_and_none(void **state)
 static void test_warmups_left_out(void **state)
 {
 	struct vb_run runs[3] = {run_of(1, 100, 1), run_of(1, 1000, 1), run_of(2, 3000, 1)};
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	(void)state;
 	runs[0].warmup = true;
 	vb_analyze(&cfg, runs, 3, 0, &a);
@@ -197,7 +197,7 @@ static void test_json_escaping(void **state)
 static void test_json_document(void **state)
 {
 	struct vb_run runs[2] = {run_of(1, 2097152, 1.0), run_of(2, 2097152, 2.0)};
-	struct vb_analysis a;
+	struct vb_run_analysis a;
 	const char *warn[] = {"watch \"this\""};
 	FILE *f = open_buf();
 	(void)state;

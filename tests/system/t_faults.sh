@@ -1,0 +1,159 @@
+# Faults and data safety: links, FIFOs, signals, vanished directories, full disks,
+# block devices. Root-only cases skip with a message.
+
+d=$(new_dir)
+printf 'keep me\n' >"$d/real"
+ln -s "$d/real" "$d/link"
+run_vb bs=4k count=1 runs=1 --force "$d/link"
+expect_rc 2 "a symbolic link is refused even with --force"
+expect_err "symbolic link" "the refusal names the link"
+check "the link's target is untouched" [ "$(cat "$d/real")" = "keep me" ]
+
+ln "$d/real" "$d/hard"
+run_vb bs=4k count=1 runs=1 --force "$d/hard"
+expect_rc 2 "a hard-linked file is refused even with --force"
+expect_err "hard links" "the refusal says why"
+check "the hard-linked file is untouched" [ "$(cat "$d/real")" = "keep me" ]
+
+mkfifo "$d/fifo"
+run_vb bs=4k count=1 runs=1 --force "$d/fifo"
+expect_rc 2 "a FIFO is refused without blocking"
+expect_err "FIFO" "the refusal names the FIFO"
+
+mkdir "$d/sub"
+printf 'inner\n' >"$d/sub/name"
+run_vb bs=4k count=1 runs=1 "of=$d/sub/name"
+expect_rc 2 "of=DIR/NAME that exists is refused"
+check "DIR/NAME untouched" [ "$(cat "$d/sub/name")" = "inner" ]
+
+# Labels and paths with bytes that are not UTF-8, commas, quotes and newlines.
+d=$(new_dir)
+odd="$d/caf$(printf '\351') dir"
+mkdir "$odd"
+run_vb bs=4k count=2 runs=2 -f json -l "$(printf 'lab\377el "q"')" "$odd"
+expect_rc 0 "non-UTF-8 path and label"
+if command -v python3 >/dev/null 2>&1; then
+	check "JSON output parses, with U+FFFD for the bad byte" sh -c 'printf "%s" "$1" |
+		python3 -c "import json,sys; d=json.load(sys.stdin); assert d[\"label\"]==\"lab\ufffdel \\\"q\\\"\", d[\"label\"]; assert len(d[\"runs\"])==2"' _ "$OUT"
+	run_vb bs=4k count=2 runs=2 -f csv -l "$(printf 'a,b "c"\nd')" "$odd"
+	check "CSV output parses, label intact" sh -c 'printf "%s" "$1" |
+		python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); assert len(r)==2; assert r[0][\"label\"]==\"a,b \\\"c\\\"\\nd\", r[0][\"label\"]"' _ "$OUT"
+else
+	skip "python3 missing: JSON/CSV parse checks"
+fi
+check "nothing left in the odd directory" empty_dir "$odd"
+
+# Signals during a run: prompt stop, partial run printed, file removed, signal re-raised.
+for sig_no in INT:2 TERM:15 HUP:1; do
+	sig=${sig_no%:*}
+	d=$(new_dir)
+	"$VBENCH" --no-progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+	pid=$!
+	sleep 1
+	kill -s "$sig" "$pid"
+	t0=$(date +%s)
+	wait "$pid"
+	rc=$?
+	t1=$(date +%s)
+	want=$((128 + ${sig_no#*:}))
+	check "SIG$sig: the process dies of the signal (status $rc, want $want)" [ "$rc" = "$want" ]
+	check "SIG$sig: stops promptly" [ $((t1 - t0)) -le 5 ]
+	check "SIG$sig: the partial run is printed and marked" grep -q "partial, stopped by signal" "$SCRATCH/sig.out"
+	check "SIG$sig: the summary is printed" grep -q "^mean " "$SCRATCH/sig.out"
+	check "SIG$sig: the created file is removed" empty_dir "$d"
+done
+
+# The directory vanishes between runs: the next run cannot open, exit 3.
+d=$(new_dir)
+"$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=20 "$d/gone" >"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &
+pid=$!
+sleep 0.5
+rm -rf "$d"
+wait "$pid"
+rc=$?
+check "vanished directory: exit 3 (got $rc)" [ "$rc" = 3 ]
+check "vanished directory: the message names the target" grep -q "$d/gone" "$SCRATCH/v.err"
+
+if ! is_root; then
+	skip "not root: tmpfs ENOSPC, full ext4 image and block device cases need root"
+	return 0 2>/dev/null || true
+fi
+
+# ENOSPC on a small tmpfs: exit 3, message with run and offset, nothing left behind.
+m=$(new_dir)
+if mount -t tmpfs -o size=8m tmpfs "$m"; then
+	MOUNTS="$m $MOUNTS"
+	run_vb --no-progress bs=1M count=16 runs=2 "$m"
+	expect_rc 3 "tmpfs of 8 MiB, 16 MiB per run: disk full"
+	expect_err "No space left on device" "ENOSPC is named"
+	expect_err "run 1: write of $m failed at offset" "the message names run, target and offset"
+	check "the partial run is in the output" sh -c 'printf "%s\n" "$1" | grep -q "partial, write failed at offset"' _ "$OUT"
+	check "tmpfs empty afterwards" empty_dir "$m"
+	run_vb --no-progress bs=1M count=16 runs=2 "$m/named.img"
+	expect_rc 3 "disk full with a named new file"
+	check "the named file is removed" [ ! -e "$m/named.img" ]
+	umount "$m"
+else
+	skip "cannot mount tmpfs"
+fi
+
+# A loop-mounted ext4 image that fills between runs: run 1 completes and is summarised.
+if command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1; then
+	img="$SCRATCH/ext4.img"
+	truncate -s 48M "$img"
+	mkfs.ext4 -q -F "$img"
+	m=$(new_dir)
+	if mount -o loop "$img" "$m"; then
+		MOUNTS="$m $MOUNTS"
+		"$VBENCH" --no-progress --sync dsync bs=4k count=2048 runs=3 "$m" >"$SCRATCH/f.out" 2>"$SCRATCH/f.err" &
+		pid=$!
+		i=0
+		while ! grep -q "^# run 2 of 3" "$SCRATCH/f.out" 2>/dev/null && [ $i -lt 600 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill -STOP "$pid"
+		dd if=/dev/zero of="$m/filler" bs=64k >/dev/null 2>&1
+		kill -CONT "$pid"
+		wait "$pid"
+		rc=$?
+		check "full ext4 image: exit 3 (got $rc)" [ "$rc" = 3 ]
+		check "full ext4 image: ENOSPC reported" grep -q "No space left on device" "$SCRATCH/f.err"
+		n=$(grep -c "bytes transferred" "$SCRATCH/f.out")
+		check "full ext4 image: completed run and partial run printed ($n)" [ "$n" -ge 2 ]
+		check "full ext4 image: the completed run is summarised" grep -q "^mean    [0-9]" "$SCRATCH/f.out"
+		rm -f "$m/filler"
+		check "full ext4 image: nothing left but lost+found" [ "$(ls -A "$m")" = "lost+found" ]
+		umount "$m"
+	else
+		skip "cannot loop-mount an ext4 image"
+	fi
+
+	# Block devices: refused while mounted (and the filesystem stays clean), refused
+	# without --force, written with it.
+	loop=$(losetup -f --show "$img" 2>/dev/null)
+	if [ -n "$loop" ]; then
+		LOOPS="$loop $LOOPS"
+		m=$(new_dir)
+		mount "$loop" "$m" && MOUNTS="$m $MOUNTS"
+		run_vb --no-progress --force bs=1M count=4 runs=1 "$loop"
+		expect_rc 2 "mounted loop device refused even with --force"
+		expect_err "in use" "the refusal says the device is in use"
+		umount "$m"
+		check "the filesystem checks clean after the refusal" fsck.ext4 -n "$loop" >/dev/null 2>&1
+		run_vb --no-progress bs=1M count=4 runs=1 "$loop"
+		expect_rc 2 "unmounted block device refused without --force"
+		expect_err "add --force" "the refusal says how to allow it"
+		check "still clean after the refusal" fsck.ext4 -n "$loop" >/dev/null 2>&1
+		run_vb --no-progress --force --direct bs=1M count=4 runs=2 "$loop"
+		expect_rc 0 "unmounted block device with --force --direct"
+		check "the device was really written (superblock gone)" sh -c '! fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$loop"
+		run_vb --no-progress --force bs=1M count=100 runs=1 "$loop"
+		expect_rc 2 "a run larger than the device is refused"
+		losetup -d "$loop"
+	else
+		skip "no free loop device"
+	fi
+else
+	skip "mkfs.ext4 or losetup missing"
+fi
