@@ -63,6 +63,8 @@ struct run_ctx {
 	struct vb_watch watch;
 	uint64_t total_runs;
 	uint64_t next_progress_ns;
+	uint64_t last_progress_ns;   /* when the progress line was last drawn, this run */
+	uint64_t last_progress_bytes;
 	int progress_drawn;
 	pthread_t main_thread;
 	pthread_mutex_t lock;       /* guards `quit` and the watchdog's sleep */
@@ -85,10 +87,17 @@ static void tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64_t s
 	if (!c->io->progress || now < c->next_progress_ns)
 		return;
 	c->next_progress_ns = now + 1000000000ULL;
+	if (c->last_progress_ns < start) {
+		c->last_progress_ns = start;
+		c->last_progress_bytes = 0;
+	}
 	struct vb_progress pr = {sofar->run, c->total_runs, sofar->bytes, total,
 				 (double)(now - start) / 1e9, 0};
-	if (sofar->n_intervals == 0 && sofar->bytes > 0)
-		pr.current_bytes_per_sec = 0;
+	if (now > c->last_progress_ns)
+		pr.current_bytes_per_sec = (double)(sofar->bytes - c->last_progress_bytes) /
+					   ((double)(now - c->last_progress_ns) / 1e9);
+	c->last_progress_ns = now;
+	c->last_progress_bytes = sofar->bytes;
 	vb_format_progress(line, sizeof line, &pr);
 	fprintf(c->io->status, "\r\033[K%s", line);
 	fflush(c->io->status);

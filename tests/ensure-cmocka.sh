@@ -3,7 +3,11 @@
 # that is possible without asking (root, or sudo without a password).
 cc=${1:-cc}
 probe() {
-	printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\nint main(void){return cmocka_run_group_tests(0,0,0)==0?0:0;}\n' |
+	printf '%s\n' '#include <stdarg.h>' '#include <stddef.h>' '#include <stdint.h>' \
+		'#include <setjmp.h>' '#include <cmocka.h>' \
+		'static void t(void **s) { (void)s; }' \
+		'int main(void) { const struct CMUnitTest ts[] = { cmocka_unit_test(t) };' \
+		'return cmocka_run_group_tests(ts, NULL, NULL); }' |
 		"$cc" -x c -o /dev/null - -lcmocka >/dev/null 2>&1
 }
 probe && exit 0

@@ -1,0 +1,80 @@
+# Data fidelity and live feedback: unique incompressible sectors, progress, status.
+
+d=$(new_dir)
+run_vb --no-progress --source random --keep bs=64k count=256 runs=1 "$d/r.img"
+expect_rc 0 "random source, kept"
+if command -v python3 >/dev/null 2>&1; then
+	check "every 4 KiB sector of the random file differs" python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+sectors = [data[i:i + 4096] for i in range(0, len(data), 4096)]
+sys.exit(0 if len(sectors) == 4096 and len(set(sectors)) == len(sectors) else 1)' "$d/r.img"
+else
+	skip "python3 missing: sector uniqueness"
+fi
+orig=$(wc -c <"$d/r.img")
+packed=$(gzip -c -9 "$d/r.img" | wc -c)
+check "gzip cannot shrink the random file by more than 1% ($packed of $orig)" \
+	[ $((packed * 100)) -ge $((orig * 99)) ]
+rm -f "$d/r.img"
+
+# urandom data is stamped too: a small bs would otherwise repeat inside gzip's window.
+run_vb --no-progress --source urandom --keep bs=4k count=1024 runs=1 "$d/u.img"
+packed=$(gzip -c "$d/u.img" | wc -c)
+check "urandom file at bs=4k does not compress" [ $((packed * 100)) -ge $((4194304 * 99)) ]
+rm -f "$d/u.img"
+
+# --seed makes the data reproducible.
+"$VBENCH" -q --no-progress --source random --seed 7 --keep bs=64k count=16 runs=1 "$d/s1" >/dev/null 2>&1
+"$VBENCH" -q --no-progress --source random --seed 7 --keep bs=64k count=16 runs=1 "$d/s2" >/dev/null 2>&1
+check "--seed gives the same bytes twice" cmp -s "$d/s1" "$d/s2"
+rm -f "$d/s1" "$d/s2"
+
+# Live progress: one line refreshed in place with a rate and an ETA, erased at the end.
+"$VBENCH" --progress --sync dsync bs=4k count=3000 runs=1 "$d" >"$SCRATCH/p.out" 2>"$SCRATCH/p.err"
+check "progress shows percent, rate and ETA" grep -q 'bytes (.*%), now .* MB/s, avg .* MB/s, ETA' "$SCRATCH/p.err"
+check "progress is erased at the end" sh -c 'tail -c 4 "$1" | od -c | grep -q "\\\\r"' _ "$SCRATCH/p.err"
+check "progress never reaches stdout" sh -c '! grep -q ETA "$1"' _ "$SCRATCH/p.out"
+
+# SIGUSR1 prints a dd-style status line on stderr at any time.
+"$VBENCH" --no-progress --sync dsync bs=4k count=4000 runs=1 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+pid=$!
+sleep 0.5
+kill -USR1 "$pid"
+wait "$pid"
+check "SIGUSR1: status line on stderr" grep -qE '^[0-9]+ bytes transferred in [0-9.]+ secs \([0-9]+ bytes/sec\)$' "$SCRATCH/s.err"
+
+# Warm-up runs are printed as such and left out; --overwrite marks the allocating run.
+run_vb --no-progress --warmup 1 --overwrite bs=64k count=16 runs=2 "$d"
+check "warm-up printed" sh -c 'printf "%s\n" "$1" | grep -q "^# warm-up 1 of 1 (not counted)"' _ "$OUT"
+check "allocating run marked" sh -c 'printf "%s\n" "$1" | grep -q "allocating"' _ "$OUT"
+check "summary counts only the measured runs" sh -c 'printf "%s\n" "$1" | grep -q "^# summary of 2 completed runs"' _ "$OUT"
+
+# --interval: time series lines and the slowest/fastest interval.
+run_vb --no-progress --interval 0.05 --sync dsync bs=4k count=1500 runs=2 "$d"
+check "--interval prints interval lines" sh -c 'printf "%s\n" "$1" | grep -q "^# interval "' _ "$OUT"
+check "--interval names the slowest and fastest" sh -c 'printf "%s\n" "$1" | grep -q "^# slowest interval"' _ "$OUT"
+
+# The page-cache warning.
+run_vb --no-progress --sync none bs=64k count=16 runs=2 "$d"
+expect_err "may measure memory" "--sync none warns about the page cache"
+expect_err "less than twice" "and says the run is smaller than twice the RAM"
+check "nothing left behind" empty_dir "$d"
+
+# JSON is one valid document with the documented keys.
+if command -v python3 >/dev/null 2>&1; then
+	run_vb --no-progress -f json --interval 0.01 bs=64k count=64 runs=3 "$d"
+	check "JSON has config, environment, runs, summary with units" sh -c 'printf "%s" "$1" | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+for k in (\"bs\", \"count\", \"source\", \"direct\", \"sync\", \"runs\"): assert k in d[\"config\"], k
+for k in (\"fs\", \"device\", \"driver\", \"host\", \"os\"): assert k in d[\"environment\"], k
+assert len(d[\"runs\"]) == 3
+for r in d[\"runs\"]:
+    for k in (\"run\", \"bytes\", \"secs\", \"bytes_per_sec\", \"write_secs\", \"sync_secs\"): assert k in r, k
+    assert \"p99_9_ns\" in r[\"latency\"]
+for k in (\"mean\", \"min\", \"max\", \"stddev\"): assert k in d[\"summary\"], k
+rates = [r[\"bytes_per_sec\"] for r in d[\"runs\"]]
+assert abs(sum(rates) / 3 - d[\"summary\"][\"mean\"]) < 0.1
+"' _ "$OUT"
+fi
