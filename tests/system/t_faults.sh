@@ -74,6 +74,15 @@ rc=$?
 check "vanished directory: exit 3 (got $rc)" [ "$rc" = 3 ]
 check "vanished directory: the message names the target" grep -q "$d/gone" "$SCRATCH/v.err"
 
+# kill -9 cannot be caught: with O_TMPFILE the file has no name, so nothing is left.
+d=$(new_dir)
+"$VBENCH" --no-progress --sync dsync bs=4k count=100000 runs=1 "$d" >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+kill -9 "$pid"
+wait "$pid" 2>/dev/null
+check "kill -9 during a run leaves nothing behind" empty_dir "$d"
+
 if ! is_root; then
 	skip "not root: tmpfs ENOSPC, full ext4 image and block device cases need root"
 	return 0 2>/dev/null || true
@@ -93,6 +102,12 @@ if mount -t tmpfs -o size=8m tmpfs "$m"; then
 	expect_rc 3 "disk full with a named new file"
 	check "the named file is removed" [ ! -e "$m/named.img" ]
 	umount "$m"
+	if mount -t tmpfs -o ro,size=1m tmpfs "$m"; then
+		run_vb --no-progress bs=4k count=1 runs=1 "$m"
+		expect_rc 2 "read-only directory"
+		expect_err "Read-only file system" "the message says read-only"
+		umount "$m"
+	fi
 else
 	skip "cannot mount tmpfs"
 fi
