@@ -46,9 +46,9 @@ struct vb_welch {
 	double df;         /* Welch-Satterthwaite degrees of freedom */
 	double p;          /* two-sided p-value */
 	double ratio;      /* mean_a / mean_b */
-	double ratio_lo;   /* 95% confidence interval of the ratio (Fieller/delta method) */
+	double ratio_lo;   /* 95% interval of the ratio: delta method on the log scale */
 	double ratio_hi;
-	int valid;         /* 0 when either sample has fewer than 2 values or zero variance in both */
+	int valid;         /* 0 when a sample has n < 2, a mean <= 0, or both have no variance */
 };
 
 /* Compares a with b; both summaries need n >= 2 for a valid result. */

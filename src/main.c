@@ -216,7 +216,7 @@ int main(int argc, char *argv[])
 	static struct app a;
 
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return vb_report_main(argc - 2, argv + 2, stdout, stderr);
+		return vb_report_main(argc - 1, argv + 1, stdout, stderr);
 	int rc = parse(&a, argc, argv);
 	if (rc >= 0)
 		return rc;

@@ -1,0 +1,190 @@
+#ifndef VB_REPORT_H
+#define VB_REPORT_H
+
+/* `vbench report`: reads vbench CSV and JSON files and dd logs, groups the runs by label,
+ * compares every label with a baseline and formats the result. The readers and the
+ * analysis never print, never exit and keep no global state; errors come back as
+ * sentences of the form "FILE:LINE: what is wrong" in a caller's buffer.
+ *
+ * Rules the readers share:
+ * - CSV and JSON rows or entries whose `warmup` or `partial` field is true (JSON true or a
+ *   non-zero number; CSV "1", "true" or "yes") are skipped and counted in skipped_warmup.
+ * - A run whose secs is 0 has no rate (dd prints "Infinity B/s" or "inf bytes/sec"): it is
+ *   skipped and counted in skipped_zero, never averaged in as infinite or zero.
+ * - A file that yields no run at all is an error, so a typo'd log is never silently empty.
+ * - Labels are byte strings: non-UTF-8 bytes are kept as they are; a NUL byte in a label
+ *   (possible in JSON as \u0000 or in a CSV field) is an error.
+ * - Numbers are converted with strtod, which reads '.' as the decimal point only in the C
+ *   locale (the one a program runs in until it calls setlocale). */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "vb_stats.h"
+
+/* One measured run as read from an input. */
+struct vb_sample {
+	size_t label;          /* index into vb_dataset.labels */
+	uint64_t run;          /* run number as the input gives it (text logs: 1, 2, ...) */
+	uint64_t bytes;
+	double secs;
+	double bytes_per_sec;  /* as the input gives it; recomputed for GNU dd lines */
+};
+
+/* Every run read so far; labels are interned in first-seen order. */
+struct vb_dataset {
+	char **labels;         /* NUL-terminated, owned */
+	size_t n_labels, cap_labels;
+	struct vb_sample *samples;
+	size_t n_samples, cap_samples;
+	size_t skipped_warmup; /* warm-up and partial runs left out */
+	size_t skipped_zero;   /* runs with 0 seconds left out */
+};
+
+/* What a file holds, as vb_report_detect guesses it. */
+enum vb_input_kind { VB_INPUT_CSV, VB_INPUT_JSON, VB_INPUT_TEXT };
+
+/* Makes d the empty dataset. */
+void vb_dataset_init(struct vb_dataset *d);
+
+/* Frees what d owns and makes it empty again. */
+void vb_dataset_free(struct vb_dataset *d);
+
+/* Appends one run under label (interned); returns 0, or -1 when memory runs out. */
+int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		   double secs, double bytes_per_sec);
+
+/* JSON if the first non-blank byte is '{', CSV if the first record names at least two
+ * of label, run, bytes, secs, bytes_per_sec (so a CSV file missing one is still read as
+ * CSV and reported as such), otherwise a text log. A UTF-8 byte order mark is ignored. */
+enum vb_input_kind vb_report_detect(const char *text, size_t len);
+
+/* Reads vbench CSV (RFC 4180, LF or CRLF, repeated identical header rows allowed) from
+ * text into d; returns 0, or -1 with "name:line: ..." in err and d unchanged. */
+int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const char *name,
+		       char *err, size_t errlen);
+
+/* Reads one or more concatenated vbench JSON documents into d; the label is the
+ * top-level "label", else environment "fs-driver", else the file's stem. Returns 0, or
+ * -1 with "name:line: ..." in err and d unchanged. */
+int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, const char *name,
+			char *err, size_t errlen);
+
+/* Reads the BSD and GNU dd summary lines of a text log into d, as one label named after
+ * the file (no directory, no extension; "-" is "stdin"). Lines holding a carriage return
+ * other than a final one are dd status=progress updates and are ignored. Returns 0, or
+ * -1 with a message in err and d unchanged. */
+int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
+			char *err, size_t errlen);
+
+/* Detects the kind of text and reads it with the matching reader; an empty or all-blank
+ * file is an error. Returns 0, or -1 with a message in err and d unchanged. */
+int vb_report_read(struct vb_dataset *d, const char *text, size_t len, const char *name,
+		   char *err, size_t errlen);
+
+/* Which dd printed a summary line. */
+enum vb_dd_kind { VB_DD_BSD, VB_DD_GNU };
+
+/* The numbers of one dd summary line. */
+struct vb_dd_line {
+	enum vb_dd_kind kind;
+	uint64_t bytes;
+	double secs;
+	double bytes_per_sec;  /* BSD: as printed; GNU: bytes / secs. INFINITY when secs is 0 */
+};
+
+/* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs
+ * (R bytes/sec)" or GNU "N bytes (...) copied, S s, R X/s" line; returns 1 and fills out,
+ * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed. */
+int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out);
+
+/* How a label compares with the baseline. */
+enum vb_verdict {
+	VB_VERDICT_BASELINE,     /* this is the baseline */
+	VB_VERDICT_FASTER,       /* mean higher, p < 0.05 */
+	VB_VERDICT_SLOWER,       /* mean lower, p < 0.05 */
+	VB_VERDICT_SAME,         /* p >= 0.05 */
+	VB_VERDICT_ONE_RUN,      /* this label has one run: no stddev, no t-test */
+	VB_VERDICT_BASE_ONE_RUN, /* the baseline has one run: no t-test */
+	VB_VERDICT_NO_TEST,      /* no variance in either label */
+	VB_VERDICT_ZERO_MEAN     /* a mean is 0: no ratio on the log scale, no test */
+};
+
+/* The runs of one label with their summary and comparison. */
+struct vb_group {
+	char *label;               /* owned copy */
+	struct vb_sample *samples; /* owned copies, in input order */
+	size_t n;
+	struct vb_summary sum;     /* over bytes_per_sec */
+	struct vb_welch cmp;       /* this label against the baseline (ratio = this / baseline) */
+	enum vb_verdict verdict;
+};
+
+/* Every label of a dataset, in first-seen order, compared with one of them. */
+struct vb_analysis {
+	struct vb_group *groups;
+	size_t n_groups;
+	size_t baseline;           /* index into groups */
+	size_t max_runs;           /* largest n of any group: rows of the table */
+};
+
+/* Groups d by label and compares each label with baseline (NULL: the first label).
+ * Returns 0, or -1 with a message in err for an empty dataset or an unknown baseline. */
+int vb_report_analyze(const struct vb_dataset *d, const char *baseline, struct vb_analysis *a,
+		      char *err, size_t errlen);
+
+/* Frees what a owns. */
+void vb_analysis_free(struct vb_analysis *a);
+
+/* Writes g's verdict ("1.71x faster, significant at p<0.05", ...) into buf. */
+void vb_report_verdict(const struct vb_group *g, char *buf, size_t n);
+
+/* Output formats of the report. */
+enum vb_report_format { VB_REPORT_TEXT, VB_REPORT_MARKDOWN, VB_REPORT_CSV, VB_REPORT_JSON };
+
+/* Parses "text", "markdown" (or "md"), "csv" or "json"; returns 0, or -1 if unknown. */
+int vb_report_parse_format(const char *s, enum vb_report_format *out);
+
+/* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and
+ * one comparison line per label; returns 0, or -1 on a write error. */
+int vb_report_print_text(FILE *f, const struct vb_analysis *a);
+
+/* The same as GitHub markdown: the run table, then a comparison table; 0 or -1. */
+int vb_report_print_markdown(FILE *f, const struct vb_analysis *a);
+
+/* RFC 4180 CSV, one row per label: summary and comparison columns; 0 or -1. */
+int vb_report_print_csv(FILE *f, const struct vb_analysis *a);
+
+/* One JSON document with the baseline and, per label, its runs, summary and comparison;
+ * numbers that are not finite are null. Returns 0, or -1 on a write error. */
+int vb_report_print_json(FILE *f, const struct vb_analysis *a);
+
+/* Dispatches to the printer of fmt; 0 or -1. */
+int vb_report_print(FILE *f, const struct vb_analysis *a, enum vb_report_format fmt);
+
+/* Standalone SVG bar chart: mean MB/s (10^6 bytes/sec) per label with min-max whiskers,
+ * labelled axes and a title; returns 0, or -1 on a write error. */
+int vb_report_print_svg(FILE *f, const struct vb_analysis *a);
+
+/* Writes s as one RFC 4180 field: quoted, with quotes doubled, when it holds a comma,
+ * quote, CR or LF; as it is otherwise. */
+void vb_report_csv_field(FILE *f, const char *s);
+
+/* Writes the len bytes of s as a quoted JSON string: '"' and '\' escaped, control
+ * characters as \n, \t ... or \u00XX, each byte of invalid UTF-8 as \ufffd (JSON text must
+ * be UTF-8), valid UTF-8 as it is. */
+void vb_report_json_string(FILE *f, const char *s, size_t len);
+
+/* Writes s as XML character data or attribute text: & < > " ' escaped, invalid UTF-8 and
+ * characters XML 1.0 forbids replaced by U+FFFD, tab/CR/LF by a space. */
+void vb_report_xml_text(FILE *f, const char *s);
+
+/* Writes the usage of `vbench report` to f. */
+void vb_report_usage(FILE *f);
+
+/* Runs `vbench report`: argv[0] is the subcommand name ("report") and is skipped; options
+ * may follow the files; "--" ends options; "-" reads standard input. Prints the report on
+ * out and messages on err; returns 0, or 1 for bad usage or any bad input. */
+int vb_report_main(int argc, char *argv[], FILE *out, FILE *err);
+
+#endif

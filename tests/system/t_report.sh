@@ -1,0 +1,102 @@
+# Comparisons: CSV collected across invocations, vbench report, JSON, SVG, dd logs,
+# environment detection on tmpfs and a loop device.
+
+d=$(new_dir)
+csv="$SCRATCH/all.csv"
+rm -f "$csv"
+run_vb -q --no-progress --csv-append "$csv" -l "alpha, \"one\"" bs=64k count=16 runs=3 "$d"
+expect_rc 0 "first labelled invocation"
+run_vb -q --no-progress --csv-append "$csv" -l beta bs=64k count=16 runs=4 "$d"
+expect_rc 0 "second labelled invocation"
+check "one header row for two invocations" [ "$(grep -c '^label,run,bytes' "$csv")" = 1 ]
+check "seven data rows" [ "$(($(wc -l <"$csv") - 1))" = 7 ]
+
+run_vb report --format csv "$csv"
+expect_rc 0 "report on the collected CSV"
+if command -v python3 >/dev/null 2>&1; then
+	check "report means equal the per-run numbers" python3 -c '
+import csv, sys, io, statistics
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+rep = {r["label"]: r for r in csv.DictReader(io.StringIO(sys.argv[2]))}
+for label in ("alpha, \"one\"", "beta"):
+    rates = [int(r["bytes_per_sec"]) for r in rows if r["label"] == label]
+    got = rep[label]
+    assert int(got["runs"]) == len(rates), (label, got["runs"])
+    assert abs(float(got["mean"]) - statistics.mean(rates)) < 0.1, (label, got["mean"])
+    assert abs(float(got["stddev"]) - statistics.stdev(rates)) < 0.1, (label, got["stddev"])
+    assert float(got["min"]) == min(rates) and float(got["max"]) == max(rates)
+' "$csv" "$OUT"
+	run_vb report --format json "$csv"
+	check "report JSON parses" sh -c 'printf "%s" "$1" | python3 -m json.tool >/dev/null' _ "$OUT"
+	run_vb report --svg "$SCRATCH/chart.svg" "$csv"
+	check "SVG is well-formed XML with an svg root" python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg"), root.tag
+text = open(sys.argv[1]).read()
+assert "MB/s" in text and "beta" in text
+' "$SCRATCH/chart.svg"
+else
+	skip "python3 missing: report checks"
+fi
+run_vb report --format markdown "$csv"
+check "markdown table has one column per label" sh -c 'printf "%s\n" "$1" | grep -q "^| bytes/sec | alpha, \"one\" | beta |"' _ "$OUT"
+check "comparison with Welch's t-test" sh -c 'printf "%s\n" "$1" | grep -qE "beta .*(faster|slower|no significant difference)"' _ "$OUT"
+
+# A dd log written by hand: BSD and GNU lines, recomputed for GNU.
+cat >"$SCRATCH/old-virtio.log" <<'LOG'
+1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)
+some noise
+1048576000 bytes transferred in 35.000000 secs (29959314 bytes/sec)
+LOG
+cat >"$SCRATCH/old-ide.log" <<'LOG'
+1048576000 bytes (1.0 GB, 1000 MiB) copied, 52.4288 s, 20.0 MB/s
+1048576000 bytes (1.0 GB, 1000 MiB) copied, 50 s, 21.0 MB/s
+LOG
+run_vb report --baseline old-ide "$SCRATCH/old-virtio.log" "$SCRATCH/old-ide.log"
+expect_rc 0 "report on hand-written dd logs"
+check "GNU lines recomputed from bytes and seconds (20000000 and 20971520)" sh -c 'printf "%s\n" "$1" | grep -qE "20000000 .*|.*20000000" && printf "%s\n" "$1" | grep -q 20971520' _ "$OUT"
+check "labels come from the file names" sh -c 'printf "%s\n" "$1" | grep -q "old-virtio"' _ "$OUT"
+
+# Bad input to report: exit 1 with a message, never a crash.
+: >"$SCRATCH/empty.csv"
+printf 'nothing to see\n' >"$SCRATCH/nolines.log"
+printf 'label,run,bytes\nx,1,100\n' >"$SCRATCH/short.csv"
+for bad in "$SCRATCH/missing.csv" "$SCRATCH/empty.csv" "$SCRATCH/nolines.log" "$SCRATCH/short.csv"; do
+	run_vb report "$bad"
+	expect_rc 1 "report refuses $(basename "$bad")"
+	check "and names it" sh -c 'case $1 in *"$2"*) exit 0;; esac; exit 1' _ "$ERR" "$(basename "$bad")"
+done
+
+# Environment detection on this machine.
+run_vb -f json --no-progress bs=4k count=1 runs=1 "$d"
+if [ -e /sys/block/vda ] && python3 -c 'import sys' 2>/dev/null; then
+	check "root filesystem detected as ext4 on vda, virtio_blk" sh -c 'printf "%s" "$1" | python3 -c "
+import json, sys
+e = json.load(sys.stdin)[\"environment\"]
+assert (e[\"fs\"], e[\"device\"], e[\"driver\"]) == (\"ext4\", \"vda\", \"virtio_blk\"), e"' _ "$OUT"
+else
+	skip "no virtio disk vda here: root detection"
+fi
+if is_root; then
+	m=$(new_dir)
+	if mount -t tmpfs -o size=16m tmpfs "$m"; then
+		MOUNTS="$m $MOUNTS"
+		run_vb --no-progress -f csv bs=4k count=1 runs=1 "$m"
+		check "tmpfs detected as tmpfs" sh -c 'printf "%s\n" "$1" | sed -n 2p | grep -q "^tmpfs,1,"' _ "$OUT"
+		umount "$m"
+	fi
+	img="$SCRATCH/det.img"
+	truncate -s 32M "$img"
+	mkfs.ext2 -q -F "$img" 2>/dev/null
+	if mount -o loop "$img" "$m" 2>/dev/null; then
+		MOUNTS="$m $MOUNTS"
+		run_vb --no-progress -f csv bs=4k count=1 runs=1 "$m"
+		check "loop-mounted image detected as ext2 on loop" sh -c 'printf "%s\n" "$1" | sed -n 2p | grep -qE "^ext2-loop,1,.*,ext2,loop[0-9]+,loop,"' _ "$OUT"
+		umount "$m"
+	else
+		skip "cannot loop-mount"
+	fi
+else
+	skip "not root: tmpfs and loop detection"
+fi

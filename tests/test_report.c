@@ -1,0 +1,1002 @@
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vb_test.h"
+#include "vb_report.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Helpers                                                                            */
+/* ---------------------------------------------------------------------------------- */
+
+/* |got - want| <= eps in double precision; cmocka 1.1.5 compares floats only. */
+#define assert_double_equal(got, want, eps) assert_near((got), (want), (eps), #got, __LINE__)
+
+static void assert_near(double got, double want, double eps, const char *what, int line)
+{
+	if (!(fabs(got - want) <= eps))
+		fail_msg("line %d: %s = %.15g, want %.15g (within %g)", line, what, got, want, eps);
+}
+
+/* An in-memory FILE whose text the test can read after closing it. */
+struct mem {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *mem_open(struct mem *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+	return m->f;
+}
+
+/* Closes the stream; the caller frees the returned text. */
+static char *mem_close(struct mem *m)
+{
+	assert_int_equal(fclose(m->f), 0);
+	return m->buf;
+}
+
+/* Reads a NUL-terminated text with the auto-detecting reader. */
+static int read_str(struct vb_dataset *d, const char *text, const char *name, char *err,
+		    size_t errlen)
+{
+	return vb_report_read(d, text, strlen(text), name, err, errlen);
+}
+
+/* Asserts that reading text fails with exactly the message want. */
+static void expect_error(const char *text, size_t len, const char *name, const char *want)
+{
+	struct vb_dataset d;
+	char err[512] = "";
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read(&d, text, len, name, err, sizeof err), -1);
+	assert_string_equal(err, want);
+	assert_int_equal(d.n_samples, 0);
+	assert_int_equal(d.n_labels, 0);
+	vb_dataset_free(&d);
+}
+
+/* Asserts that reading text fails with a message that starts with want. */
+static void expect_error_prefix(const char *text, const char *name, const char *want)
+{
+	struct vb_dataset d;
+	char err[512] = "";
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, text, name, err, sizeof err), -1);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("error \"%s\" does not start with \"%s\"", err, want);
+	vb_dataset_free(&d);
+}
+
+/* Minimal XML well-formedness check for the SVG we write: tags balance and nest,
+ * attribute values are quoted, and '&' only starts the five predefined entities. */
+static int xml_well_formed(const char *s)
+{
+	const char *stack[64];
+	size_t stack_len[64], depth = 0;
+	int root_seen = 0;
+	while (*s) {
+		if (*s == '&') {
+			static const char *const ents[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+			int ok = 0;
+			for (size_t i = 0; i < 5; i++)
+				ok |= strncmp(s, ents[i], strlen(ents[i])) == 0;
+			if (!ok)
+				return 0;
+			s++;
+			continue;
+		}
+		if (*s == '>')
+			return 0;  /* we always escape it in text */
+		if (*s != '<') {
+			if (depth == 0 && *s != '\n' && *s != ' ')
+				return 0;
+			s++;
+			continue;
+		}
+		if (s[1] == '?') {
+			s = strstr(s, "?>");
+			if (!s)
+				return 0;
+			s += 2;
+			continue;
+		}
+		int closing = s[1] == '/';
+		const char *name = s + 1 + closing;
+		size_t n = strcspn(name, " />\n");
+		const char *p = name + n;
+		char quote = 0;
+		while (*p && (quote || *p != '>')) {
+			if (quote && *p == quote)
+				quote = 0;
+			else if (!quote && (*p == '"' || *p == '\''))
+				quote = *p;
+			else if (!quote && *p == '<')
+				return 0;
+			p++;
+		}
+		if (!*p)
+			return 0;
+		int self = p[-1] == '/';
+		if (closing) {
+			if (depth == 0 || stack_len[depth - 1] != n ||
+			    strncmp(stack[depth - 1], name, n) != 0)
+				return 0;
+			depth--;
+		} else if (!self) {
+			if (depth == 0 && root_seen)
+				return 0;
+			root_seen = 1;
+			if (depth == 64)
+				return 0;
+			stack[depth] = name;
+			stack_len[depth++] = n;
+		}
+		s = p + 1;
+	}
+	return depth == 0 && root_seen;
+}
+
+/* A dataset built directly: ext4 {10,12,14} MB/s-ish, xfs {20,22,24}, one run of "solo". */
+static void sample_dataset(struct vb_dataset *d)
+{
+	vb_dataset_init(d);
+	static const double ext4[] = {10e6, 12e6, 14e6}, xfs[] = {20e6, 22e6, 24e6};
+	for (int i = 0; i < 3; i++) {
+		/* interleaved on purpose: grouping keeps first-seen label order */
+		assert_int_equal(vb_dataset_add(d, "ext4", (uint64_t)i + 1, 1000, 1, ext4[i]), 0);
+		assert_int_equal(vb_dataset_add(d, "xfs", (uint64_t)i + 1, 1000, 1, xfs[i]), 0);
+	}
+	assert_int_equal(vb_dataset_add(d, "solo", 1, 1000, 1, 13e6), 0);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* CSV                                                                                */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_csv_field_quoting(void **state)
+{
+	(void)state;
+	static const char *const in[] = {"plain", "a,b", "say \"hi\"", "two\nlines", "cr\rx", ""};
+	static const char *const want[] = {"plain", "\"a,b\"", "\"say \"\"hi\"\"\"",
+					   "\"two\nlines\"", "\"cr\rx\"", ""};
+	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+		struct mem m;
+		vb_report_csv_field(mem_open(&m), in[i]);
+		char *got = mem_close(&m);
+		assert_string_equal(got, want[i]);
+		free(got);
+	}
+}
+
+/* Labels written with vb_report_csv_field come back byte for byte from the reader. */
+static void test_csv_round_trip(void **state)
+{
+	(void)state;
+	static const char *const labels[] = {
+		"plain", "with,comma", "with \"quotes\"", "multi\nline", "crlf\r\ninside",
+		"caf\xc3\xa9", "bad utf8 \xff\xfe", "\"", ",", " spaced "};
+	size_t n = sizeof labels / sizeof labels[0];
+	struct mem m;
+	FILE *f = mem_open(&m);
+	fputs("label,run,bytes,secs,bytes_per_sec,bs\r\n", f);
+	for (size_t i = 0; i < n; i++) {
+		vb_report_csv_field(f, labels[i]);
+		fprintf(f, ",%zu,1000,0.5,2000,1M\r\n", i + 1);
+	}
+	char *text = mem_close(&m);
+	struct vb_dataset d;
+	char err[256];
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_detect(text, strlen(text)), VB_INPUT_CSV);
+	assert_int_equal(read_str(&d, text, "rt.csv", err, sizeof err), 0);
+	assert_int_equal(d.n_labels, n);
+	assert_int_equal(d.n_samples, n);
+	for (size_t i = 0; i < n; i++) {
+		assert_string_equal(d.labels[i], labels[i]);
+		assert_int_equal(d.samples[i].label, i);
+		assert_int_equal(d.samples[i].run, i + 1);
+		assert_int_equal(d.samples[i].bytes, 1000);
+		assert_true(d.samples[i].secs == 0.5);
+		assert_true(d.samples[i].bytes_per_sec == 2000);
+	}
+	vb_dataset_free(&d);
+	free(text);
+}
+
+/* LF endings, a BOM, repeated identical headers (a shell loop appending), blank lines,
+ * extra columns in any order, warm-up and partial rows. */
+static void test_csv_appended_loop(void **state)
+{
+	(void)state;
+	const char *text =
+		"\xef\xbb\xbfhost,label,run,bytes,secs,bytes_per_sec,warmup,partial\n"
+		"h,ext4,0,100,1,100,1,0\n"
+		"h,ext4,1,100,1,100,0,0\n"
+		"h,ext4,2,100,1,110,,\n"
+		"\n"
+		"host,label,run,bytes,secs,bytes_per_sec,warmup,partial\n"
+		"h,xfs,1,100,0.5,200,false,true\n"
+		"h,xfs,2,100,0.5,200,no,no\n"
+		"h,xfs,3,100,0,0,no,no\n"
+		"h,xfs,4,100,0.5,190,no,no";  /* no final newline */
+	struct vb_dataset d;
+	char err[256];
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, text, "loop.csv", err, sizeof err), 0);
+	assert_int_equal(d.n_labels, 2);
+	assert_string_equal(d.labels[0], "ext4");
+	assert_string_equal(d.labels[1], "xfs");
+	assert_int_equal(d.n_samples, 4);
+	assert_int_equal(d.skipped_warmup, 2);
+	assert_int_equal(d.skipped_zero, 1);
+	assert_true(d.samples[3].bytes_per_sec == 190);
+	vb_dataset_free(&d);
+}
+
+static void test_csv_errors(void **state)
+{
+	(void)state;
+	const char *nocol = "label,run,bytes,secs\next4,1,2,3\n";
+	expect_error(nocol, strlen(nocol), "runs.csv", "runs.csv:1: missing column bytes_per_sec");
+	const char *short_row = "label,run,bytes,secs,bytes_per_sec\r\next4,1,2,3,4\r\nxfs,1,2\r\n";
+	expect_error(short_row, strlen(short_row), "runs.csv", "runs.csv:3: missing column secs");
+	const char *bad_num = "label,run,bytes,secs,bytes_per_sec\next4,1,2,abc,4\n";
+	expect_error(bad_num, strlen(bad_num), "n.csv",
+		     "n.csv:2: column secs: not a non-negative number: \"abc\"");
+	const char *negative = "label,run,bytes,secs,bytes_per_sec\next4,1,-2,1,4\n";
+	expect_error_prefix(negative, "n.csv", "n.csv:2: column bytes:");
+	const char *unterminated = "label,run,bytes,secs,bytes_per_sec\n\"ext4,1,2,3,4\nx\n";
+	expect_error(unterminated, strlen(unterminated), "q.csv",
+		     "q.csv:2: unterminated quoted field");
+	const char *stray = "label,run,bytes,secs,bytes_per_sec\next\"4,1,2,3,4\n";
+	expect_error(stray, strlen(stray), "q.csv", "q.csv:2: quote inside an unquoted field");
+	const char *other_header = "label,run,bytes,secs,bytes_per_sec\ne,1,2,3,4\n"
+				   "label,run,bytes,secs,bytes_per_sec,host\n";
+	expect_error(other_header, strlen(other_header), "h.csv",
+		     "h.csv:3: header row differs from the one on line 1");
+	const char *header_only = "label,run,bytes,secs,bytes_per_sec\n";
+	expect_error(header_only, strlen(header_only), "h.csv", "h.csv: no runs after the header");
+	const char *bad_flag = "label,run,bytes,secs,bytes_per_sec,warmup\ne,1,2,3,4,maybe\n";
+	expect_error(bad_flag, strlen(bad_flag), "w.csv",
+		     "w.csv:2: column warmup: not a yes/no value");
+	const char nul[] = "label,run,bytes,secs,bytes_per_sec\ne\0x,1,2,3,4\n";
+	expect_error(nul, sizeof nul - 1, "z.csv", "z.csv:2: NUL byte in a field");
+}
+
+/* A failing file leaves what earlier files added untouched. */
+static void test_reader_rolls_back(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	char err[256];
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec\na,1,1,1,1\n", "1.csv",
+				  err, sizeof err), 0);
+	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec\nb,1,1,1,1\nc,x,1,1,1\n",
+				  "2.csv", err, sizeof err), -1);
+	assert_int_equal(d.n_labels, 1);
+	assert_int_equal(d.n_samples, 1);
+	assert_string_equal(d.labels[0], "a");
+	vb_dataset_free(&d);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* JSON                                                                               */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_json_string_escaping(void **state)
+{
+	(void)state;
+	/* quote, backslash, slash, the short escapes, other controls, DEL, valid UTF-8
+	 * (2, 3 and 4 bytes), a stray byte, a truncated sequence, an overlong '/', an
+	 * encoded surrogate. */
+	const char in[] = "q\"b\\s/\n\r\t\b\f\x01\x1f\x7f "
+			  "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff\xc3(\xc0\xaf\xed\xa0\x80";
+	const char *want = "\"q\\\"b\\\\s/\\n\\r\\t\\b\\f\\u0001\\u001f\x7f "
+			   "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \\ufffd\\ufffd(\\ufffd\\ufffd"
+			   "\\ufffd\\ufffd\\ufffd\"";
+	struct mem m;
+	vb_report_json_string(mem_open(&m), in, sizeof in - 1);
+	char *got = mem_close(&m);
+	assert_string_equal(got, want);
+	free(got);
+	/* An embedded NUL is a control character too. */
+	vb_report_json_string(mem_open(&m), "a\0b", 3);
+	got = mem_close(&m);
+	assert_string_equal(got, "\"a\\u0000b\"");
+	free(got);
+}
+
+static void test_json_reader(void **state)
+{
+	(void)state;
+	/* Two concatenated documents; escapes in the label, a surrogate pair, a raw
+	 * non-UTF-8 byte kept as is, a 64-bit byte count, warm-up and partial entries. */
+	const char *text =
+		"  {\"label\": \"a\\u00e9\\ud83d\\ude00\\\"\\\\\\/\\n\xff\",\n"
+		"   \"config\": {\"bs\": 1048576, \"nested\": [[{}], []]},\n"
+		"   \"environment\": {\"fs\": \"ext4\", \"driver\": \"virtio_blk\"},\n"
+		"   \"runs\": [\n"
+		"     {\"run\": 1, \"bytes\": 18446744073709551615, \"secs\": 2.5e0,"
+		" \"bytes_per_sec\": 1e3, \"warmup\": false},\n"
+		"     {\"run\": 0, \"bytes\": 1, \"secs\": 1, \"bytes_per_sec\": 1, \"warmup\": true},\n"
+		"     {\"run\": 2, \"bytes\": 1, \"secs\": 1, \"bytes_per_sec\": 1, \"partial\": 1}\n"
+		"   ],\n"
+		"   \"summary\": {\"mean\": null}}\n"
+		"{\"environment\": {\"fs\": \"xfs\", \"driver\": \"nvme\"},"
+		" \"runs\": [{\"run\": 1, \"bytes\": 100, \"secs\": 0.5, \"bytes_per_sec\": 200,"
+		" \"extra\": [true, false, null, -1.5E+3, \"x\"]}]}"
+		"{\"runs\": [{\"run\": 1, \"bytes\": 100, \"secs\": 0.5, \"bytes_per_sec\": 300}]}\n";
+	struct vb_dataset d;
+	char err[256];
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_detect(text, strlen(text)), VB_INPUT_JSON);
+	assert_int_equal(read_str(&d, text, "dir/some.run.json", err, sizeof err), 0);
+	assert_int_equal(d.n_labels, 3);
+	assert_string_equal(d.labels[0], "a\xc3\xa9\xf0\x9f\x98\x80\"\\/\n\xff");
+	assert_string_equal(d.labels[1], "xfs-nvme");     /* environment fallback */
+	assert_string_equal(d.labels[2], "some.run");     /* file stem fallback */
+	assert_int_equal(d.n_samples, 3);
+	assert_true(d.samples[0].bytes == UINT64_MAX);
+	assert_true(d.samples[0].secs == 2.5);
+	assert_true(d.samples[0].bytes_per_sec == 1000);
+	assert_int_equal(d.skipped_warmup, 2);
+	vb_dataset_free(&d);
+}
+
+/* Builds a document whose "x" member nests `levels` arrays. */
+static char *nested_doc(int levels)
+{
+	size_t n = (size_t)levels * 2 + 200;
+	char *s = malloc(n);
+	assert_non_null(s);
+	strcpy(s, "{\"x\": ");
+	for (int i = 0; i < levels; i++)
+		strcat(s, "[");
+	for (int i = 0; i < levels; i++)
+		strcat(s, "]");
+	strcat(s, ", \"runs\": [{\"run\": 1, \"bytes\": 1, \"secs\": 1, \"bytes_per_sec\": 1}]}");
+	return s;
+}
+
+static void test_json_depth_limit(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	char err[256];
+	/* The document object is level 1, so 63 arrays inside make 64 levels: allowed. */
+	char *ok = nested_doc(63), *deep = nested_doc(64);
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, ok, "ok.json", err, sizeof err), 0);
+	vb_dataset_free(&d);
+	expect_error(deep, strlen(deep), "deep.json", "deep.json:1: nested deeper than 64 levels");
+	free(ok);
+	free(deep);
+}
+
+static void test_json_errors(void **state)
+{
+	(void)state;
+	static const struct { const char *text, *want; } cases[] = {
+		{"{\"runs\": [{\"run\": 1,}]}", "j.json:1: unexpected '}', expected a member name"},
+		{"{\"runs\": [1 2]}", "j.json:1: unexpected '2', expected ',' or ']'"},
+		{"{\"runs\": 01}", "j.json:1: unexpected '1', leading zeros are not allowed"},
+		{"{\"runs\": [], \"label\": \"a\\ud800\"}", "j.json:1: lone high surrogate \\uD800"},
+		{"{\"label\": \"a\\udc00\", \"runs\": []}", "j.json:1: lone low surrogate \\uDC00"},
+		{"{\"label\": \"a\\x\", \"runs\": []}", "j.json:1: unexpected 'x', expected a valid"},
+		{"{\"label\": \"a\tb\", \"runs\": []}", "j.json:1: unexpected byte 0x09, control"},
+		{"{\"label\": \"a\\u0000b\", \"runs\": []}", "j.json:1: label holds a NUL character"},
+		{"{\"label\": 5, \"runs\": []}", "j.json:1: label is not a non-empty string"},
+		{"{\"label\": \"abc", "j.json:1: unterminated string"},
+		{"{\n\"config\": {}\n}", "j.json:1: document without \"runs\""},
+		{"{\"runs\": {}}", "j.json:1: \"runs\" is not an array"},
+		{"{\"runs\": []}", "j.json: no runs in \"runs\""},
+		{"{\"runs\": [{\"warmup\": true}]}", "j.json: no measured runs (1 warm-up"},
+		{"{\"runs\": [\n{\"run\": 1, \"bytes\": 2, \"secs\": 3}]}",
+		 "j.json:2: run entry without \"bytes_per_sec\""},
+		{"{\"runs\": [{\"run\": 1, \"bytes\": -2, \"secs\": 3, \"bytes_per_sec\": 1}]}",
+		 "j.json:1: \"bytes\" is not a non-negative integer"},
+		{"{\"runs\": [{\"run\": 1, \"bytes\": 2, \"secs\": \"3\", \"bytes_per_sec\": 1}]}",
+		 "j.json:1: \"secs\" is not a non-negative number"},
+		{"{\"runs\": [{\"run\": 1, \"bytes\": 2, \"secs\": 1, \"bytes_per_sec\": 1}]} x",
+		 "j.json:1: unexpected 'x', expected a value"},
+		{"{\"runs\": [{\"run\": 1, \"bytes\": 2, \"secs\": 1, \"bytes_per_sec\": 1}]} []",
+		 "j.json:1: a vbench JSON document is an object"},
+		{"{\"runs\": [tru]}", "j.json:1: unexpected 't', expected a value"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		expect_error_prefix(cases[i].text, "j.json", cases[i].want);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* dd logs                                                                            */
+/* ---------------------------------------------------------------------------------- */
+
+/* Parses s as a dd line, asserting it is one. */
+static struct vb_dd_line dd(const char *s)
+{
+	struct vb_dd_line l;
+	if (vb_report_parse_dd_line(s, strlen(s), &l) != 1)
+		fail_msg("not parsed as a dd line: %s", s);
+	return l;
+}
+
+static void test_dd_bsd_lines(void **state)
+{
+	(void)state;
+	struct vb_dd_line l = dd("1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)");
+	assert_int_equal(l.kind, VB_DD_BSD);
+	assert_true(l.bytes == 1048576000u);
+	assert_double_equal(l.secs, 37.101394, 1e-12);
+	assert_true(l.bytes_per_sec == 28262442);  /* as printed, not recomputed */
+	/* NetBSD and OpenBSD print milliseconds. */
+	l = dd("512 bytes transferred in 0.001 secs (512000 bytes/sec)");
+	assert_true(l.bytes == 512 && l.bytes_per_sec == 512000);
+	/* A zero time: the rate is not a number, so it comes from bytes and secs. */
+	l = dd("0 bytes transferred in 0.000000 secs (inf bytes/sec)");
+	assert_true(l.secs == 0 && isinf(l.bytes_per_sec));
+	/* A prefix such as a timestamp is allowed. */
+	l = dd("[2024-01-01 10:00:00] 1000 bytes transferred in 2.000000 secs (500 bytes/sec)");
+	assert_true(l.bytes == 1000 && l.bytes_per_sec == 500);
+}
+
+static void test_dd_gnu_lines(void **state)
+{
+	(void)state;
+	struct vb_dd_line l = dd("1048576000 bytes (1.0 GB, 1000 MiB) copied, 37.1014 s, 28.3 MB/s");
+	assert_int_equal(l.kind, VB_DD_GNU);
+	assert_true(l.bytes == 1048576000u);
+	assert_double_equal(l.secs, 37.1014, 1e-12);
+	/* recomputed: 1048576000 / 37.1014 = 28262329.187039... */
+	assert_double_equal(l.bytes_per_sec, 1048576000.0 / 37.1014, 1e-6);
+	l = dd("512 bytes copied, 0.00012 s, 4.3 MB/s");             /* below 1000: no "(...)" */
+	assert_true(l.bytes == 512);
+	assert_double_equal(l.bytes_per_sec, 512 / 0.00012, 1e-3);
+	l = dd("1000 bytes (1.0 kB) copied, 0.000234 s, 4.3 MB/s");  /* older coreutils */
+	assert_true(l.bytes == 1000);
+	l = dd("1000 bytes (1.0 kB, 1000 B) copied, 1e-05 s, 100 MB/s");  /* %g seconds */
+	assert_double_equal(l.secs, 1e-05, 1e-20);
+	assert_double_equal(l.bytes_per_sec, 1e8, 1e-3);
+	l = dd("1 byte copied, 2.5e-06 s, 400 kB/s");                /* singular */
+	assert_true(l.bytes == 1);
+	assert_double_equal(l.secs, 2.5e-06, 1e-20);
+	l = dd("0 bytes copied, 0 s, Infinity B/s");
+	assert_true(l.secs == 0 && isinf(l.bytes_per_sec));
+	l = dd("2048 bytes (2.0 kB, 2.0 KiB) copied, 0,5 s, 4,1 kB/s"); /* decimal comma */
+	assert_double_equal(l.secs, 0.5, 0);
+	l = dd("1048576000 bytes (1,0 GB, 1000 MiB) copied, 37,1014 s, 28,3 MB/s");
+	assert_double_equal(l.secs, 37.1014, 1e-12);
+}
+
+static void test_dd_non_lines(void **state)
+{
+	(void)state;
+	static const char *const lines[] = {
+		"1000+0 records in", "1000+0 records out", "", "bytes transferred in 1 secs",
+		"x bytes transferred in 1.0 secs (1 bytes/sec)",
+		"abc123 bytes transferred in 1.0 secs (1 bytes/sec)",
+		"100 bytes transferred in soon secs (1 bytes/sec)",
+		"100 bytes copied, fast s, 1 MB/s", "100 bytes copied, 1 s", "100 copied, 1 s, 1 MB/s",
+		"mean    29895208.6 bytes/sec"};
+	struct vb_dd_line l;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		if (vb_report_parse_dd_line(lines[i], strlen(lines[i]), &l) != 0)
+			fail_msg("parsed as a dd line: %s", lines[i]);
+}
+
+static void test_text_log(void **state)
+{
+	(void)state;
+	const char *log =
+		"# vbench 0.1.0 on ext4\r\n"
+		"1000+0 records in\r\n"
+		"1000+0 records out\r\n"
+		"1000 bytes transferred in 1.000000 secs (1000 bytes/sec)\r\n"
+		"\r900 bytes (900 B) copied, 1 s, 900 B/s\r1000 bytes copied, 2 s, 500 B/s   \n"
+		"2000 bytes (2.0 kB, 2.0 KiB) copied, 1 s, 2.0 kB/s\n"
+		"0 bytes copied, 0 s, Infinity B/s\n"
+		"mean 1500 bytes/sec\n";
+	struct vb_dataset d;
+	char err[256];
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_detect(log, strlen(log)), VB_INPUT_TEXT);
+	assert_int_equal(read_str(&d, log, "/var/log/ext4-virtio.log", err, sizeof err), 0);
+	assert_int_equal(d.n_labels, 1);
+	assert_string_equal(d.labels[0], "ext4-virtio");
+	assert_int_equal(d.n_samples, 2);  /* the progress line and the 0 s line are left out */
+	assert_int_equal(d.skipped_zero, 1);
+	assert_true(d.samples[0].run == 1 && d.samples[0].bytes_per_sec == 1000);
+	assert_true(d.samples[1].run == 2 && d.samples[1].bytes_per_sec == 2000);
+	assert_int_equal(read_str(&d, log, ".hidden", err, sizeof err), 0);
+	assert_string_equal(d.labels[1], ".hidden");
+	assert_int_equal(read_str(&d, log, "-", err, sizeof err), 0);
+	assert_string_equal(d.labels[2], "stdin");
+	vb_dataset_free(&d);
+}
+
+static void test_empty_and_lineless_inputs(void **state)
+{
+	(void)state;
+	expect_error("", 0, "e.csv", "e.csv: empty file");
+	expect_error(" \n\r\n\t", 4, "e.log", "e.log: empty file");
+	expect_error("\xef\xbb\xbf\n", 4, "bom.csv", "bom.csv: empty file");
+	const char *words = "hello\nworld\n";
+	expect_error_prefix(words, "w.log", "w.log: no dd summary lines");
+	const char *zero = "0 bytes copied, 0 s, Infinity B/s\n";
+	expect_error(zero, strlen(zero), "z.log",
+		     "z.log: no measured runs (1 warm-up, partial or zero-second runs skipped)");
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Analysis                                                                           */
+/* ---------------------------------------------------------------------------------- */
+
+/* Expected values were computed independently with mpmath at 40 digits:
+ *   mean, sample sd by definition; t = (ma - mb) / sqrt(sa²/na + sb²/nb);
+ *   df = (va+vb)² / (va²/(na-1) + vb²/(nb-1)) with va = sa²/na, vb = sb²/nb;
+ *   p = 2 ∫_|t|^∞ f_df(x) dx with the Student t density f integrated numerically
+ *   (mpmath.quad), not through the incomplete beta function stats.c uses;
+ *   ratio CI = r · exp(±q · sqrt(va/ma² + vb/mb²)), q the 0.975 quantile of t with the
+ *   Welch-Satterthwaite df of the relative variances (root of the integrated CDF).
+ * {20,22,24} vs {10,12,14}: t = 6.12372435696 (= 10/sqrt(8/3)), df = 4 exactly,
+ *   p = 0.0036022326091, ratio = 1.83333333333, df_log = 3.093304888,
+ *   q = 3.12882387025, CI = [1.30107298867, 2.58333786065].
+ * {15,25,35} vs {10,11,12,13}: t = 2.32379000772, df = 2.05009894803,
+ *   p = 0.142672486815, ratio = 2.17391304348, CI = [0.861935619929, 5.48288968612].
+ * {100,101,99,100.5} vs {100,99.5,101,100.2}: t = -0.0945615027077,
+ *   df = 5.49234025337, p = 0.928017434866, ratio = 0.999500873471. */
+static void test_analysis_numbers(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	struct vb_analysis a;
+	char err[256];
+	sample_dataset(&d);
+	assert_int_equal(vb_report_analyze(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(a.n_groups, 3);
+	assert_int_equal(a.baseline, 0);
+	assert_int_equal(a.max_runs, 3);
+	assert_string_equal(a.groups[0].label, "ext4");
+	assert_string_equal(a.groups[1].label, "xfs");
+	assert_string_equal(a.groups[2].label, "solo");
+	const struct vb_group *x = &a.groups[1];
+	assert_int_equal(x->n, 3);
+	assert_double_equal(x->sum.mean, 22e6, 1e-6);
+	assert_double_equal(x->sum.stddev, 2e6, 1e-6);
+	assert_true(x->cmp.valid);
+	assert_double_equal(x->cmp.t, 6.12372435696, 1e-9);
+	assert_double_equal(x->cmp.df, 4.0, 1e-9);
+	assert_double_equal(x->cmp.p, 0.0036022326091, 1e-10);
+	assert_double_equal(x->cmp.ratio, 1.83333333333, 1e-10);
+	assert_double_equal(x->cmp.ratio_lo, 1.30107298867, 1e-8);
+	assert_double_equal(x->cmp.ratio_hi, 2.58333786065, 1e-8);
+	assert_int_equal(x->verdict, VB_VERDICT_FASTER);
+	assert_int_equal(a.groups[0].verdict, VB_VERDICT_BASELINE);
+	assert_int_equal(a.groups[2].verdict, VB_VERDICT_ONE_RUN);
+	assert_int_equal(a.groups[2].sum.n, 1);
+	vb_analysis_free(&a);
+	vb_dataset_free(&d);
+}
+
+static void test_analysis_unequal_variances(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	struct vb_analysis a;
+	char err[256];
+	static const double base[] = {10, 11, 12, 13}, other[] = {15, 25, 35};
+	static const double near1[] = {100, 101, 99, 100.5}, near2[] = {100, 99.5, 101, 100.2};
+	vb_dataset_init(&d);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(vb_dataset_add(&d, "base", 1, 1, 1, base[i]), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(vb_dataset_add(&d, "other", 1, 1, 1, other[i]), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(vb_dataset_add(&d, "near2", 1, 1, 1, near2[i]), 0);
+		assert_int_equal(vb_dataset_add(&d, "near1", 1, 1, 1, near1[i]), 0);
+	}
+	assert_int_equal(vb_report_analyze(&d, "base", &a, err, sizeof err), 0);
+	const struct vb_group *o = &a.groups[1];
+	assert_double_equal(o->cmp.t, 2.32379000772, 1e-9);
+	assert_double_equal(o->cmp.df, 2.05009894803, 1e-9);
+	assert_double_equal(o->cmp.p, 0.142672486815, 1e-9);
+	assert_double_equal(o->cmp.ratio_lo, 0.861935619929, 1e-8);
+	assert_double_equal(o->cmp.ratio_hi, 5.48288968612, 1e-8);
+	assert_int_equal(o->verdict, VB_VERDICT_SAME);
+	char v[96];
+	vb_report_verdict(o, v, sizeof v);
+	assert_string_equal(v, "no significant difference (p=0.14)");
+	vb_analysis_free(&a);
+	/* near1 against near2 as the baseline */
+	assert_int_equal(vb_report_analyze(&d, "near2", &a, err, sizeof err), 0);
+	assert_int_equal(a.baseline, 2);
+	const struct vb_group *n1 = &a.groups[3];
+	assert_string_equal(n1->label, "near1");
+	assert_double_equal(n1->cmp.t, -0.0945615027077, 1e-9);
+	assert_double_equal(n1->cmp.df, 5.49234025337, 1e-9);
+	assert_double_equal(n1->cmp.p, 0.928017434866, 1e-9);
+	assert_double_equal(n1->cmp.ratio, 0.999500873471, 1e-11);
+	vb_report_verdict(n1, v, sizeof v);
+	assert_string_equal(v, "no significant difference (p=0.93)");
+	vb_analysis_free(&a);
+	vb_dataset_free(&d);
+}
+
+static void test_verdicts_and_baseline(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	struct vb_analysis a;
+	char err[256], v[96];
+	sample_dataset(&d);
+	assert_int_equal(vb_report_analyze(&d, "xfs", &a, err, sizeof err), 0);
+	assert_int_equal(a.baseline, 1);
+	vb_report_verdict(&a.groups[0], v, sizeof v);  /* ratio 12/22 = 0.545, 1/r = 1.833 */
+	assert_string_equal(v, "0.55x (1.83x slower), significant at p<0.05");
+	vb_report_verdict(&a.groups[1], v, sizeof v);
+	assert_string_equal(v, "baseline");
+	vb_report_verdict(&a.groups[2], v, sizeof v);
+	assert_string_equal(v, "one run: no stddev, no t-test");
+	vb_analysis_free(&a);
+	assert_int_equal(vb_report_analyze(&d, "solo", &a, err, sizeof err), 0);
+	vb_report_verdict(&a.groups[0], v, sizeof v);
+	assert_string_equal(v, "baseline has one run: no t-test");
+	vb_analysis_free(&a);
+	assert_int_equal(vb_report_analyze(&d, "zfs", &a, err, sizeof err), -1);
+	assert_string_equal(err, "unknown baseline label \"zfs\"; the labels are: \"ext4\", "
+			    "\"xfs\", \"solo\"");
+	vb_dataset_free(&d);
+	/* identical values: no variance, no test */
+	vb_dataset_init(&d);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(vb_dataset_add(&d, "a", 1, 1, 1, 5), 0);
+		assert_int_equal(vb_dataset_add(&d, "b", 1, 1, 1, 5), 0);
+	}
+	assert_int_equal(vb_report_analyze(&d, NULL, &a, err, sizeof err), 0);
+	vb_report_verdict(&a.groups[1], v, sizeof v);
+	assert_string_equal(v, "no variance in either label: no t-test");
+	vb_analysis_free(&a);
+	vb_dataset_free(&d);
+	/* a label that wrote nothing (0 bytes in 1 s) */
+	vb_dataset_init(&d);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(vb_dataset_add(&d, "a", 1, 1, 1, 5 + i), 0);
+		assert_int_equal(vb_dataset_add(&d, "b", 1, 0, 1, 0), 0);
+	}
+	assert_int_equal(vb_report_analyze(&d, NULL, &a, err, sizeof err), 0);
+	vb_report_verdict(&a.groups[1], v, sizeof v);
+	assert_string_equal(v, "a mean of 0 bytes/sec: no t-test");
+	vb_analysis_free(&a);
+	vb_dataset_free(&d);
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_analyze(&d, NULL, &a, err, sizeof err), -1);
+	assert_string_equal(err, "no runs to report");
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Formatters                                                                         */
+/* ---------------------------------------------------------------------------------- */
+
+/* Runs printer on the sample dataset with a label that needs escaping everywhere. */
+static char *format_sample(int (*printer)(FILE *, const struct vb_analysis *), const char *solo)
+{
+	struct vb_dataset d;
+	struct vb_analysis a;
+	char err[256];
+	struct mem m;
+	sample_dataset(&d);
+	free(d.labels[2]);
+	d.labels[2] = strdup(solo);
+	assert_int_equal(vb_report_analyze(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(printer(mem_open(&m), &a), 0);
+	vb_analysis_free(&a);
+	vb_dataset_free(&d);
+	return mem_close(&m);
+}
+
+static void test_markdown_output(void **state)
+{
+	(void)state;
+	char *got = format_sample(vb_report_print_markdown, "one|run*");
+	const char *want =
+		"| bytes/sec | ext4 | xfs | one\\|run\\* |\n"
+		"|:---|---:|---:|---:|\n"
+		"| run 1 | 10000000 | 20000000 | 13000000 |\n"
+		"| run 2 | 12000000 | 22000000 |  |\n"
+		"| run 3 | 14000000 | 24000000 |  |\n"
+		"| mean | 12000000.0 | 22000000.0 | 13000000.0 |\n"
+		"| min | 10000000 | 20000000 | 13000000 |\n"
+		"| max | 14000000 | 24000000 | 13000000 |\n"
+		"| stddev | 2000000.0 | 2000000.0 | - |\n"
+		"\n"
+		"| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
+		"|:---|---:|---:|:---|---:|---:|---:|:---|\n"
+		"| ext4 | 12000000.0 | 1.00 |  |  |  |  | baseline |\n"
+		"| xfs | 22000000.0 | 1.83 | 1.30 to 2.58 | 6.12 | 4.0 | 0.0036 | "
+		"1.83x faster, significant at p<0.05 |\n"
+		"| one\\|run\\* | 13000000.0 | 1.08 |  |  |  |  | one run: no stddev, no t-test |\n";
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_text_output(void **state)
+{
+	(void)state;
+	char *got = format_sample(vb_report_print_text, "caf\xc3\xa9\n");
+	/* "café\n" is 5 columns wide on a terminal once the newline shows as \x0a: 8 */
+	const char *want =
+		"bytes/sec        ext4         xfs    caf\xc3\xa9\\x0a\n"
+		"run 1        10000000    20000000    13000000\n"
+		"run 2        12000000    22000000            \n"
+		"run 3        14000000    24000000            \n"
+		"mean       12000000.0  22000000.0  13000000.0\n"
+		"min          10000000    20000000    13000000\n"
+		"max          14000000    24000000    13000000\n"
+		"stddev      2000000.0   2000000.0           -\n"
+		"\n"
+		"against ext4 (ratio of means):\n"
+		"xfs       1.83x, 95% CI [1.30, 2.58], Welch t=6.12, df=4.0, p=0.0036: "
+		"1.83x faster, significant at p<0.05\n"
+		"caf\xc3\xa9\\x0a  1.08x: one run: no stddev, no t-test\n";
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_csv_output(void **state)
+{
+	(void)state;
+	char *got = format_sample(vb_report_print_csv, "a \"b\", c");
+	const char *want =
+		"label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
+		"significant,verdict\r\n"
+		"ext4,3,12000000,10000000,14000000,2000000,0.166666666666667,1,1,,,,,,0,baseline\r\n";
+	assert_memory_equal(got, want, strlen(want));
+	assert_non_null(strstr(got, "\r\nxfs,3,22000000,20000000,24000000,2000000,"));
+	assert_non_null(strstr(got, ",1,\"1.83x faster, significant at p<0.05\"\r\n"));
+	assert_non_null(strstr(got, "\r\n\"a \"\"b\"\", c\",1,13000000,13000000,13000000,,,0,"));
+	assert_non_null(strstr(got, ",,,,,,0,\"one run: no stddev, no t-test\"\r\n"));
+	free(got);
+}
+
+static void test_json_output(void **state)
+{
+	(void)state;
+	char *got = format_sample(vb_report_print_json, "ctl\x01 \"q\" \xff");
+	assert_non_null(strstr(got, "\"baseline\": \"ext4\""));
+	assert_non_null(strstr(got, "\"label\": \"ctl\\u0001 \\\"q\\\" \\ufffd\""));
+	assert_non_null(strstr(got, "{\"run\": 1, \"bytes\": 1000, \"secs\": 1, "
+				    "\"bytes_per_sec\": 10000000}"));
+	assert_non_null(strstr(got, "\"summary\": {\"n\": 1, \"mean\": 13000000, \"min\": 13000000,"
+				    " \"max\": 13000000, \"stddev\": null, \"cv\": null}"));
+	assert_non_null(strstr(got, "\"t\": 6.12372435695795"));
+	assert_non_null(strstr(got, "\"significant\": true, \"verdict\": \"1.83x faster"));
+	assert_null(strstr(got, "nan"));
+	assert_null(strstr(got, "inf"));
+	free(got);
+}
+
+static void test_svg_output(void **state)
+{
+	(void)state;
+	char *got = format_sample(vb_report_print_svg, "<a & 'b'>\x01\xff");
+	assert_true(xml_well_formed(got));
+	assert_non_null(strstr(got, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "
+				    "xmlns=\"http://www.w3.org/2000/svg\" width=\""));
+	assert_non_null(strstr(got, "viewBox=\"0 0 "));
+	assert_non_null(strstr(got, "<title>vbench report"));
+	assert_non_null(strstr(got, ">MB/s</text>"));
+	assert_non_null(strstr(got, ">Mean write throughput (MB/s)</text>"));
+	assert_non_null(strstr(got, ">ext4</text>"));
+	/* the label escaped, the control char and the stray byte as U+FFFD */
+	assert_non_null(strstr(got, ">&lt;a &amp; &apos;b&apos;&gt;\xef\xbf\xbd\xef\xbf\xbd</text>"));
+	size_t bars = 0;
+	for (const char *p = got; (p = strstr(p, "<g class=\"bar\">")) != NULL; p++)
+		bars++;
+	assert_int_equal(bars, 3);
+	/* means 12, 22, 13 MB/s; whiskers only where there are two runs or more */
+	assert_non_null(strstr(got, ">12.0</text>"));
+	assert_non_null(strstr(got, ">22.0</text>"));
+	assert_non_null(strstr(got, ">13.0</text>"));
+	size_t whiskers = 0;
+	for (const char *p = got; (p = strstr(p, "<path d=")) != NULL; p++)
+		whiskers++;
+	assert_int_equal(whiskers, 2);
+	free(got);
+	/* long labels are slanted and shortened; the chart stays well formed */
+	got = format_sample(vb_report_print_svg, "a-very-long-label-\xc3\xa9\xc3\xa9\xc3\xa9"
+				"-for-some-filesystem");
+	assert_true(xml_well_formed(got));
+	assert_non_null(strstr(got, "rotate(-35"));
+	assert_non_null(strstr(got, ">a-very-long-label-\xc3\xa9\xc3\xa9\xc3\xa9-fo...</text>"));
+	free(got);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Command line                                                                       */
+/* ---------------------------------------------------------------------------------- */
+
+/* A scratch directory with the files the CLI tests read. */
+struct scratch {
+	char dir[64];
+	char csv[128], log[128], empty[128], svg[128], missing[128];
+};
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static int scratch_setup(void **state)
+{
+	struct scratch *s = calloc(1, sizeof *s);
+	if (s == NULL)
+		return -1;
+	strcpy(s->dir, "/tmp/vb_report_test.XXXXXX");
+	if (mkdtemp(s->dir) == NULL)
+		return -1;
+	snprintf(s->csv, sizeof s->csv, "%s/runs.csv", s->dir);
+	snprintf(s->log, sizeof s->log, "%s/old-disk.log", s->dir);
+	snprintf(s->empty, sizeof s->empty, "%s/empty.csv", s->dir);
+	snprintf(s->svg, sizeof s->svg, "%s/chart.svg", s->dir);
+	snprintf(s->missing, sizeof s->missing, "%s/missing.csv", s->dir);
+	write_file(s->csv, "label,run,bytes,secs,bytes_per_sec,bs,count\n"
+			   "ext4,1,1000,1,10000000,1M,1\next4,2,1000,1,12000000,1M,1\n"
+			   "ext4,3,1000,1,14000000,1M,1\n"
+			   "label,run,bytes,secs,bytes_per_sec,bs,count\n"
+			   "xfs,1,1000,1,20000000,1M,1\nxfs,2,1000,1,22000000,1M,1\n"
+			   "xfs,3,1000,1,24000000,1M,1\n");
+	write_file(s->log, "1000000 bytes transferred in 0.100000 secs (10000000 bytes/sec)\n"
+			   "1000000 bytes (1.0 MB, 977 KiB) copied, 0.08 s, 12.5 MB/s\n");
+	write_file(s->empty, "");
+	*state = s;
+	return 0;
+}
+
+static int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+	unlink(s->csv);
+	unlink(s->log);
+	unlink(s->empty);
+	unlink(s->svg);
+	rmdir(s->dir);
+	free(s);
+	return 0;
+}
+
+/* Runs vb_report_main on a NULL-terminated argument list; returns the exit status and
+ * the text of out and err (the caller frees them). */
+static int run_cli(char **out, char **err, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	va_start(ap, err);
+	argv[argc++] = "report";
+	for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	struct mem mo, me;
+	int rc = vb_report_main(argc, argv, mem_open(&mo), mem_open(&me));
+	*out = mem_close(&mo);
+	*err = mem_close(&me);
+	return rc;
+}
+
+static void test_cli_report(void **state)
+{
+	struct scratch *s = *state;
+	char *out, *err;
+	/* options after the files, as the contract allows */
+	int rc = run_cli(&out, &err, s->csv, s->log, "--format", "markdown", "--baseline=xfs",
+			 "--svg", s->svg, NULL);
+	assert_int_equal(rc, 0);
+	assert_string_equal(err, "");
+	assert_non_null(strstr(out, "| bytes/sec | ext4 | xfs | old-disk |\n"));
+	assert_non_null(strstr(out, "| run 2 | 12000000 | 22000000 | 12500000 |\n"));
+	assert_non_null(strstr(out, "| xfs | 22000000.0 | 1.00 |  |  |  |  | baseline |\n"));
+	free(out);
+	free(err);
+	FILE *f = fopen(s->svg, "r");
+	assert_non_null(f);
+	char buf[16384];
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	assert_true(xml_well_formed(buf));
+	assert_non_null(strstr(buf, ">old-disk</text>"));
+	rc = run_cli(&out, &err, "--format=json", "--", s->csv, NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(out, "\"baseline\": \"ext4\""));
+	free(out);
+	free(err);
+}
+
+static void test_cli_errors(void **state)
+{
+	struct scratch *s = *state;
+	char *out, *err, want[256];
+	assert_int_equal(run_cli(&out, &err, s->csv, s->missing, NULL), 1);
+	snprintf(want, sizeof want, "vbench report: cannot open %s: No such file or directory\n",
+		 s->missing);
+	assert_string_equal(err, want);
+	assert_string_equal(out, "");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli(&out, &err, s->empty, s->log, NULL), 1);
+	snprintf(want, sizeof want, "vbench report: %s: empty file\n", s->empty);
+	assert_string_equal(err, want);
+	free(out);
+	free(err);
+	assert_int_equal(run_cli(&out, &err, s->dir, NULL), 1);
+	assert_non_null(strstr(err, "cannot read"));
+	free(out);
+	free(err);
+	assert_int_equal(run_cli(&out, &err, s->csv, "--baseline", "zfs", NULL), 1);
+	assert_non_null(strstr(err, "unknown baseline label \"zfs\""));
+	free(out);
+	free(err);
+	static const char *const usage[][3] = {
+		{"--format", "xml", "unknown format 'xml'"}, {"--svg", NULL, "option --svg needs"},
+		{"--frobnicate", NULL, "unknown option '--frobnicate'"}, {NULL, NULL, "no input files"}};
+	for (size_t i = 0; i < 4; i++) {
+		assert_int_equal(run_cli(&out, &err, usage[i][0], usage[i][1], NULL), 1);
+		assert_non_null(strstr(err, usage[i][2]));
+		assert_non_null(strstr(err, "Try 'vbench report --help'."));
+		free(out);
+		free(err);
+	}
+	assert_int_equal(run_cli(&out, &err, "--help", NULL), 0);
+	assert_non_null(strstr(out, "usage: vbench report"));
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+	assert_int_equal(run_cli(&out, &err, s->csv, "--svg", "/nonexistent-dir/x.svg", NULL), 1);
+	assert_non_null(strstr(err, "cannot create /nonexistent-dir/x.svg"));
+	free(out);
+	free(err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_field_quoting),
+		cmocka_unit_test(test_csv_round_trip),
+		cmocka_unit_test(test_csv_appended_loop),
+		cmocka_unit_test(test_csv_errors),
+		cmocka_unit_test(test_reader_rolls_back),
+		cmocka_unit_test(test_json_string_escaping),
+		cmocka_unit_test(test_json_reader),
+		cmocka_unit_test(test_json_depth_limit),
+		cmocka_unit_test(test_json_errors),
+		cmocka_unit_test(test_dd_bsd_lines),
+		cmocka_unit_test(test_dd_gnu_lines),
+		cmocka_unit_test(test_dd_non_lines),
+		cmocka_unit_test(test_text_log),
+		cmocka_unit_test(test_empty_and_lineless_inputs),
+		cmocka_unit_test(test_analysis_numbers),
+		cmocka_unit_test(test_analysis_unequal_variances),
+		cmocka_unit_test(test_verdicts_and_baseline),
+		cmocka_unit_test(test_markdown_output),
+		cmocka_unit_test(test_text_output),
+		cmocka_unit_test(test_csv_output),
+		cmocka_unit_test(test_json_output),
+		cmocka_unit_test(test_svg_output),
+		cmocka_unit_test_setup_teardown(test_cli_report, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_cli_errors, scratch_setup, scratch_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
