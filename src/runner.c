@@ -234,6 +234,14 @@ static int run_all(struct run_ctx *c, struct vb_target *t, struct vb_source_buf 
 {
 	uint64_t total = c->cfg->warmup_runs + c->cfg->runs;
 	for (uint64_t i = 0; i < total; i++) {
+		/* A signal that arrived during the last sync leaves that run complete; the
+		 * next one is not started at all rather than recorded as empty. */
+		sig_atomic_t flag = vb_stop_flag;
+		if (flag != 0) {
+			s->stop_signal = flag > 0 ? (int)flag : 0;
+			s->failed = flag == VB_STOPFLAG_TIMEOUT;
+			return -1;
+		}
 		int warmup = i < c->cfg->warmup_runs;
 		uint64_t number = warmup ? i + 1 : i + 1 - c->cfg->warmup_runs;
 		if (one_run(c, t, src, number, warmup, i == 0, s) != 0) {

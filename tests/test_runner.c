@@ -150,6 +150,19 @@ static void test_sigint_stops_promptly(void **state)
 	vb_session_free(&s);
 }
 
+static void test_signal_between_runs_starts_no_new_run(void **state)
+{
+	struct vb_session s;
+	(void)state;
+	fk.raise_at = 10; /* the last write of run 1: the run completes, run 2 never starts */
+	run(stderr, &s, -1);
+	assert_int_equal(s.stop_signal, SIGINT);
+	assert_string_equal(seen, "r");
+	assert_int_equal(s.n_runs, 1);
+	assert_int_equal(fk.writes, 10);
+	vb_session_free(&s);
+}
+
 static void test_watchdog_warns_then_times_out(void **state)
 {
 	struct vb_session s;
@@ -196,6 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_runs_and_warmups, setup),
 		cmocka_unit_test_setup(test_sigint_stops_promptly, setup),
+		cmocka_unit_test_setup(test_signal_between_runs_starts_no_new_run, setup),
 		cmocka_unit_test_setup(test_watchdog_warns_then_times_out, setup),
 		cmocka_unit_test_setup(test_watchdog_gives_up_on_unkillable_call, setup),
 	};
