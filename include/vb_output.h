@@ -52,10 +52,4 @@ void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
 		 const struct vb_run_analysis *a, const char *const *warnings, size_t n_warnings);
 
-/* Writes s as one RFC 4180 field, quoted when it holds a comma, quote, CR or LF. */
-void vb_csv_field(FILE *f, const char *s);
-
-/* Writes s as a JSON string with quotes; invalid UTF-8 bytes become U+FFFD. */
-void vb_json_string(FILE *f, const char *s);
-
 #endif

@@ -166,14 +166,7 @@ int vb_report_print(FILE *f, const struct vb_analysis *a, enum vb_report_format 
  * labelled axes and a title; returns 0, or -1 on a write error. */
 int vb_report_print_svg(FILE *f, const struct vb_analysis *a);
 
-/* Writes s as one RFC 4180 field: quoted, with quotes doubled, when it holds a comma,
- * quote, CR or LF; as it is otherwise. */
-void vb_report_csv_field(FILE *f, const char *s);
 
-/* Writes the len bytes of s as a quoted JSON string: '"' and '\' escaped, control
- * characters as \n, \t ... or \u00XX, each byte of invalid UTF-8 as \ufffd (JSON text must
- * be UTF-8), valid UTF-8 as it is. */
-void vb_report_json_string(FILE *f, const char *s, size_t len);
 
 /* Writes s as XML character data or attribute text: & < > " ' escaped, invalid UTF-8 and
  * characters XML 1.0 forbids replaced by U+FFFD, tab/CR/LF by a space. */

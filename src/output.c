@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vb_escape.h"
 #include "vb_output.h"
 
 #define MIB 1048576.0
@@ -197,23 +198,6 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
 }
 
-void vb_csv_field(FILE *f, const char *s)
-{
-	if (s == NULL)
-		s = "";
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static const char *const csv_columns =
 	"label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,fs,device,driver,host,"
 	"os,kernel,mount,logical_block,physical_block,ram_bytes,warmup,partial,status,"
@@ -261,62 +245,6 @@ void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
 		fprintf(f, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
 			(double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
 	fputs("\r\n", f);
-}
-
-/* Length of the valid UTF-8 sequence at s, or 0 when the byte starts none. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-void vb_json_string(FILE *f, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)(str ? str : "");
-
-	fputc('"', f);
-	while (*s) {
-		size_t n = utf8_len(s);
-		if (n == 0) {
-			fputs("\\ufffd", f);
-			s++;
-			continue;
-		}
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else if (*s == '\t')
-			fputs("\\t", f);
-		else if (*s == '\r')
-			fputs("\\r", f);
-		else if (*s < 0x20 || *s == 0x7f)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fwrite(s, 1, n, f);
-		s += n;
-	}
-	fputc('"', f);
 }
 
 static void json_latency(FILE *f, const struct vb_hist *h)

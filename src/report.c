@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "vb_escape.h"
 #include "vb_report.h"
 #include "vb_stats.h"
 
@@ -81,39 +82,6 @@ static char *dup_n(const char *s, size_t n)
 	memcpy(d, s, n);
 	d[n] = '\0';
 	return d;
-}
-
-/* Length of the valid UTF-8 sequence at s (1 to 4), or 0 if the bytes there are not one;
- * overlong forms, surrogates and code points past U+10FFFF are invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char c = s[0];
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	size_t len;
-	uint32_t v, min;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2, v = c & 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3, v = c & 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4, v = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*cp = v;
-	return len;
 }
 
 /* Finds the first occurrence of pat in the n bytes at s; index, or SIZE_MAX. */
@@ -1484,47 +1452,6 @@ void vb_report_verdict(const struct vb_group *g, char *buf, size_t n)
 /* Escaping                                                                           */
 /* ---------------------------------------------------------------------------------- */
 
-void vb_report_csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			putc('"', f);
-		putc(*s, f);
-	}
-	putc('"', f);
-}
-
-void vb_report_json_string(FILE *f, const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	putc('"', f);
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t k = utf8_seq(u + i, len - i, &cp);
-		if (k == 0) {
-			fputs("\\ufffd", f);  /* JSON text must be UTF-8: the stray byte cannot stay */
-			i++;
-			continue;
-		}
-		const char *esc = cp == '"' ? "\\\"" : cp == '\\' ? "\\\\" : cp == '\n' ? "\\n" :
-				  cp == '\r' ? "\\r" : cp == '\t' ? "\\t" : cp == '\b' ? "\\b" :
-				  cp == '\f' ? "\\f" : NULL;
-		if (esc)
-			fputs(esc, f);
-		else if (cp < 0x20)
-			fprintf(f, "\\u%04x", (unsigned)cp);
-		else
-			fwrite(u + i, 1, k, f);
-		i += k;
-	}
-	putc('"', f);
-}
-
 /* Writes at most max code points of s as XML text, then "..." if s was longer. */
 static void xml_text_n(FILE *f, const char *s, size_t max)
 {
@@ -1536,7 +1463,7 @@ static void xml_text_n(FILE *f, const char *s, size_t max)
 			return;
 		}
 		uint32_t cp;
-		size_t k = utf8_seq(u + i, len - i, &cp);
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
 		if (k == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
 		    cp == 0xfffe || cp == 0xffff) {
 			fputs("\xef\xbf\xbd", f);  /* U+FFFD: XML 1.0 forbids these characters */
@@ -1567,7 +1494,7 @@ static size_t text_width(const char *s)
 	size_t len = strlen(s), w = 0;
 	for (size_t i = 0; i < len;) {
 		uint32_t cp;
-		size_t k = utf8_seq(u + i, len - i, &cp);
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
 		w += (k == 1 && (cp < 0x20 || cp == 0x7f)) ? 4 : 1;
 		i += k ? k : 1;
 	}
@@ -1833,7 +1760,7 @@ int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 		bool test = gr->verdict != VB_VERDICT_BASELINE && gr->cmp.valid;
 		char verdict[96];
 		vb_report_verdict(gr, verdict, sizeof verdict);
-		vb_report_csv_field(f, gr->label);
+		vb_csv_field(f, gr->label);
 		fprintf(f, ",%zu,%.15g,%.15g,%.15g,", gr->n, gr->sum.mean, gr->sum.min, gr->sum.max);
 		num_or(f, gr->n >= 2 ? gr->sum.stddev : NAN, "");
 		putc(',', f);
@@ -1846,7 +1773,7 @@ int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 			num_or(f, test ? v[i] : NAN, "");
 		}
 		fprintf(f, ",%d,", gr->verdict == VB_VERDICT_FASTER || gr->verdict == VB_VERDICT_SLOWER);
-		vb_report_csv_field(f, verdict);
+		vb_csv_field(f, verdict);
 		fputs("\r\n", f);
 	}
 	return finish(f);
@@ -1856,7 +1783,7 @@ int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 static void json_key_str(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, "\"%s\": ", key);
-	vb_report_json_string(f, s, strlen(s));
+	vb_json_string(f, s);
 }
 
 static void json_runs(FILE *f, const struct vb_group *g)

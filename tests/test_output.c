@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "vb_escape.h"
 #include "vb_analysis.h"
 #include "vb_output.h"
 

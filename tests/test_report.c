@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "vb_test.h"
+#include "vb_escape.h"
 #include "vb_report.h"
 
 /* ---------------------------------------------------------------------------------- */
@@ -170,14 +171,14 @@ static void test_csv_field_quoting(void **state)
 					   "\"two\nlines\"", "\"cr\rx\"", ""};
 	for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
 		struct mem m;
-		vb_report_csv_field(mem_open(&m), in[i]);
+		vb_csv_field(mem_open(&m), in[i]);
 		char *got = mem_close(&m);
 		assert_string_equal(got, want[i]);
 		free(got);
 	}
 }
 
-/* Labels written with vb_report_csv_field come back byte for byte from the reader. */
+/* Labels written with vb_csv_field come back byte for byte from the reader. */
 static void test_csv_round_trip(void **state)
 {
 	(void)state;
@@ -189,7 +190,7 @@ static void test_csv_round_trip(void **state)
 	FILE *f = mem_open(&m);
 	fputs("label,run,bytes,secs,bytes_per_sec,bs\r\n", f);
 	for (size_t i = 0; i < n; i++) {
-		vb_report_csv_field(f, labels[i]);
+		vb_csv_field(f, labels[i]);
 		fprintf(f, ",%zu,1000,0.5,2000,1M\r\n", i + 1);
 	}
 	char *text = mem_close(&m);
@@ -305,12 +306,12 @@ static void test_json_string_escaping(void **state)
 			   "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \\ufffd\\ufffd(\\ufffd\\ufffd"
 			   "\\ufffd\\ufffd\\ufffd\"";
 	struct mem m;
-	vb_report_json_string(mem_open(&m), in, sizeof in - 1);
+	vb_json_string_n(mem_open(&m), in, sizeof in - 1);
 	char *got = mem_close(&m);
 	assert_string_equal(got, want);
 	free(got);
 	/* An embedded NUL is a control character too. */
-	vb_report_json_string(mem_open(&m), "a\0b", 3);
+	vb_json_string_n(mem_open(&m), "a\0b", 3);
 	got = mem_close(&m);
 	assert_string_equal(got, "\"a\\u0000b\"");
 	free(got);
