@@ -123,7 +123,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1; t
 		"$VBENCH" --no-progress --sync dsync bs=4k count=2048 runs=3 "$m" >"$SCRATCH/f.out" 2>"$SCRATCH/f.err" &
 		pid=$!
 		i=0
-		while ! grep -q "^# run 2 of 3" "$SCRATCH/f.out" 2>/dev/null && [ $i -lt 600 ]; do
+		while ! grep -q "^# run 1 of 3" "$SCRATCH/f.out" 2>/dev/null && [ $i -lt 600 ]; do
 			sleep 0.05
 			i=$((i + 1))
 		done
