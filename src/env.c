@@ -3,13 +3,7 @@
  * /proc/self/mountinfo and /sys, read under a root prefix so that tests can hand in a fake
  * tree. Systems whose statfs() or statvfs() names the filesystem and its source device
  * (the BSDs, macOS) answer from that instead. What cannot be found stays "unknown". */
-#if defined(__linux__) || defined(__GLIBC__) || defined(__CYGWIN__)
-#define _GNU_SOURCE
-#endif
-#define _DARWIN_C_SOURCE
-#define _NETBSD_SOURCE
-#define _BSD_SOURCE
-#define _DEFAULT_SOURCE
+#include "vb_sysfeatures.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,12 +1,6 @@
 /* The one place that knows which system it is on. Everything here is chosen by testing
  * for a capability (a macro or a header), never by the name of the operating system. */
-#if defined(__linux__) || defined(__GLIBC__) || defined(__CYGWIN__)
-#define _GNU_SOURCE
-#endif
-#define _DARWIN_C_SOURCE
-#define _NETBSD_SOURCE
-#define _BSD_SOURCE
-#define _DEFAULT_SOURCE
+#include "vb_sysfeatures.h"
 
 #include <errno.h>
 #include <fcntl.h>
