@@ -44,3 +44,12 @@ empty_dir() { [ -z "$(ls -A "$1")" ]; }
 new_dir() {
 	mktemp -d "$SCRATCH/d.XXXXXX"
 }
+
+# wait_for TEXT FILE: waits up to 60 s until FILE holds TEXT (e.g. a progress line).
+wait_for() {
+	_i=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $_i -lt 600 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}

@@ -14,7 +14,7 @@ check "every other line is a '# ' context line" [ -z "$bad" ]
 # Recompute the rates from bytes and secs and the summary from the rates.
 calc=$(printf '%s\n' "$OUT" | awk '
 	/bytes transferred in/ {
-		b = $1; s = $5; r = $7; sub(/\(/, "", r)
+		b = $1; s = $5; r = $7; sub(/\(/, "", r); r += 0
 		# secs is printed to the microsecond, so allow that much rounding in the rate.
 		want = b / s; tol = want * 0.000001 / s + 1
 		if (want - r > tol || r - want > tol) bad = 1

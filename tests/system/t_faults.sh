@@ -47,9 +47,9 @@ check "nothing left in the odd directory" empty_dir "$odd"
 for sig_no in INT:2 TERM:15 HUP:1; do
 	sig=${sig_no%:*}
 	d=$(new_dir)
-	"$VBENCH" --no-progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+	"$VBENCH" --progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
 	pid=$!
-	sleep 1
+	wait_for ETA "$SCRATCH/sig.err"   # the first run is under way
 	kill -s "$sig" "$pid"
 	t0=$(date +%s)
 	wait "$pid"
@@ -65,9 +65,9 @@ done
 
 # The directory vanishes between runs: the next run cannot open, exit 3.
 d=$(new_dir)
-"$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=20 "$d/gone" >"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &
+"$VBENCH" --progress --sync dsync bs=4k count=3000 runs=20 "$d/gone" >"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &
 pid=$!
-sleep 0.5
+wait_for ETA "$SCRATCH/v.err"
 rm -rf "$d"
 wait "$pid"
 rc=$?
@@ -76,9 +76,9 @@ check "vanished directory: the message names the target" grep -q "$d/gone" "$SCR
 
 # kill -9 cannot be caught: with O_TMPFILE the file has no name, so nothing is left.
 d=$(new_dir)
-"$VBENCH" --no-progress --sync dsync bs=4k count=100000 runs=1 "$d" >/dev/null 2>&1 &
+"$VBENCH" --progress --sync dsync bs=4k count=100000 runs=1 "$d" >/dev/null 2>"$SCRATCH/k.err" &
 pid=$!
-sleep 0.5
+wait_for ETA "$SCRATCH/k.err"
 kill -9 "$pid"
 wait "$pid" 2>/dev/null
 check "kill -9 during a run leaves nothing behind" empty_dir "$d"
