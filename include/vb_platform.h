@@ -25,6 +25,9 @@ const struct vb_caps *vb_caps(void);
 /* Turns off the page cache for fd where that is done by fcntl (F_NOCACHE); 0 or -1/errno. */
 int vb_platform_nocache(int fd);
 
+/* fsync that reaches stable storage: F_FULLFSYNC where it exists, else fsync. */
+int vb_platform_fsync(int fd);
+
 /* fdatasync where it exists, fsync elsewhere. */
 int vb_platform_fdatasync(int fd);
 

@@ -46,7 +46,7 @@ struct vb_welch {
 	double df;         /* Welch-Satterthwaite degrees of freedom */
 	double p;          /* two-sided p-value */
 	double ratio;      /* mean_a / mean_b */
-	double ratio_lo;   /* 95% interval of the ratio: delta method on the log scale */
+	double ratio_lo;   /* 95% interval of the ratio (Fieller, with Welch's df) */
 	double ratio_hi;
 	int valid;         /* 0 when a sample has n < 2, a mean <= 0, or both have no variance */
 };

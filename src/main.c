@@ -67,7 +67,7 @@ static void warn_run(const struct app *a, const struct vb_run *r)
 			" (the data of this run is not durable)" : "");
 }
 
-/* Prints the summary, or the JSON document, and the warnings; returns nothing. */
+/* Prints the summary, or the JSON document, then the warnings on stderr. */
 static void finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
@@ -80,13 +80,14 @@ static void finish_output(struct app *a)
 		warnings[nw++] = cache;
 	if (vb_analysis_stability_text(&an, drift, sizeof drift))
 		warnings[nw++] = drift;
-	for (size_t i = 0; i < nw; i++)
-		fprintf(stderr, "vbench: warning: %s\n", warnings[i]);
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_summary(stdout, &a->ctx, &an);
 	else if (a->cfg.format == VB_FMT_JSON)
 		vb_out_json(stdout, &a->ctx, a->session.runs, a->session.n_runs, &an, warnings, nw);
 	fflush(stdout);
+	/* After the summary, so that on a terminal the warning is the last thing read. */
+	for (size_t i = 0; i < nw; i++)
+		fprintf(stderr, "vbench: warning: %s\n", warnings[i]);
 }
 
 /* --timeout while a call never returns: report what completed and leave at once. */

@@ -98,6 +98,17 @@ int vb_platform_nocache(int fd)
 #endif
 }
 
+int vb_platform_fsync(int fd)
+{
+#if defined(F_FULLFSYNC)
+	/* macOS's fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Some
+	 * filesystems refuse it, and then plain fsync is the best there is. */
+	if (fcntl(fd, F_FULLFSYNC) == 0)
+		return 0;
+#endif
+	return fsync(fd);
+}
+
 int vb_platform_fdatasync(int fd)
 {
 #if defined(_POSIX_SYNCHRONIZED_IO) && _POSIX_SYNCHRONIZED_IO > 0

@@ -134,15 +134,23 @@ struct vb_welch vb_welch_test(const struct vb_summary *a, const struct vb_summar
 	w.df = (va + vb) * (va + vb) /
 	       (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	w.p = vb_student_t_p2(w.t, w.df);
-	/* The ratio's interval comes from the log scale (delta method): the standard error of
-	 * log(mean) is the relative standard error of the mean. */
-	double ra = va / (a->mean * a->mean), rb = vb / (b->mean * b->mean);
-	double se = sqrt(ra + rb);
-	double df_log = (ra + rb) * (ra + rb) /
-			(ra * ra / (double)(a->n - 1) + rb * rb / (double)(b->n - 1));
-	double tq = vb_student_t_quantile(0.975, df_log);
-	w.ratio_lo = w.ratio * exp(-tq * se);
-	w.ratio_hi = w.ratio * exp(tq * se);
+	/* Fieller's interval for the ratio, with the t quantile of Welch's degrees of
+	 * freedom: the set of ratios r for which mean_a - r * mean_b is not significantly
+	 * different from 0. It excludes 1 exactly when the t-test above is significant, so
+	 * the interval and the verdict never disagree. */
+	double tq = vb_student_t_quantile(0.975, w.df);
+	double qa = b->mean * b->mean - tq * tq * vb;
+	double qb = -2.0 * a->mean * b->mean;
+	double qc = a->mean * a->mean - tq * tq * va;
+	double disc = qb * qb - 4.0 * qa * qc;
+	if (qa > 0 && disc >= 0) {
+		w.ratio_lo = (-qb - sqrt(disc)) / (2.0 * qa);
+		w.ratio_hi = (-qb + sqrt(disc)) / (2.0 * qa);
+	} else {
+		/* The baseline's mean is not distinguishable from 0: no upper bound. */
+		w.ratio_lo = 0;
+		w.ratio_hi = INFINITY;
+	}
 	w.valid = 1;
 	return w;
 }

@@ -11,51 +11,51 @@
 /* A write() that returns 0 this many times in a row is not going to finish the block. */
 #define VB_MAX_ZERO_WRITES 8
 
-static int posix_open(void *ctx, const char *path, int flags, mode_t mode)
+static int io_open(void *ctx, const char *path, int flags, mode_t mode)
 {
 	(void)ctx;
 	return open(path, flags | O_CLOEXEC, mode);
 }
 
-static ssize_t posix_write(void *ctx, int fd, const void *buf, size_t n)
+static ssize_t io_write(void *ctx, int fd, const void *buf, size_t n)
 {
 	(void)ctx;
 	return write(fd, buf, n);
 }
 
-static int posix_fsync(void *ctx, int fd)
+static int io_fsync(void *ctx, int fd)
 {
 	(void)ctx;
-	return fsync(fd);
+	return vb_platform_fsync(fd);
 }
 
-static int posix_fdatasync(void *ctx, int fd)
+static int io_fdatasync(void *ctx, int fd)
 {
 	(void)ctx;
 	return vb_platform_fdatasync(fd);
 }
 
-static int posix_close(void *ctx, int fd)
+static int io_close(void *ctx, int fd)
 {
 	(void)ctx;
 	return close(fd);
 }
 
-static int posix_unlink(void *ctx, const char *path)
+static int io_unlink(void *ctx, const char *path)
 {
 	(void)ctx;
 	return unlink(path);
 }
 
-static int posix_fstat(void *ctx, int fd, struct stat *st)
+static int io_fstat(void *ctx, int fd, struct stat *st)
 {
 	(void)ctx;
 	return fstat(fd, st);
 }
 
 const struct vb_io_ops vb_posix_ops = {
-	posix_open, posix_write, posix_fsync, posix_fdatasync, posix_close, posix_unlink,
-	posix_fstat, NULL,
+	io_open, io_write, io_fsync, io_fdatasync, io_close, io_unlink,
+	io_fstat, NULL,
 };
 
 static void publish(struct vb_watch *w, enum vb_stage stage, uint64_t offset, uint64_t start)

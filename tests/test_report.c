@@ -546,13 +546,14 @@ static void test_empty_and_lineless_inputs(void **state)
  *   df = (va+vb)² / (va²/(na-1) + vb²/(nb-1)) with va = sa²/na, vb = sb²/nb;
  *   p = 2 ∫_|t|^∞ f_df(x) dx with the Student t density f integrated numerically
  *   (mpmath.quad), not through the incomplete beta function stats.c uses;
- *   ratio CI = r · exp(±q · sqrt(va/ma² + vb/mb²)), q the 0.975 quantile of t with the
- *   Welch-Satterthwaite df of the relative variances (root of the integrated CDF).
+ *   ratio CI by Fieller: the roots in r of (mb² - q² vb) r² - 2 ma mb r + (ma² - q² va),
+ *   q the 0.975 quantile of t with the Welch df (mpmath.findroot on the integrated CDF).
  * {20,22,24} vs {10,12,14}: t = 6.12372435696 (= 10/sqrt(8/3)), df = 4 exactly,
- *   p = 0.0036022326091, ratio = 1.83333333333, df_log = 3.093304888,
- *   q = 3.12882387025, CI = [1.30107298867, 2.58333786065].
+ *   p = 0.0036022326091, ratio = 1.83333333333, q = 2.77644510520,
+ *   CI = [1.37837635994, 2.57011959531].
  * {15,25,35} vs {10,11,12,13}: t = 2.32379000772, df = 2.05009894803,
- *   p = 0.142672486815, ratio = 2.17391304348, CI = [0.861935619929, 5.48288968612].
+ *   p = 0.142672486815, ratio = 2.17391304348, q = 4.20344698350,
+ *   CI = [0.0635456562182, 4.54058219829].
  * {100,101,99,100.5} vs {100,99.5,101,100.2}: t = -0.0945615027077,
  *   df = 5.49234025337, p = 0.928017434866, ratio = 0.999500873471. */
 static void test_analysis_numbers(void **state)
@@ -578,8 +579,8 @@ static void test_analysis_numbers(void **state)
 	assert_double_equal(x->cmp.df, 4.0, 1e-9);
 	assert_double_equal(x->cmp.p, 0.0036022326091, 1e-10);
 	assert_double_equal(x->cmp.ratio, 1.83333333333, 1e-10);
-	assert_double_equal(x->cmp.ratio_lo, 1.30107298867, 1e-8);
-	assert_double_equal(x->cmp.ratio_hi, 2.58333786065, 1e-8);
+	assert_double_equal(x->cmp.ratio_lo, 1.37837635994, 1e-8);
+	assert_double_equal(x->cmp.ratio_hi, 2.57011959531, 1e-8);
 	assert_int_equal(x->verdict, VB_VERDICT_FASTER);
 	assert_int_equal(a.groups[0].verdict, VB_VERDICT_BASELINE);
 	assert_int_equal(a.groups[2].verdict, VB_VERDICT_ONE_RUN);
@@ -610,8 +611,8 @@ static void test_analysis_unequal_variances(void **state)
 	assert_double_equal(o->cmp.t, 2.32379000772, 1e-9);
 	assert_double_equal(o->cmp.df, 2.05009894803, 1e-9);
 	assert_double_equal(o->cmp.p, 0.142672486815, 1e-9);
-	assert_double_equal(o->cmp.ratio_lo, 0.861935619929, 1e-8);
-	assert_double_equal(o->cmp.ratio_hi, 5.48288968612, 1e-8);
+	assert_double_equal(o->cmp.ratio_lo, 0.0635456562182, 1e-8);
+	assert_double_equal(o->cmp.ratio_hi, 4.54058219829, 1e-8);
 	assert_int_equal(o->verdict, VB_VERDICT_SAME);
 	char v[96];
 	vb_report_verdict(o, v, sizeof v);
@@ -722,7 +723,7 @@ static void test_markdown_output(void **state)
 		"| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
 		"|:---|---:|---:|:---|---:|---:|---:|:---|\n"
 		"| ext4 | 12000000.0 | 1.00 |  |  |  |  | baseline |\n"
-		"| xfs | 22000000.0 | 1.83 | 1.30 to 2.58 | 6.12 | 4.0 | 0.0036 | "
+		"| xfs | 22000000.0 | 1.83 | 1.38 to 2.57 | 6.12 | 4.0 | 0.0036 | "
 		"1.83x faster, significant at p<0.05 |\n"
 		"| one\\|run\\* | 13000000.0 | 1.08 |  |  |  |  | one run: no stddev, no t-test |\n";
 	assert_string_equal(got, want);
@@ -745,7 +746,7 @@ static void test_text_output(void **state)
 		"stddev      2000000.0   2000000.0           -\n"
 		"\n"
 		"against ext4 (ratio of means):\n"
-		"xfs       1.83x, 95% CI [1.30, 2.58], Welch t=6.12, df=4.0, p=0.0036: "
+		"xfs       1.83x, 95% CI [1.38, 2.57], Welch t=6.12, df=4.0, p=0.0036: "
 		"1.83x faster, significant at p<0.05\n"
 		"caf\xc3\xa9\\x0a  1.08x: one run: no stddev, no t-test\n";
 	assert_string_equal(got, want);
