@@ -1,0 +1,700 @@
+#!/bin/sh
+# End-to-end test of vbench in a real guest: "make vmtest".
+#
+# vbench is meant to be copied into a virtual machine and compare its disks, so this
+# test does exactly that. It builds a small initramfs (busybox, the static vbench, and
+# the kernel modules the disks need, taken from Debian's linux-image-amd64), boots it in
+# qemu-system-x86_64 with several small raw disk images on different buses (virtio-blk,
+# IDE, virtio-scsi, NVMe), and inside the guest:
+#   - runs vbench on each raw device with --force --direct, then makes an ext2
+#     filesystem on it and runs vbench on that, all appending to one CSV file with
+#     labels such as "virtio-raw" and "ide-ext2";
+#   - records, from /sys, the driver the guest kernel really bound to each disk, so that
+#     the host can compare it with the driver column vbench wrote;
+#   - runs vbench on one more virtio disk that QEMU's blkdebug driver makes fail with
+#     EIO once the first run has been flushed, and records vbench's exit status and
+#     output;
+#   - prints all of that on the serial console between marker lines and powers off.
+# The host then checks the results, prints "vbench report --format markdown" of the CSV
+# and the time taken, and exits non-zero on any failure.
+#
+# No disk of the host is ever touched: the guest's disks are image files in a temporary
+# directory, which is removed however the script ends.
+#
+# Settings (environment variables):
+#   VMTEST_ACCEL    tcg (default unless KVM really works), kvm, or auto (the default:
+#                   KVM only when /dev/kvm exists and a probe boot finishes in time; nested
+#                   KVM can hang, so the probe has its own short time limit)
+#   VMTEST_TIMEOUT  seconds the guest may take before it is killed and the test fails
+#                   (default 600; a TCG run takes well under a minute here)
+#   VMTEST_BUSES    the buses to test, from "virtio ide scsi nvme" (the default)
+#   VMTEST_RUNS, VMTEST_COUNT, VMTEST_BS   vbench's runs, count and bs (3, 16, 1M)
+#   VMTEST_CACHE    QEMU's cache mode for the images (default: none where the host's
+#                   filesystem supports O_DIRECT, else writeback)
+#   VMTEST_KERNEL   the kernel image (default: the newest /boot/vmlinuz-* that has
+#                   modules under /lib/modules)
+#   VBENCH_STATIC   the static binary to put in the guest (default ./vbench-static)
+set -eu
+
+start=$(date +%s)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top"
+
+accel_req=${VMTEST_ACCEL:-auto}
+limit=${VMTEST_TIMEOUT:-600}
+buses=${VMTEST_BUSES:-virtio ide scsi nvme}
+runs=${VMTEST_RUNS:-3}
+count=${VMTEST_COUNT:-16}
+bs=${VMTEST_BS:-1M}
+disk_mib=64
+vbench_bin=${VBENCH_STATIC:-$top/vbench-static}
+
+say() { echo "vmtest: $*"; }
+die() {
+	echo "vmtest: FAIL: $*" >&2
+	exit 1
+}
+elapsed() { echo $(($(date +%s) - start)); }
+
+for b in $buses; do
+	case $b in
+	virtio | ide | scsi | nvme) ;;
+	*) die "unknown bus '$b' in VMTEST_BUSES (known: virtio ide scsi nvme)" ;;
+	esac
+done
+
+# --- Tools and packages --------------------------------------------------------------
+
+# find_kernel: prints the newest /boot/vmlinuz-VERSION whose modules are installed.
+find_kernel() {
+	if [ -n "${VMTEST_KERNEL:-}" ]; then
+		echo "$VMTEST_KERNEL"
+		return
+	fi
+	for k in $(ls -1 /boot/vmlinuz-* 2>/dev/null | sort -V -r); do
+		if [ -f "/lib/modules/${k#/boot/vmlinuz-}/modules.dep" ]; then
+			echo "$k"
+			return
+		fi
+	done
+}
+
+# static_busybox: prints the path of a statically linked busybox, if there is one. The
+# initramfs has no shared libraries, so a dynamically linked busybox would not start.
+static_busybox() {
+	for bb in /bin/busybox /usr/bin/busybox; do
+		[ -x "$bb" ] || continue
+		if command -v file >/dev/null 2>&1; then
+			case $(file -L -b "$bb") in
+			*"statically linked"* | *"static-pie linked"*) echo "$bb"; return ;;
+			esac
+		elif ! ldd "$bb" >/dev/null 2>&1; then
+			echo "$bb"
+			return
+		fi
+	done
+}
+
+# missing_packages: prints the Debian packages whose files this test cannot find.
+missing_packages() {
+	command -v qemu-system-x86_64 >/dev/null 2>&1 || printf '%s ' qemu-system-x86
+	[ -n "$(find_kernel)" ] || printf '%s ' linux-image-amd64
+	[ -n "$(static_busybox)" ] || printf '%s ' busybox-static
+	command -v cpio >/dev/null 2>&1 || printf '%s ' cpio
+	command -v gzip >/dev/null 2>&1 || printf '%s ' gzip
+}
+
+missing=$(missing_packages)
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+		say "installing $missing"
+		DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null
+		# $missing is a list of package names, split on purpose.
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null
+		missing=$(missing_packages)
+		[ -z "$missing" ] || die "still missing after apt-get install: $missing"
+	else
+		echo "vmtest: missing packages: $missing" >&2
+		echo "vmtest: install them first, for example: sudo apt-get install $missing" >&2
+		exit 1
+	fi
+fi
+
+kernel=$(find_kernel)
+kver=${kernel##*/vmlinuz-}
+moddir=/lib/modules/$kver
+busybox=$(static_busybox)
+[ -r "$kernel" ] || die "cannot read $kernel (on some systems only root may)"
+[ -f "$moddir/modules.dep" ] || die "no $moddir/modules.dep for kernel $kernel"
+
+if [ ! -x "$vbench_bin" ]; then
+	say "$vbench_bin is missing; building it"
+	sh tests/vm/build-static.sh
+fi
+
+# --- Temporary directory, always cleaned up --------------------------------------------
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-vmtest.XXXXXX")
+qpid=""
+cleanup() {
+	# Stop a guest that is still running (only the one this script started), then
+	# remove the images, the initramfs and the logs.
+	if [ -n "$qpid" ]; then
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# QEMU's -drive syntax separates options with commas, and a blkdebug file name
+# separates the rules file from the image with a colon; neither may appear in the path.
+case $work in
+*,* | *:*) die "the temporary directory $work contains a comma or colon; set TMPDIR" ;;
+esac
+
+# --- Kernel modules --------------------------------------------------------------------
+
+# The disk drivers and ext2 support that the guest needs. Whatever this kernel has built
+# in is skipped; everything else is copied with its dependencies and loaded in order.
+# crc32c_generic is not a hard dependency of ext4 but ext4 and jbd2 ask for a "crc32c"
+# implementation at run time, and the guest has no modprobe to find one.
+wanted="virtio_pci virtio_blk ext4 crc32c_generic"
+for b in $buses; do
+	case $b in
+	ide) wanted="$wanted ata_piix sd_mod" ;;
+	scsi) wanted="$wanted virtio_scsi sd_mod" ;;
+	nvme) wanted="$wanted nvme" ;;
+	esac
+done
+optional="crc32c_generic"
+
+# Prints the modules' paths relative to $moddir, dependencies first, one a line. The
+# dependency lists in modules.dep are already transitive, but their order is not a load
+# order, so each dependency is visited depth first before the module that needs it.
+# Names are compared with "-" and "_" treated alike, as the kernel does.
+resolve_modules() {
+	awk -v wanted="$wanted" -v optional="$optional" '
+	function modname(p,   n) {
+		n = p
+		sub(/^.*\//, "", n)
+		sub(/\.ko(\.(xz|zst|gz))?$/, "", n)
+		gsub(/-/, "_", n)
+		return n
+	}
+	function visit(n,   list, k, i) {
+		if (n in done)
+			return
+		done[n] = 1
+		if (n in builtin)
+			return
+		if (!(n in path)) {
+			if (!(n in opt))
+				missing = missing " " n
+			return
+		}
+		k = split(deps[n], list, " ")
+		for (i = 1; i <= k; i++)
+			visit(modname(list[i]))
+		print path[n]
+	}
+	FILENAME ~ /modules\.builtin$/ { builtin[modname($0)] = 1; next }
+	{
+		p = $0
+		sub(/:.*$/, "", p)
+		d = $0
+		sub(/^[^:]*:[ \t]*/, "", d)
+		n = modname(p)
+		path[n] = p
+		deps[n] = d
+	}
+	END {
+		split(optional, o, " ")
+		for (i in o)
+			opt[o[i]] = 1
+		k = split(wanted, w, " ")
+		for (i = 1; i <= k; i++)
+			visit(w[i])
+		if (missing != "") {
+			print "missing:" missing > "/dev/stderr"
+			exit 1
+		}
+	}' "$moddir/modules.builtin" "$moddir/modules.dep"
+}
+
+root=$work/root
+mkdir -p "$root/bin" "$root/dev" "$root/proc" "$root/sys" "$root/mnt" "$root/tmp" "$root/lib/modules"
+: >"$root/lib/modules/load-order"
+modlist=$(resolve_modules) || die "kernel $kver lacks modules the test needs (see above)"
+for rel in $modlist; do
+	name=$(basename "$rel")
+	base=${name%%.ko*}
+	src=$moddir/$rel
+	# Compressed modules are unpacked here, on the host, so that the guest's busybox
+	# insmod does not need to understand the compression.
+	case $name in
+	*.ko) cp "$src" "$root/lib/modules/$base.ko" ;;
+	*.ko.xz) xz -dc "$src" >"$root/lib/modules/$base.ko" || die "cannot unpack $src (install xz-utils)" ;;
+	*.ko.zst) zstd -q -dc "$src" >"$root/lib/modules/$base.ko" || die "cannot unpack $src (install zstd)" ;;
+	*.ko.gz) gzip -dc "$src" >"$root/lib/modules/$base.ko" ;;
+	*) die "unexpected module file $src" ;;
+	esac
+	echo "$base" >>"$root/lib/modules/load-order"
+done
+say "kernel $kver; modules: $(tr '\n' ' ' <"$root/lib/modules/load-order")"
+
+# --- The guest ---------------------------------------------------------------------------
+
+cp "$busybox" "$root/bin/busybox"
+# The kernel starts /init through its "#!/bin/sh" line, before /init has installed the
+# other busybox links, so this one link must already be in the archive.
+ln -s busybox "$root/bin/sh"
+cp "$vbench_bin" "$root/bin/vbench"
+chmod 755 "$root/bin/busybox" "$root/bin/vbench"
+
+# Settings the guest reads; the guest script itself is fixed text.
+cat >"$root/vmtest.conf" <<EOF
+BUSES="$buses"
+RUNS="$runs"
+COUNT="$count"
+BS="$bs"
+EOF
+
+cat >"$root/init" <<'GUEST_INIT'
+#!/bin/sh
+# /init of the vbench test guest; see tests/vm/run.sh on the host for the whole story.
+# It runs as PID 1 in an initramfs; every disk it writes is an image file on the host.
+
+/bin/busybox --install -s /bin
+PATH=/bin
+export PATH
+
+# Refuse to run anywhere but as the init of the test guest, so that this script can
+# never overwrite a disk by mistake.
+if [ "$$" != 1 ] || [ ! -f /vmtest.conf ]; then
+	echo "vmtest init: not PID 1 of the test initramfs; refusing to touch any disk" >&2
+	exit 1
+fi
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+hostname vmtest-guest
+. /vmtest.conf
+
+say() { echo "vmtest-guest: $*"; }
+
+# Ends the guest. The pause lets the serial port send out what is still buffered
+# before the power goes.
+finish() {
+	sleep 1
+	poweroff -f
+	sleep 10
+}
+
+# The host boots once with "vmtest=probe" to find out whether KVM works at all.
+if grep -q 'vmtest=probe' /proc/cmdline; then
+	echo "=====VMTEST-PROBE-OK====="
+	finish
+fi
+
+while read -r m; do
+	insmod "/lib/modules/$m.ko" || say "insmod $m failed"
+done </lib/modules/load-order
+
+# From here on only emergencies reach the console, so that kernel messages (such as
+# the I/O errors of the blkdebug disk) cannot cut into the lines the host parses.
+dmesg -n 1
+
+# sys_driver NAME: the driver of block device NAME as /sys tells it: the first device
+# with a driver on the way from the disk up to the root of the device tree, and for a
+# SCSI disk, whose own driver is always "sd", also the host adapter's: "sd/ata_piix".
+sys_driver() {
+	d=$(readlink -f "/sys/block/$1/device")
+	first=""
+	while [ -n "$d" ] && [ "$d" != / ] && [ "$d" != /sys/devices ]; do
+		if [ -e "$d/driver" ]; then
+			n=$(basename "$(readlink -f "$d/driver")")
+			if [ -z "$first" ]; then
+				first=$n
+				[ "$n" = sd ] || break
+			else
+				first=$first/$n
+				break
+			fi
+		fi
+		d=$(dirname "$d")
+	done
+	echo "${first:-none}"
+}
+
+# find_disks: sets dev_BUS and drv_BUS for each disk, naming the bus from the kind
+# of device and, for SCSI disks, from the host adapter's driver. The blkdebug disk is
+# the virtio disk with serial number "vbfault".
+find_disks() {
+	for p in /sys/block/*; do
+		n=${p##*/}
+		case $n in
+		vd* | sd* | hd* | nvme*) ;;
+		*) continue ;;
+		esac
+		drv=$(sys_driver "$n")
+		case $n in
+		vd*)
+			if [ "$(cat "$p/serial" 2>/dev/null)" = vbfault ]; then bus=fault; else bus=virtio; fi
+			;;
+		nvme*) bus=nvme ;;
+		*)
+			case $drv in
+			*/ata_piix | */ata_generic | */pata_*) bus=ide ;;
+			*/virtio_scsi | */sym53c8xx | */mptspi | */megaraid*) bus=scsi ;;
+			*) bus=other ;;
+			esac
+			;;
+		esac
+		eval "dev_$bus=\$n drv_$bus=\$drv"
+	done
+}
+
+# Disks on SCSI buses are found asynchronously; wait until every expected one is there.
+tries=0
+while :; do
+	find_disks
+	all=1
+	for b in $BUSES fault; do
+		eval "[ -n \"\${dev_$b:-}\" ]" || all=0
+	done
+	[ "$all" = 1 ] && break
+	tries=$((tries + 1))
+	[ "$tries" -ge 60 ] && break
+	sleep 1
+done
+for b in $BUSES fault; do
+	eval "say \"$b disk: \${dev_$b:-MISSING} \${drv_$b:-}\""
+done
+
+csv=/tmp/vbench.csv
+: >/tmp/expect
+for b in $BUSES; do
+	eval "n=\${dev_$b:-} drv=\${drv_$b:-}"
+	if [ -z "$n" ]; then
+		say "no disk found for bus $b"
+		echo "$b-raw MISSING - -" >>/tmp/expect
+		echo "$b-ext2 MISSING - -" >>/tmp/expect
+		continue
+	fi
+
+	say "$b: vbench on the raw device /dev/$n"
+	vbench --force --direct --no-progress -q -b "$BS" -c "$COUNT" -r "$RUNS" \
+		-l "$b-raw" --csv-append "$csv" "/dev/$n"
+	echo "$b-raw /dev/$n $drv $?" >>/tmp/expect
+
+	say "$b: vbench on ext2 on /dev/$n"
+	mkdir -p "/mnt/$b"
+	if mke2fs -F "/dev/$n" >/tmp/mkfs.log 2>&1 && mount -t ext2 "/dev/$n" "/mnt/$b"; then
+		vbench --no-progress -q -b "$BS" -c "$COUNT" -r "$RUNS" \
+			-l "$b-ext2" --csv-append "$csv" "/mnt/$b"
+		echo "$b-ext2 /dev/$n $drv $?" >>/tmp/expect
+		umount "/mnt/$b"
+	else
+		cat /tmp/mkfs.log
+		say "$b: cannot make or mount ext2 on /dev/$n"
+		echo "$b-ext2 /dev/$n $drv mkfs-failed" >>/tmp/expect
+	fi
+done
+
+echo "=====VBENCH-CSV-BEGIN====="
+cat "$csv" 2>/dev/null
+echo "=====VBENCH-CSV-END====="
+echo "=====VBENCH-EXPECT-BEGIN====="
+cat /tmp/expect
+echo "=====VBENCH-EXPECT-END====="
+
+# The fault case: the blkdebug disk fails every write once the first run has been
+# flushed, so run 1 completes and run 2 fails. A time limit turns a hang into a failure.
+if [ -n "${dev_fault:-}" ]; then
+	say "fault: vbench on /dev/$dev_fault, which fails with EIO after the first run"
+	timeout 300 vbench --force --direct --no-progress -b "$BS" -c "$COUNT" -r "$RUNS" \
+		-l virtio-blkdebug --csv-append /tmp/fault.csv "/dev/$dev_fault" >/tmp/fault.out 2>&1
+	rc=$?
+else
+	echo "no blkdebug disk found" >/tmp/fault.out
+	rc=none
+fi
+echo "=====VBENCH-FAULT-BEGIN====="
+echo "exit=$rc"
+cat /tmp/fault.out
+echo "=====VBENCH-FAULT-END====="
+echo "=====VBENCH-FAULT-CSV-BEGIN====="
+cat /tmp/fault.csv 2>/dev/null
+echo "=====VBENCH-FAULT-CSV-END====="
+
+echo "=====VMTEST-DONE====="
+finish
+GUEST_INIT
+chmod 755 "$root/init"
+
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) | gzip -1 >"$work/initrd.gz"
+say "initramfs: $(wc -c <"$work/initrd.gz" | tr -d ' ') bytes"
+
+# --- Disks -----------------------------------------------------------------------------
+
+# Raw images, allocated up front where the host's filesystem can, so that the first run
+# on each disk does not also measure the host allocating blocks for a sparse file. The
+# guest's writes are the only data they ever hold.
+for b in $buses fault; do
+	fallocate -l "${disk_mib}M" "$work/$b.img" 2>/dev/null || truncate -s "${disk_mib}M" "$work/$b.img"
+done
+
+# The blkdebug rules: the state starts at 1; the first flush that follows writes
+# ("flush_to_disk", which vbench's fsync at the end of run 1 causes) moves it to 2; in
+# state 2 every write request fails with errno 5, EIO. Counting flushes rather than
+# write requests makes this independent of how the guest kernel splits writes.
+cat >"$work/fault.cfg" <<'EOF'
+[set-state]
+event = "flush_to_disk"
+state = "1"
+new_state = "2"
+
+[inject-error]
+event = "write_aio"
+state = "2"
+errno = "5"
+once = "off"
+EOF
+
+# QEMU opens the images with O_DIRECT (cache=none) where the host's filesystem allows it,
+# so that the host's page cache does not make some runs far faster than others; on a
+# filesystem without O_DIRECT, such as tmpfs, it falls back to QEMU's default.
+cache=${VMTEST_CACHE:-}
+if [ -z "$cache" ]; then
+	if dd if=/dev/zero of="$work/direct.probe" bs=4096 count=1 oflag=direct 2>/dev/null; then
+		cache=none
+	else
+		cache=writeback
+	fi
+	rm -f "$work/direct.probe"
+fi
+raw="format=raw,cache=$cache"
+
+disk_args=""
+for b in $buses; do
+	img=$work/$b.img
+	case $b in
+	virtio) disk_args="$disk_args -drive file=$img,$raw,if=virtio" ;;
+	ide) disk_args="$disk_args -drive file=$img,$raw,if=ide" ;;
+	scsi) disk_args="$disk_args -device virtio-scsi-pci,id=vscsi -drive file=$img,$raw,if=none,id=dscsi -device scsi-hd,drive=dscsi,bus=vscsi.0" ;;
+	nvme) disk_args="$disk_args -drive file=$img,$raw,if=none,id=dnvme -device nvme,drive=dnvme,serial=vbnvme" ;;
+	esac
+done
+# The fault disk is a virtio disk too; its serial number tells the guest which one it is.
+disk_args="$disk_args -drive file=blkdebug:$work/fault.cfg:$work/fault.img,$raw,if=none,id=dfault"
+disk_args="$disk_args -device virtio-blk-pci,drive=dfault,serial=vbfault"
+
+# --- Boot --------------------------------------------------------------------------------
+
+# boot ACCEL SECONDS CMDLINE-EXTRA [DISKS...]: boots the guest, its serial console going
+# to $work/console.log (shown live when GNU tail is there), and waits for it to power
+# off. Sets qrc to QEMU's exit status, which is 124 when the time limit killed it.
+boot() {
+	b_accel=$1 b_secs=$2 b_extra=$3
+	shift 3
+	: >"$work/console.log"
+	# -k: if QEMU ignores the polite signal at the time limit, kill it 10 s later.
+	timeout -k 10 "$b_secs" qemu-system-x86_64 -machine "pc,accel=$b_accel" -m 512M -smp 1 \
+		-display none -monitor none -no-reboot -serial "file:$work/console.log" \
+		-kernel "$kernel" -initrd "$work/initrd.gz" \
+		-append "console=ttyS0 panic=-1 quiet $b_extra" "$@" \
+		</dev/null >"$work/qemu.out" 2>&1 &
+	qpid=$!
+	# The live copy of the console runs in the background too, so that the shell waits
+	# in "wait", which a signal interrupts at once (running the cleanup), rather than
+	# in a foreground pipeline, which would delay the signal until QEMU exits. GNU tail
+	# stops by itself once QEMU's process has gone.
+	tpid=""
+	if [ -z "$b_extra" ] && tail --version 2>/dev/null | grep -q GNU; then
+		tail -n +1 -f --pid="$qpid" "$work/console.log" | tr -d '\r' &
+		tpid=$!
+	fi
+	qrc=0
+	wait "$qpid" || qrc=$?
+	qpid=""
+	if [ -n "$tpid" ]; then
+		wait "$tpid" || true
+	fi
+}
+
+accel=tcg
+case $accel_req in
+tcg) ;;
+kvm) accel=kvm ;;
+auto)
+	# Nested KVM can exist yet hang, so KVM is used only after a probe boot powers off
+	# within a short limit.
+	if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+		boot kvm 30 vmtest=probe
+		if [ "$qrc" -eq 0 ] && grep -q '=====VMTEST-PROBE-OK=====' "$work/console.log"; then
+			accel=kvm
+		else
+			say "/dev/kvm is there but a probe boot did not work; using TCG"
+		fi
+	fi
+	;;
+*) die "VMTEST_ACCEL must be tcg, kvm or auto" ;;
+esac
+
+say "booting the guest ($accel, cache=$cache, time limit ${limit} s)"
+# $disk_args holds whole options separated by spaces; the paths have none (checked).
+# shellcheck disable=SC2086
+boot_start=$(date +%s)
+boot "$accel" "$limit" "" $disk_args
+boot_secs=$(($(date +%s) - boot_start))
+
+# --- Checks ------------------------------------------------------------------------------
+
+tr -d '\r' <"$work/console.log" >"$work/console.txt"
+failures=0
+fail() {
+	echo "vmtest: FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# section NAME: the lines between =====NAME-BEGIN===== and =====NAME-END=====.
+section() {
+	sed -n "/^=====$1-BEGIN=====\$/,/^=====$1-END=====\$/p" "$work/console.txt" | sed '1d;$d'
+}
+
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	fail "the guest did not power off within $limit s"
+elif [ "$qrc" -ne 0 ]; then
+	cat "$work/qemu.out" >&2
+	fail "QEMU exited with status $qrc"
+fi
+if ! grep -q '^=====VMTEST-DONE=====$' "$work/console.txt"; then
+	fail "the guest did not finish its script (no =====VMTEST-DONE===== on the console)"
+	echo "--- last lines of the console:" >&2
+	tail -n 40 "$work/console.txt" >&2
+	cat "$work/qemu.out" >&2
+fi
+
+section VBENCH-CSV >"$work/vbench.csv"
+section VBENCH-EXPECT >"$work/expect.txt"
+section VBENCH-FAULT >"$work/fault.txt"
+section VBENCH-FAULT-CSV >"$work/fault.csv"
+
+# csv_rows FILE LABEL: prints "run driver status" for each row of LABEL, finding the
+# columns by their names in the header. Quoted fields (RFC 4180) are understood.
+csv_rows() {
+	awk -v want="$2" '
+	function parse(line,   i, c, q, f, n) {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0
+				} else f = f c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { fld[++n] = f; f = "" }
+			else f = f c
+		}
+		fld[++n] = f
+		return n
+	}
+	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
+	{
+		parse($0)
+		if (fld[col["label"]] == want)
+			print fld[col["run"]], fld[col["driver"]], fld[col["status"]]
+	}' "$1"
+}
+
+if [ ! -s "$work/vbench.csv" ]; then
+	fail "no CSV came back from the guest"
+else
+	header=$(head -n 1 "$work/vbench.csv")
+	for c in label run driver status bytes_per_sec; do
+		case ",$header," in
+		*",$c,"*) ;;
+		*) fail "the CSV header lacks the column $c" ;;
+		esac
+	done
+fi
+
+for b in $buses; do
+	for kind in raw ext2; do
+		label=$b-$kind
+		line=$(grep "^$label " "$work/expect.txt" || true)
+		if [ -z "$line" ]; then
+			fail "$label: the guest did not report this case"
+			continue
+		fi
+		# The expect line is "LABEL DEVICE DRIVER-FROM-SYS EXIT-STATUS".
+		set -- $line
+		dev=$2 sysdrv=$3 rc=$4
+		if [ "$dev" = MISSING ]; then
+			fail "$label: the guest found no $b disk"
+			continue
+		fi
+		[ "$rc" = 0 ] || fail "$label: vbench on $dev exited with $rc"
+		csv_rows "$work/vbench.csv" "$label" >"$work/rows.txt"
+		i=1
+		while [ "$i" -le "$runs" ]; do
+			grep -q "^$i " "$work/rows.txt" || fail "$label: run $i is missing from the CSV"
+			i=$((i + 1))
+		done
+		while read -r run drv status; do
+			[ "$status" = ok ] || fail "$label: run $run has status '$status'"
+			[ "$drv" = "$sysdrv" ] ||
+				fail "$label: vbench reports driver '$drv', the guest's /sys says '$sysdrv'"
+			if [ "$b" = virtio ] && [ "$drv" != virtio_blk ]; then
+				fail "$label: vbench reports driver '$drv' for the virtio disk, not virtio_blk"
+			fi
+		done <"$work/rows.txt"
+		if [ "$kind" = raw ]; then
+			say "$b disk $dev: the guest binds $sysdrv; vbench reports $(cut -d' ' -f2 "$work/rows.txt" | sort -u | tr '\n' ' ')"
+		fi
+	done
+done
+
+# The fault case must end with exit status 3 (I/O error), having summarised the run
+# that completed before the error: its dd lines and the statistics.
+fault_rc=$(sed -n 's/^exit=//p' "$work/fault.txt")
+if [ "$fault_rc" != 3 ]; then
+	fail "blkdebug: vbench exited with '$fault_rc', not 3"
+fi
+grep -q 'bytes transferred in' "$work/fault.txt" ||
+	fail "blkdebug: no completed run in vbench's output"
+grep -q '^mean ' "$work/fault.txt" ||
+	fail "blkdebug: no summary (mean ...) in vbench's output"
+csv_rows "$work/fault.csv" virtio-blkdebug >"$work/fault-rows.txt" 2>/dev/null || true
+grep -q ' ok$' "$work/fault-rows.txt" || fail "blkdebug: no run with status ok in the CSV"
+grep -q ' error$' "$work/fault-rows.txt" || fail "blkdebug: no run with status error in the CSV"
+
+echo
+echo "--- blkdebug case (EIO injected after the first run), exit status $fault_rc:"
+sed '/^exit=/d' "$work/fault.txt"
+echo
+
+if [ -s "$work/vbench.csv" ]; then
+	echo "--- vbench report --format markdown (guest CSV, $accel):"
+	echo
+	"$vbench_bin" report --format markdown "$work/vbench.csv" ||
+		fail "vbench report --format markdown failed on the guest's CSV"
+	echo
+fi
+
+if [ -n "${VMTEST_KEEP_CSV:-}" ] && [ -s "$work/vbench.csv" ]; then
+	cp "$work/vbench.csv" "$VMTEST_KEEP_CSV"
+	say "CSV copied to $VMTEST_KEEP_CSV"
+fi
+
+total=$(elapsed)
+if [ "$failures" -ne 0 ]; then
+	say "FAILED: $failures problem(s); guest $boot_secs s, total $total s ($accel)"
+	exit 1
+fi
+say "PASS: guest runs on $(echo $buses | tr ' ' ',') (raw and ext2) and the blkdebug fault; guest $boot_secs s, total $total s ($accel)"
