@@ -20,6 +20,7 @@ struct vb_io_ops {
 	int (*close)(void *ctx, int fd);
 	int (*unlink)(void *ctx, const char *path);
 	int (*fstat)(void *ctx, int fd, struct stat *st);
+	int (*dup)(void *ctx, int fd);
 	void *ctx;
 };
 
@@ -47,6 +48,7 @@ struct vb_write_plan {
 	int open_flags;
 	mode_t open_mode;
 	bool unlink_after_open;       /* the name was created for this run only */
+	bool defer_release;           /* the file has no name: free it after the clock stops */
 	bool nocache_fcntl;           /* F_NOCACHE after open (macOS way of O_DIRECT) */
 	bool check_identity;          /* the opened file must be dev/ino below */
 	dev_t dev;

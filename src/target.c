@@ -292,6 +292,7 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 	plan->open_mode = 0600;
 	plan->nocache_fcntl = cfg->direct && vb_caps()->direct == VB_DIRECT_FCNTL;
 	plan->unlink_after_open = false;
+	plan->defer_release = t->use_tmpfile || t->per_run_name;
 	plan->check_identity = false;
 	plan->sync_may_fail = false;
 	if (t->use_tmpfile) {

@@ -73,7 +73,14 @@ static int f_fstat(void *ctx, int fd, struct stat *st)
 	return 0;
 }
 
-static const struct vb_io_ops ops = {f_open, f_write, f_ok, f_ok, f_ok, f_unlink, f_fstat, &fk};
+static int f_dup(void *ctx, int fd)
+{
+	(void)ctx;
+	return fd + 1;
+}
+
+static const struct vb_io_ops ops = {f_open, f_write, f_ok, f_ok, f_ok, f_unlink, f_fstat, f_dup,
+				     &fk};
 
 static struct vb_config cfg;
 static struct vb_target tgt;

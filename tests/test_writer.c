@@ -16,7 +16,8 @@ struct fake {
 	const struct step *script;
 	size_t n_script, next;
 	uint64_t written;
-	int writes, fsyncs, fdatasyncs, closes, opens, unlinks;
+	int writes, fsyncs, fdatasyncs, closes, opens, unlinks, dups;
+	int closed_after_dup;   /* fd closed last */
 	int open_flags;
 	int fsync_err, close_err, open_err;
 	unsigned char first_bytes[16];
@@ -88,7 +89,7 @@ static int f_fdatasync(void *ctx, int fd)
 static int f_close(void *ctx, int fd)
 {
 	struct fake *f = ctx;
-	(void)fd;
+	f->closed_after_dup = fd;
 	f->closes++;
 	if (f->close_err) {
 		errno = f->close_err;
@@ -115,9 +116,17 @@ static int f_fstat(void *ctx, int fd, struct stat *st)
 	return 0;
 }
 
+static int f_dup(void *ctx, int fd)
+{
+	struct fake *f = ctx;
+	f->dups++;
+	return fd + 1;
+}
+
 static struct vb_io_ops ops_for(struct fake *f)
 {
-	struct vb_io_ops o = {f_open, f_write, f_fsync, f_fdatasync, f_close, f_unlink, f_fstat, f};
+	struct vb_io_ops o = {f_open, f_write, f_fsync, f_fdatasync, f_close, f_unlink, f_fstat,
+			      f_dup, f};
 	return o;
 }
 
@@ -197,7 +206,7 @@ static void test_sync_modes(void **state)
 static void test_short_writes_continue(void **state)
 {
 	const struct step script[] = {{1000, 0, 0}, {1, 0, 0}, {0, 0, 0}, {3000, 0, 0}};
-	struct fake f = {script, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, NULL};
+	struct fake f = {.script = script, .n_script = 4};
 	struct vb_io_ops o = ops_for(&f);
 	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
 	struct vb_run r;
@@ -215,7 +224,7 @@ static void test_short_writes_continue(void **state)
 static void test_eintr_retried(void **state)
 {
 	const struct step script[] = {{0, EINTR, 0}, {0, EINTR, 0}, {100, 0, 0}, {0, EINTR, 0}};
-	struct fake f = {script, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, NULL};
+	struct fake f = {.script = script, .n_script = 4};
 	struct vb_io_ops o = ops_for(&f);
 	struct vb_write_plan p = plan_for(3, VB_SYNC_FSYNC);
 	struct vb_run r;
@@ -229,7 +238,7 @@ static void test_eintr_retried(void **state)
 static void test_eintr_with_stop_flag_stops(void **state)
 {
 	const struct step script[] = {{0, 0, 0}, {0, EINTR, 0}};
-	struct fake f = {script, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, &stop};
+	struct fake f = {.script = script, .n_script = 2, .raise_stop_on_eintr = &stop};
 	struct vb_io_ops o = ops_for(&f);
 	struct vb_write_plan p = plan_for(5, VB_SYNC_FSYNC);
 	struct vb_run r;
@@ -247,7 +256,7 @@ static void test_eintr_with_stop_flag_stops(void **state)
 static void check_write_fault(int err)
 {
 	const struct step script[] = {{0, 0, 0}, {0, 0, 0}, {512, 0, 0}, {0, err, 0}};
-	struct fake f = {script, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, NULL};
+	struct fake f = {.script = script, .n_script = 4};
 	struct vb_io_ops o = ops_for(&f);
 	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
 	struct vb_run r;
@@ -305,7 +314,7 @@ static void test_close_error(void **state)
 static void test_no_progress(void **state)
 {
 	struct step script[12];
-	struct fake f = {script, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, NULL};
+	struct fake f = {.script = script, .n_script = 12};
 	struct vb_io_ops o = ops_for(&f);
 	struct vb_write_plan p = plan_for(3, VB_SYNC_FSYNC);
 	struct vb_run r;
@@ -361,6 +370,25 @@ static void test_identity_and_unlink(void **state)
 	vb_run_free(&r);
 }
 
+static void test_anonymous_file_released_after_the_clock(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = ops_for(&f);
+	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.defer_release = true;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.dups, 1);
+	assert_int_equal(f.closes, 2);
+	assert_int_equal(f.closed_after_dup, 43); /* the extra descriptor goes last */
+	p.defer_release = false;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.dups, 0);
+	assert_int_equal(f.closes, 1);
+}
+
 static void test_stop_before_start(void **state)
 {
 	struct fake f = {0};
@@ -406,6 +434,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_progress, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_and_unlink, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_anonymous_file_released_after_the_clock, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_stop_before_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_intervals_recorded, setup, teardown),
 	};

@@ -1,0 +1,451 @@
+#!/usr/bin/env bash
+# Measures vbench against dd (and fio when installed) on the same work, interleaved,
+# and prints the medians and their ratios against the targets of issue 4.
+#
+#   bench/compare.sh              default sizes (4 GiB, 1 GiB, 512 MiB), 5 repeats
+#   QUICK=1 bench/compare.sh      small sizes, 3 repeats: a smoke test of the script
+#
+# Environment: REPEATS (repeats per measurement), QUICK (1: small sizes), VBENCH (the
+# binary; default: ../vbench next to this directory), DISK_DIR (where the O_DIRECT test
+# makes its temporary directory; default /var/tmp), NO_FIO (1: skip fio).
+#
+# A MISS is a finding, not a failure: the script exits 0 unless a command crashed or the
+# setup was impossible. See bench/README.md for what each figure means.
+
+set -u
+set -o pipefail
+# dd and awk print and read decimal points; a locale with decimal commas would break the
+# parsing, so everything runs in the C locale.
+export LC_ALL=C
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VBENCH=${VBENCH:-$here/../vbench}
+QUICK=${QUICK:-0}
+DISK_DIR=${DISK_DIR:-/var/tmp}
+NO_FIO=${NO_FIO:-0}
+if [ "$QUICK" = 1 ]; then
+	REPEATS=${REPEATS:-3}
+else
+	REPEATS=${REPEATS:-5}
+fi
+
+MiB=1048576
+if [ "$QUICK" = 1 ]; then
+	# Small enough to finish in well under a minute, large enough that every code path
+	# (parsing, medians, cleanup) is exercised as in a full run.
+	a_bytes=$((64 * MiB)); b_blocks=64; c_blocks=64
+else
+	a_bytes=$((4096 * MiB)); b_blocks=1024; c_blocks=512
+fi
+a_count4k=$((a_bytes / 4096))
+a_count1m=$((a_bytes / MiB))
+
+die() {
+	echo "compare.sh: $*" >&2
+	exit 1
+}
+
+case $REPEATS in
+'' | *[!0-9]* | 0) die "REPEATS must be a positive integer, not '$REPEATS'" ;;
+esac
+[ -x "$VBENCH" ] || die "no vbench binary at $VBENCH (run make, or set VBENCH)"
+VBENCH=$(cd "$(dirname "$VBENCH")" && pwd)/$(basename "$VBENCH")
+command -v dd >/dev/null || die "dd not found"
+
+have_fio=0
+if [ "$NO_FIO" != 1 ] && command -v fio >/dev/null; then
+	have_fio=1
+fi
+# GNU time gives the peak resident set (%M) exactly; without it the script samples
+# VmHWM from /proc, which is a close lower bound.
+gnu_time=""
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1; then
+	gnu_time=/usr/bin/time
+fi
+
+# Everything the script creates lives in four directories made here, before any
+# measurement: work (captured output of each command, and the tmpfs mount point),
+# shm_dir (used for (b) when no tmpfs can be mounted), and disk_dir (the O_DIRECT files).
+#
+# The script runs as two processes. This one, the supervisor, makes the directories,
+# starts a second copy of the script that does the measuring, waits for it, and then
+# unmounts and removes everything. The split exists because bash 5.2 can lose a signal
+# trap that fires while it is parsing a command substitution (it reports "trap: unexpected
+# EOF while looking for matching `)'" and carries on), and the measuring half is full of
+# command substitutions; a supervisor that only sits in `wait` gets its traps reliably.
+if [ "${VBENCH_COMPARE_CHILD:-}" != 1 ]; then
+	work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-compare.XXXXXX") || die "cannot make a scratch directory"
+	shm_dir="" disk_dir="" child=""
+	# shellcheck disable=SC2317 # called from the traps and at the end
+	cleanup() {
+		local i
+		# The measuring copy, and whatever vbench, dd or fio it was running, must be gone
+		# before their directories are: they run in their own process group, which gets
+		# TERM, then KILL if it is still there after five seconds.
+		if [ -n "$child" ] && kill -0 -- "-$child" 2>/dev/null; then
+			kill -TERM -- "-$child" 2>/dev/null
+			for ((i = 0; i < 50; i++)); do
+				kill -0 -- "-$child" 2>/dev/null || break
+				sleep 0.1
+			done
+			kill -KILL -- "-$child" 2>/dev/null
+		fi
+		if [ -d "$work/tmpfs" ]; then
+			umount "$work/tmpfs" 2>/dev/null || umount -l "$work/tmpfs" 2>/dev/null
+		fi
+		[ -n "$shm_dir" ] && rm -rf -- "$shm_dir"
+		[ -n "$disk_dir" ] && rm -rf -- "$disk_dir"
+		rm -rf -- "$work"
+	}
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	trap 'exit 129' HUP
+	mkdir "$work/tmpfs" || die "cannot make a mount point"
+	shm_dir=$(mktemp -d /dev/shm/vbench-compare.XXXXXX 2>/dev/null) || shm_dir=""
+	disk_dir=$(mktemp -d "$DISK_DIR/vbench-compare.XXXXXX") || die "cannot make a directory in $DISK_DIR"
+	# Job control puts the measuring copy in a process group of its own, so the cleanup
+	# can stop it together with the command it is running.
+	set -m
+	VBENCH_COMPARE_CHILD=1 VBENCH_COMPARE_WORK=$work VBENCH_COMPARE_SHM=$shm_dir \
+		VBENCH_COMPARE_DISK=$disk_dir "$BASH" "${BASH_SOURCE[0]}" "$@" &
+	child=$!
+	set +m
+	wait "$child"
+	rc=$?
+	child=""
+	exit "$rc"
+fi
+
+# From here on: the measuring copy, started by the supervisor above.
+work=$VBENCH_COMPARE_WORK
+disk_dir=$VBENCH_COMPARE_DISK
+tmpfs_dir="" tmpfs_mounted=0
+errf=$work/stderr
+outf=$work/stdout
+timef=$work/time
+
+# Shows the captured output of a command that failed, then stops: a crash is the one
+# case where the script exits non-zero.
+crashed() {
+	echo "compare.sh: command failed (exit $1): ${*:2}" >&2
+	sed 's/^/  stdout: /' "$outf" >&2 2>/dev/null
+	sed 's/^/  stderr: /' "$errf" >&2 2>/dev/null
+	exit 1
+}
+
+# Runs a command with its output captured in $outf and $errf, and stores its CPU time in
+# seconds (user + system, of the process and its children) in the global `cpu`. Bash's
+# `time` keyword reads the rusage that wait4 returns, so no external tool is needed; it
+# prints milliseconds, though a kernel that accounts CPU time by ticks is coarser.
+cpu=""
+run_timed() {
+	local TIMEFORMAT='%3U %3S' rc
+	{ time "$@" >"$outf" 2>"$errf"; } 2>"$timef"
+	rc=$?
+	[ "$rc" = 0 ] || crashed "$rc" "$@"
+	cpu=$(awk '{ printf "%.3f", $1 + $2 }' "$timef")
+}
+
+# Runs a command with its output captured, failing loudly.
+run_plain() {
+	local rc
+	"$@" >"$outf" 2>"$errf"
+	rc=$?
+	[ "$rc" = 0 ] || crashed "$rc" "$@"
+}
+
+# The rate vbench printed in its dd-style line "N bytes transferred in S secs (R bytes/sec)".
+vbench_rate() {
+	awk '/ bytes transferred in / { r = $(NF - 1); sub(/^\(/, "", r) } END { print r }' "$outf"
+}
+
+# The "sync and close" seconds of vbench's "# ... MiB/s ...; write W secs, sync and close
+# S secs" line: how long the part after the last write took.
+vbench_sync_close() {
+	awk '/ sync and close / { for (i = 1; i < NF; i++) if ($i == "close") v = $(i + 1) }
+		END { print v }' "$outf"
+}
+
+# GNU dd's line "N bytes (...) copied, S s, R unit": its rate is rounded to 2-3 digits,
+# so the rate is recomputed from the exact byte count and seconds.
+dd_rate() {
+	awk -F', ' '/ copied, / { split($(NF - 1), s, " "); b = $1 + 0; t = s[1] + 0 }
+		END { if (t > 0) printf "%.0f\n", b / t }' "$errf"
+}
+
+# fio's JSON: the write section's io_bytes and runtime (ms). With end_fsync=1 the final
+# fsync happens inside fio's measured I/O phase, so io_bytes / runtime covers the same
+# write + fsync span as dd's and vbench's clocks (see README.md). jq when present,
+# otherwise a small awk reader of fio's one-key-per-line layout.
+fio_rate() {
+	if command -v jq >/dev/null; then
+		jq -r '.jobs[0].write | if .runtime > 0 then (.io_bytes * 1000 / .runtime | floor)
+			else empty end' "$outf"
+	else
+		awk '/"write" *: *\{/ { w = 1 }
+			w && /"io_bytes"/ && b == "" { b = $3 + 0 }
+			w && /"runtime"/ && t == "" { t = $3 + 0 }
+			END { if (t > 0) printf "%.0f\n", b * 1000 / t }' "$outf"
+	fi
+}
+
+# Median of the numbers given as arguments (mean of the middle two for an even count).
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+		END { OFMT = "%.10g"; if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "n/a" }'
+}
+
+# verdict RATIO OP LIMIT: PASS when RATIO OP LIMIT holds (OP is <= or >=), else MISS.
+verdict() {
+	awk -v r="$1" -v op="$2" -v l="$3" 'BEGIN {
+		if (r == "n/a") { print "n/a"; exit }
+		ok = (op == "<=") ? (r <= l) : (r >= l)
+		print ok ? "PASS" : "MISS" }'
+}
+
+# within RATIO PCT: PASS when the ratio is within PCT percent of 1.
+within() {
+	awk -v r="$1" -v p="$2" 'BEGIN {
+		if (r == "n/a") { print "n/a"; exit }
+		d = r - 1; if (d < 0) d = -d
+		print (d <= p / 100) ? "PASS" : "MISS" }'
+}
+
+# The rates given as arguments in MiB/s, one decimal, space separated.
+samples() {
+	awk 'BEGIN { for (i = 1; i < ARGC; i++) printf "%.1f ", ARGV[i] / 1048576 }' "$@"
+}
+
+human_rate() {
+	awk -v r="$1" 'BEGIN { printf "%.1f MiB/s", r / 1048576 }'
+}
+
+# Drops the file system's pending work (journal commit, online discard of freed blocks)
+# before the next measurement, so that one tool does not pay for the previous one's
+# deleted file.
+settle() {
+	sync -f "$1" 2>/dev/null || sync
+}
+
+rows=()   # lines of the result table
+notes=()  # lines printed after it
+add_row() { rows+=("$(printf '%-44s %14s %14s %-6s %7s %-7s %s' "$@")"); }
+
+started=$(date +%s)
+echo "vbench compare: $("$VBENCH" --version 2>&1 | head -n1) vs $(dd --version | head -n1)$(
+	[ "$have_fio" = 1 ] && echo " vs $(fio --version)")"
+echo "host: $(uname -sr), $(nproc) CPUs, $REPEATS repeats per figure, interleaved, medians$(
+	[ "$QUICK" = 1 ] && echo ", QUICK sizes")"
+echo
+
+# ---------------------------------------------------------------------------------------
+# (a) CPU time to write the same bytes to /dev/null. dd reads every block from /dev/zero
+# and writes it; vbench fills its buffer once and only writes, so it should need about
+# half of dd's system calls.
+for bs in 4k 1M; do
+	if [ "$bs" = 4k ]; then count=$a_count4k; else count=$a_count1m; fi
+	vb=() dd_=()
+	echo "(a) CPU time, $((a_bytes / MiB)) MiB to /dev/null, bs=$bs ..."
+	for ((i = 1; i <= REPEATS; i++)); do
+		# Alternating which tool goes first keeps either from always running on a cache
+		# or CPU frequency state left by the other.
+		if ((i % 2)); then order="vb dd"; else order="dd vb"; fi
+		for t in $order; do
+			if [ "$t" = vb ]; then
+				run_timed "$VBENCH" --no-progress --sync none -q "bs=$bs" "count=$count" runs=1 /dev/null
+				vb+=("$cpu")
+			else
+				run_timed dd if=/dev/zero of=/dev/null "bs=$bs" "count=$count"
+				dd_+=("$cpu")
+			fi
+		done
+	done
+	mv=$(median "${vb[@]}") md=$(median "${dd_[@]}") r=$(ratio "$mv" "$md")
+	add_row "(a) CPU secs, $((a_bytes / MiB)) MiB -> /dev/null, bs=$bs" "$mv" "$md" "dd" "$r" "<=0.70" \
+		"$(verdict "$r" "<=" 0.70)"
+	notes+=("(a) bs=$bs samples (s, user+sys): vbench ${vb[*]} | dd ${dd_[*]}")
+done
+
+# ---------------------------------------------------------------------------------------
+# (b) Throughput of source random against source zero on a tmpfs: with no disk in the way
+# the figure is the cost of producing the data plus copying it into the page cache.
+echo "(b) tmpfs throughput, random vs zero ..."
+tmpfs_need=$((b_blocks * MiB + 64 * MiB))
+# A tmpfs of its own when root, so that the figure does not depend on what else lives in
+# /dev/shm; the supervisor unmounts it.
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o "size=$((tmpfs_need / MiB))m" tmpfs "$work/tmpfs" 2>"$errf"; then
+	tmpfs_dir=$work/tmpfs tmpfs_mounted=1
+else
+	# Not root, or a container without CAP_SYS_ADMIN: the shared-memory tmpfs.
+	tmpfs_dir=$VBENCH_COMPARE_SHM
+	[ -n "$tmpfs_dir" ] || die "no tmpfs: cannot mount one and cannot use /dev/shm"
+	avail=$(df -Pk "$tmpfs_dir" | awk 'NR == 2 { printf "%.0f", $4 * 1024 }')
+	[ "${avail:-0}" -ge "$tmpfs_need" ] || die "/dev/shm has $avail bytes free, $tmpfs_need needed"
+fi
+notes+=("(b) tmpfs: $tmpfs_dir ($([ "$tmpfs_mounted" = 1 ] && echo "mounted for this run" || echo "/dev/shm"))")
+
+# One unmeasured pass per source first: a virtual machine's memory is often backed by the
+# host only on first touch, and whichever source ran first would pay for it.
+for src in zero random; do
+	run_plain "$VBENCH" --no-progress --sync fsync --source "$src" -q bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
+done
+zr=() rr=()
+for ((i = 1; i <= REPEATS; i++)); do
+	if ((i % 2)); then order="zero random"; else order="random zero"; fi
+	for src in $order; do
+		run_plain "$VBENCH" --no-progress --sync fsync --source "$src" bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
+		rate=$(vbench_rate)
+		[ -n "$rate" ] || crashed 0 "no dd-style line from vbench --source $src"
+		if [ "$src" = zero ]; then zr+=("$rate"); else rr+=("$rate"); fi
+	done
+done
+mz=$(median "${zr[@]}") mr=$(median "${rr[@]}") r=$(ratio "$mr" "$mz")
+add_row "(b) MiB/s, $b_blocks MiB tmpfs, random vs zero" "$(human_rate "$mr")" "$(human_rate "$mz")" \
+	"zero" "$r" ">=0.90" "$(verdict "$r" ">=" 0.90)"
+notes+=("(b) samples (MiB/s): random $(samples "${rr[@]}")| zero $(samples "${zr[@]}")")
+
+# ---------------------------------------------------------------------------------------
+# (c) The same O_DIRECT write of whole 1 MiB blocks to a fresh file on the root file
+# system, with one fsync before the clock stops, by each tool.
+echo "(c) O_DIRECT + fsync, $c_blocks MiB to $DISK_DIR ..."
+# df -T names ext4 as such, where stat -f says "ext2/ext3".
+disk_fs=$(df -PT "$disk_dir" | awk 'NR == 2 { print $2 " on " $1 }')
+case $disk_fs in
+tmpfs* | ramfs*) notes+=("(c) warning: $DISK_DIR is on $disk_fs; there is no disk in this figure") ;;
+esac
+# vbf is vbench writing a named new file instead of a directory: a diagnostic row. In
+# directory form vbench writes an anonymous file (O_TMPFILE) whose blocks are freed by
+# the close, and a difference between the two rows is the cost of that close.
+tools=(vb dd vbf)
+[ "$have_fio" = 1 ] && tools+=(fio)
+cv=() cd_=() cf=() cvf=() close_vb=() close_vbf=()
+for ((i = 1; i <= REPEATS; i++)); do
+	# Rotate the order so that each tool follows each other one equally often.
+	order=""
+	for ((k = 0; k < ${#tools[@]}; k++)); do
+		order+=" ${tools[(k + i) % ${#tools[@]}]}"
+	done
+	for t in $order; do
+		case $t in
+		vb | vbf)
+			# In both forms vbench removes the file it made itself.
+			if [ "$t" = vb ]; then target=$disk_dir; else target=$disk_dir/vbench.out; fi
+			run_plain "$VBENCH" --no-progress --direct --sync fsync bs=1M "count=$c_blocks" runs=1 "$target"
+			rate=$(vbench_rate)
+			[ -n "$rate" ] || crashed 0 "no dd-style line from vbench --direct"
+			close=$(vbench_sync_close)
+			if [ "$t" = vb ]; then
+				cv+=("$rate") close_vb+=("$close")
+			else
+				cvf+=("$rate") close_vbf+=("$close")
+				rm -f -- "$target"
+			fi
+			;;
+		dd)
+			run_plain dd if=/dev/zero "of=$disk_dir/dd.out" bs=1M "count=$c_blocks" oflag=direct conv=fsync
+			rate=$(dd_rate)
+			[ -n "$rate" ] || crashed 0 "no 'copied' line from dd"
+			cd_+=("$rate")
+			rm -f -- "$disk_dir/dd.out"
+			;;
+		fio)
+			# --fallocate=none: by default fio preallocates the file, which would turn
+			# its writes into writes to reserved extents while dd and vbench allocate
+			# as they write. --zero_buffers: fio's default data is not zeros, and a
+			# virtual disk that detects zeros would then see different work.
+			run_plain fio --name=w "--filename=$disk_dir/fio.out" --rw=write --bs=1M \
+				"--size=$((c_blocks))M" --direct=1 --end_fsync=1 --ioengine=sync \
+				--fallocate=none --zero_buffers=1 --output-format=json
+			rate=$(fio_rate)
+			[ -n "$rate" ] || crashed 0 "no write figures in fio's JSON"
+			cf+=("$rate")
+			rm -f -- "$disk_dir/fio.out"
+			;;
+		esac
+		settle "$disk_dir"
+	done
+done
+mv=$(median "${cv[@]}") md=$(median "${cd_[@]}") mvf=$(median "${cvf[@]}")
+r=$(ratio "$mv" "$md")
+add_row "(c) MiB/s, $c_blocks MiB O_DIRECT+fsync, vs dd" "$(human_rate "$mv")" "$(human_rate "$md")" "dd" "$r" \
+	"1+-0.10" "$(within "$r" 10)"
+notes+=("(c) samples (MiB/s): vbench $(samples "${cv[@]}")| dd $(samples "${cd_[@]}")")
+if [ "$have_fio" = 1 ]; then
+	mf=$(median "${cf[@]}") r=$(ratio "$mv" "$mf")
+	add_row "(c) MiB/s, $c_blocks MiB O_DIRECT+fsync, vs fio" "$(human_rate "$mv")" "$(human_rate "$mf")" "fio" "$r" \
+		"1+-0.10" "$(within "$r" 10)"
+	notes+=("(c) samples (MiB/s): fio $(samples "${cf[@]}")")
+else
+	notes+=("(c) fio not installed (or NO_FIO=1): vbench vs fio skipped")
+fi
+r=$(ratio "$mvf" "$md")
+add_row "(c) diagnostic: vbench to a named file, vs dd" "$(human_rate "$mvf")" "$(human_rate "$md")" "dd" "$r" \
+	"(info)" "-"
+notes+=("(c) samples (MiB/s): vbench named file $(samples "${cvf[@]}")")
+notes+=("(c) vbench 'sync and close' secs, median: directory form $(median "${close_vb[@]}" | xargs printf '%.3f'), named file $(
+	median "${close_vbf[@]}" | xargs printf '%.3f') (the named file is unlinked after vbench's clock stops)")
+notes+=("(c) target directory: $disk_dir, $disk_fs")
+
+# ---------------------------------------------------------------------------------------
+# (d) Peak resident memory of vbench, bs=1M, on the same tmpfs target as (b). The bound
+# documented for issue 4 is bs + 16 MiB, plus the pool for random (the smallest multiple
+# of bs of at least 4 MiB, or bs itself when bigger); zero has no pool beyond its bs
+# buffer.
+echo "(d) peak resident memory ..."
+peak_kib=""
+peak_rss() {
+	if [ -n "$gnu_time" ]; then
+		run_plain "$gnu_time" -f %M -o "$timef" "$@"
+		peak_kib=$(tail -n1 "$timef")
+		return
+	fi
+	# Without GNU time: sample the high-water mark while the process lives. The last
+	# sample misses at most the final few milliseconds, which only print the summary.
+	"$@" >"$outf" 2>"$errf" &
+	local pid=$! hwm=0 v rc
+	while kill -0 "$pid" 2>/dev/null; do
+		v=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		[ -n "$v" ] && [ "$v" -gt "$hwm" ] && hwm=$v
+		sleep 0.01
+	done
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 0 ] || crashed "$rc" "$@"
+	peak_kib=$hwm
+}
+d_runs=$((REPEATS < 3 ? REPEATS : 3))
+for src in zero random; do
+	worst=0
+	for ((i = 1; i <= d_runs; i++)); do
+		peak_rss "$VBENCH" --no-progress --sync fsync --source "$src" -q bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
+		[ "$peak_kib" -gt "$worst" ] && worst=$peak_kib
+	done
+	bs_b=$MiB
+	if [ "$src" = zero ]; then
+		pool=0
+	else
+		pool=$(((4 * MiB + bs_b - 1) / bs_b * bs_b))
+	fi
+	bound_kib=$(((bs_b + 16 * MiB + pool) / 1024))
+	r=$(ratio "$worst" "$bound_kib")
+	add_row "(d) peak RSS, bs=1M, source $src" "$(awk -v k="$worst" 'BEGIN { printf "%.1f MiB", k / 1024 }')" \
+		"$(awk -v k="$bound_kib" 'BEGIN { printf "%.1f MiB", k / 1024 }')" "bound" "$r" "<1.00" \
+		"$(awk -v a="$worst" -v b="$bound_kib" 'BEGIN { print (a < b) ? "PASS" : "MISS" }')"
+done
+notes+=("(d) peak RSS is the largest of $d_runs runs, measured with $([ -n "$gnu_time" ] && echo "GNU time %M" || echo "sampled /proc VmHWM")")
+
+# ---------------------------------------------------------------------------------------
+echo
+printf '%-44s %14s %14s %-6s %7s %-7s %s\n' "measurement (median)" "vbench" "other" "other" \
+	"ratio" "target" "result"
+printf '%s\n' "${rows[@]}"
+echo
+printf '%s\n' "${notes[@]}"
+echo
+echo "took $(($(date +%s) - started)) s"
+exit 0
