@@ -1913,7 +1913,12 @@ static struct chart chart_layout(const struct vb_analysis *a)
 	c.y_step = nice_step(ymax / 5);
 	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
 	c.plot_w = c.slot * (double)a->n_groups;
-	c.width = fmax(c.left + c.plot_w + 40, 420);
+	/* The subtitle names the baseline; the chart is widened so that it is never cut
+	 * (about 6.6 px per character at font-size 12). */
+	double label_chars = fmin((double)text_width(a->groups[a->baseline].label), SVG_LABEL_MAX);
+	double subtitle_px = (56 + label_chars) * 6.6 + 40;
+	c.width = fmax(fmax(c.left + c.plot_w + 40, 420), subtitle_px);
+	c.left += (c.width - (c.left + c.plot_w + 40)) / 2;
 	c.height = c.top + c.plot_h + (c.slanted ? 150 : 80);
 	return c;
 }
