@@ -55,7 +55,7 @@ struct parse_state {
 	struct vb_config *cfg;
 	enum vb_opts_action *action;
 	int seen[K_NKEYS];
-	char seen_as[K_NKEYS][64];     /* how each setting was first given, for messages */
+	char seen_as[K_NKEYS][96];     /* each setting as typed ("bs=1k", "--bs 1k"), for messages */
 	int count_given;
 	int size_given;
 	uint64_t size_bytes;
@@ -145,10 +145,12 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 
 	/* `how` ends in a space when a value follows it ("--bs "); names in messages do not. */
 	snprintf(name, sizeof name, "%.*s", (int)(len && how[len - 1] == ' ' ? len - 1 : len), how);
+	int is_flag = v == NULL || (strcmp(how, name) == 0 && how[len - 1] != '=');
 	if (st->seen[k] && k != K_HELP && k != K_VERSION)
-		return fail(st, "%s given twice (first as %s)", name, st->seen_as[k]);
+		return fail(st, "%s%s: given twice (already as %s)", how, is_flag ? "" : v,
+			    st->seen_as[k]);
 	st->seen[k] = 1;
-	snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s", name);
+	snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s%s", how, is_flag ? "" : v);
 	if (v != NULL && *v == '\0')
 		return fail(st, "%s: the value is empty", name);
 	switch (k) {
@@ -338,6 +340,15 @@ static int parse_short(struct parse_state *st, int argc, char *const argv[], int
 	return 0;
 }
 
+/* The setting k as the user typed it, or "word=value" for a default. */
+static const char *given(struct parse_state *st, enum key k, const char *word, uint64_t value)
+{
+	if (!st->seen[k])
+		snprintf(st->seen_as[k], sizeof st->seen_as[k], "%s=%llu", word,
+			 (unsigned long long)value);
+	return st->seen_as[k];
+}
+
 /* Checks the settings against each other once all are known. */
 static int finish(struct parse_state *st)
 {
@@ -347,23 +358,21 @@ static int finish(struct parse_state *st)
 		return fail(st, "%s and %s both given: say either how many blocks or how many bytes",
 			    st->seen_as[K_COUNT], st->seen_as[K_SIZE]);
 	if (cfg->bs_bytes > VB_BS_MAX)
-		return fail(st, "%s%llu: block size above the 1 GiB limit", st->seen_as[K_BS],
-			    (unsigned long long)cfg->bs_bytes);
+		return fail(st, "%s: block size above the 1 GiB limit", st->seen_as[K_BS]);
 	if (st->size_given) {
 		if (st->size_bytes % cfg->bs_bytes != 0)
-			return fail(st, "--size %llu is not a multiple of bs (%llu bytes)",
-				    (unsigned long long)st->size_bytes,
+			return fail(st, "%s is not a multiple of bs (%llu bytes)", st->seen_as[K_SIZE],
 				    (unsigned long long)cfg->bs_bytes);
 		cfg->count_blocks = st->size_bytes / cfg->bs_bytes;
 	}
 	if (cfg->count_blocks > VB_SIZE_MAX / cfg->bs_bytes)
-		return fail(st, "bs=%llu count=%llu: bs x count is more than 2^63-1 bytes",
-			    (unsigned long long)cfg->bs_bytes, (unsigned long long)cfg->count_blocks);
+		return fail(st, "%s %s: bs x count is more than 2^63-1 bytes",
+			    given(st, K_BS, "bs", cfg->bs_bytes),
+			    given(st, K_COUNT, "count", cfg->count_blocks));
 	if (cfg->runs > 1000000)
-		return fail(st, "runs=%llu: at most 1000000 runs", (unsigned long long)cfg->runs);
+		return fail(st, "%s: at most 1000000 runs", st->seen_as[K_RUNS]);
 	if (cfg->warmup_runs > 1000000)
-		return fail(st, "--warmup %llu: at most 1000000 warm-up runs",
-			    (unsigned long long)cfg->warmup_runs);
+		return fail(st, "%s: at most 1000000 warm-up runs", st->seen_as[K_WARMUP]);
 	return 0;
 }
 

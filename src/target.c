@@ -80,6 +80,8 @@ static int create_owned(struct vb_target *t, const struct vb_config *cfg, char *
 	struct stat st;
 	int fd = open(t->path, base, 0600);
 
+	if (fd < 0 && errno == ENOENT)
+		return fail(err, errlen, "cannot create %s: its directory does not exist", t->path);
 	if (fd < 0)
 		return fail(err, errlen, "cannot create %s: %s", t->path, strerror(errno));
 	if (fstat(fd, &st) != 0) {

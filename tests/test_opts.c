@@ -132,8 +132,8 @@ static void test_size_option(void **state)
 	(void)state;
 	PARSE_OK(&c, "bs=1M", "--size", "64M");
 	assert_int_equal(c.count_blocks, 64);
-	PARSE_FAILS("both given", "count=4", "--size", "4M");
-	PARSE_FAILS("not a multiple", "bs=1M", "-s", "1500k");
+	PARSE_FAILS("count=4 and --size 4M both given", "count=4", "--size", "4M");
+	PARSE_FAILS("-s 1500k is not a multiple of bs", "bs=1M", "-s", "1500k");
 }
 
 static void test_path_and_order(void **state)
@@ -173,8 +173,10 @@ static void test_bad_values(void **state)
 static void test_limits(void **state)
 {
 	(void)state;
-	PARSE_FAILS("1 GiB limit", "bs=2G");
-	PARSE_FAILS("more than 2^63-1", "bs=1G", "count=9000000000");
+	PARSE_FAILS("bs=2G: block size above the 1 GiB limit", "bs=2G");
+	PARSE_FAILS("bs=1G count=9000000000: bs x count is more than 2^63-1", "bs=1G",
+		    "count=9000000000");
+	PARSE_FAILS("bs=1048576 count=9000000000000: bs x count", "count=9000000000000");
 	PARSE_FAILS("too large", "count=9223372036854775808");
 	PARSE_FAILS("at most 1000000 runs", "runs=2000000");
 }
@@ -185,9 +187,10 @@ static void test_unknown_and_repeated(void **state)
 	PARSE_FAILS("unknown operand 'iflag='", "iflag=direct");
 	PARSE_FAILS("unknown option '--fast'", "--fast");
 	PARSE_FAILS("unknown option '-z'", "-z");
-	PARSE_FAILS("bs= given twice", "bs=1k", "bs=2k");
-	PARSE_FAILS("given twice (first as bs=)", "bs=1k", "--bs", "2k");
-	PARSE_FAILS("given twice", "conv=fsync", "oflag=dsync");
+	PARSE_FAILS("bs=2k: given twice (already as bs=1k)", "bs=1k", "bs=2k");
+	PARSE_FAILS("--bs 2k: given twice (already as bs=1k)", "bs=1k", "--bs", "2k");
+	PARSE_FAILS("oflag=dsync: given twice (already as conv=fsync)", "conv=fsync", "oflag=dsync");
+	PARSE_FAILS("--direct: given twice (already as -d)", "-d", "--direct");
 	PARSE_FAILS("needs a value", "--bs");
 	PARSE_FAILS("needs a value", "-b");
 	PARSE_FAILS("takes no value", "--direct=yes");
