@@ -3,28 +3,30 @@
 #include <string.h>
 #include "vb_analysis.h"
 
-static void runs_with_rates(struct vb_run *runs, const double *rates, int n)
+/* Analyses five one-second runs with the given rates (default configuration). */
+static void analyze_rates(const double *rates, struct vb_run_analysis *a)
 {
-	memset(runs, 0, (size_t)n * sizeof *runs);
-	for (int i = 0; i < n; i++) {
+	struct vb_run runs[5];
+	struct vb_config cfg;
+
+	vb_config_defaults(&cfg);
+	memset(runs, 0, sizeof runs);
+	for (int i = 0; i < 5; i++) {
 		runs[i].run = (uint64_t)i + 1;
 		runs[i].bytes = 1000000;
 		runs[i].secs = 1;
 		runs[i].bytes_per_sec = (uint64_t)rates[i];
 	}
+	vb_analyze(&cfg, runs, 5, 0, a);
 }
 
 static void test_flat_series_says_nothing(void **state)
 {
 	const double rates[] = {100e6, 101e6, 99e6, 100.5e6, 99.5e6};
-	struct vb_run runs[5];
-	struct vb_config cfg;
 	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
-	vb_config_defaults(&cfg);
-	runs_with_rates(runs, rates, 5);
-	vb_analyze(&cfg, runs, 5, 0, &a);
+	analyze_rates(rates, &a);
 	assert_false(a.drifting);
 	assert_false(a.unstable);
 	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 0);
@@ -35,14 +37,10 @@ static void test_falling_series_flagged(void **state)
 	/* Falls about 31% along a fitted line: 100, 92, 85, 77, 69 (slope -7.8 per run,
 	 * fitted first 100.0 and last 68.8: -31.2%). */
 	const double rates[] = {100e6, 92e6, 85e6, 77e6, 69e6};
-	struct vb_run runs[5];
-	struct vb_config cfg;
 	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
-	vb_config_defaults(&cfg);
-	runs_with_rates(runs, rates, 5);
-	vb_analyze(&cfg, runs, 5, 0, &a);
+	analyze_rates(rates, &a);
 	assert_true(a.drifting);
 	assert_true(a.unstable); /* cv is about 14% too */
 	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 1);
@@ -53,14 +51,10 @@ static void test_falling_series_flagged(void **state)
 static void test_noisy_but_flat_is_unstable_only(void **state)
 {
 	const double rates[] = {100e6, 140e6, 90e6, 135e6, 95e6};
-	struct vb_run runs[5];
-	struct vb_config cfg;
 	struct vb_run_analysis a;
 	char text[256];
 	(void)state;
-	vb_config_defaults(&cfg);
-	runs_with_rates(runs, rates, 5);
-	vb_analyze(&cfg, runs, 5, 0, &a);
+	analyze_rates(rates, &a);
 	assert_false(a.drifting);
 	assert_true(a.unstable);
 	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 1);

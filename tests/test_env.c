@@ -1,13 +1,7 @@
 /* Environment detection against a fake /proc and /sys tree built in a temporary
  * directory, shaped like the real sysfs (device links, driver links, partitions inside
  * their disks), plus a few checks against the machine the tests run on. */
-#if defined(__linux__) || defined(__GLIBC__) || defined(__CYGWIN__)
-#define _GNU_SOURCE
-#endif
-#define _DARWIN_C_SOURCE
-#define _NETBSD_SOURCE
-#define _BSD_SOURCE
-#define _DEFAULT_SOURCE
+#include "vb_sysfeatures.h"
 
 #include <ftw.h>
 #include <limits.h>
