@@ -21,6 +21,7 @@ struct vb_io_ops {
 	int (*unlink)(void *ctx, const char *path);
 	int (*fstat)(void *ctx, int fd, struct stat *st);
 	int (*dup)(void *ctx, int fd);
+	int (*ftruncate)(void *ctx, int fd, off_t len);
 	void *ctx;
 };
 
@@ -51,6 +52,7 @@ struct vb_write_plan {
 	bool defer_release;           /* the file has no name: free it after the clock stops */
 	bool nocache_fcntl;           /* F_NOCACHE after open (macOS way of O_DIRECT) */
 	bool check_identity;          /* the opened file must be dev/ino below */
+	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
 	dev_t dev;
 	ino_t ino;
 	uint64_t bs_bytes;

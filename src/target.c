@@ -296,6 +296,7 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 	plan->unlink_after_open = false;
 	plan->defer_release = t->use_tmpfile || t->per_run_name;
 	plan->check_identity = false;
+	plan->truncate = false;
 	plan->sync_may_fail = false;
 	if (t->use_tmpfile) {
 		plan->open_path = t->dir;
@@ -321,8 +322,11 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 	default:
 		break;
 	}
-	/* Every run starts from an empty file, except --overwrite after the first run. */
-	plan->open_flags = flags | nofollow | (cfg->overwrite && !first_run ? 0 : O_TRUNC);
+	/* Every run starts from an empty file, except --overwrite after the first run. The
+	 * emptying waits until the file is known to be the one vbench created or was
+	 * allowed: O_TRUNC would empty whatever had been renamed onto the name meanwhile. */
+	plan->open_flags = flags | nofollow;
+	plan->truncate = !(cfg->overwrite && !first_run);
 	plan->check_identity = true;
 	plan->dev = t->dev;
 	plan->ino = t->ino;

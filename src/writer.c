@@ -35,6 +35,12 @@ static int io_fdatasync(void *ctx, int fd)
 	return vb_platform_fdatasync(fd);
 }
 
+static int io_ftruncate(void *ctx, int fd, off_t len)
+{
+	(void)ctx;
+	return ftruncate(fd, len);
+}
+
 static int io_dup(void *ctx, int fd)
 {
 	(void)ctx;
@@ -61,7 +67,7 @@ static int io_fstat(void *ctx, int fd, struct stat *st)
 
 const struct vb_io_ops vb_posix_ops = {
 	io_open, io_write, io_fsync, io_fdatasync, io_close, io_unlink,
-	io_fstat, io_dup, NULL,
+	io_fstat, io_dup, io_ftruncate, NULL,
 };
 
 /* Publishes the call about to start for the watchdog. The start time is stored last,
@@ -162,6 +168,8 @@ static int open_target(const struct vb_io_ops *ops, const struct vb_write_plan *
 	else if (p->check_identity && (ops->fstat(ops->ctx, fd, &st) != 0 ||
 				       st.st_dev != p->dev || st.st_ino != p->ino))
 		err = ESTALE; /* the file vbench created was replaced by someone else */
+	else if (p->truncate && ops->ftruncate(ops->ctx, fd, 0) != 0)
+		err = errno; /* only now: the file is known to be vbench's own */
 	else if (p->nocache_fcntl && vb_platform_nocache(fd) != 0)
 		err = errno;
 	if (err != 0) {

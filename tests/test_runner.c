@@ -79,8 +79,14 @@ static int f_dup(void *ctx, int fd)
 	return fd + 1;
 }
 
+static int f_ftruncate(void *ctx, int fd, off_t len)
+{
+	(void)ctx; (void)fd; (void)len;
+	return 0;
+}
+
 static const struct vb_io_ops ops = {f_open, f_write, f_ok, f_ok, f_ok, f_unlink, f_fstat, f_dup,
-				     &fk};
+				     f_ftruncate, &fk};
 
 static struct vb_config cfg;
 static struct vb_target tgt;

@@ -16,7 +16,7 @@ struct fake {
 	const struct step *script;
 	size_t n_script, next;
 	uint64_t written;
-	int writes, fsyncs, fdatasyncs, closes, opens, unlinks, dups;
+	int writes, fsyncs, fdatasyncs, closes, opens, unlinks, dups, truncates;
 	int closed_after_dup;   /* fd closed last */
 	int open_flags;
 	int fsync_err, close_err, open_err;
@@ -123,10 +123,19 @@ static int f_dup(void *ctx, int fd)
 	return fd + 1;
 }
 
+static int f_ftruncate(void *ctx, int fd, off_t len)
+{
+	struct fake *f = ctx;
+	(void)fd;
+	assert_int_equal(len, 0);
+	f->truncates++;
+	return 0;
+}
+
 static struct vb_io_ops ops_for(struct fake *f)
 {
 	struct vb_io_ops o = {f_open, f_write, f_fsync, f_fdatasync, f_close, f_unlink, f_fstat,
-			      f_dup, f};
+			      f_dup, f_ftruncate, f};
 	return o;
 }
 
@@ -152,7 +161,7 @@ static struct vb_write_plan plan_for(uint64_t count, enum vb_sync sync)
 	struct vb_write_plan p;
 	memset(&p, 0, sizeof p);
 	p.open_path = "/fake";
-	p.open_flags = O_WRONLY | O_TRUNC;
+	p.open_flags = O_WRONLY;
 	p.open_mode = 0600;
 	p.bs_bytes = 4096;
 	p.count_blocks = count;
@@ -359,14 +368,17 @@ static void test_identity_and_unlink(void **state)
 	vb_run_free(&r);
 	p.unlink_after_open = false;
 	p.check_identity = true;
+	p.truncate = true;
 	p.dev = 7;
 	p.ino = 100; /* the fake file is inode 99: someone replaced ours */
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stage, VB_STAGE_OPEN);
 	assert_int_equal(r.err, ESTALE);
 	assert_int_equal(f.writes, 1);
+	assert_int_equal(f.truncates, 0); /* the stranger's file is not emptied */
 	p.ino = 99;
 	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.truncates, 1);
 	vb_run_free(&r);
 }
 

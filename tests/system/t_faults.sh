@@ -26,6 +26,20 @@ run_vb bs=4k count=1 runs=1 "of=$d/sub/name"
 expect_rc 2 "of=DIR/NAME that exists is refused"
 check "DIR/NAME untouched" [ "$(cat "$d/sub/name")" = "inner" ]
 
+# A file renamed or linked onto the name vbench created, between runs, is never emptied.
+d=$(new_dir)
+head -c 100000 /dev/urandom >"$d/victim"
+sum_before=$(cksum <"$d/victim")
+"$VBENCH" --no-progress bs=4k count=16 runs=300 "$d/target" >/dev/null 2>&1 &
+pid=$!
+i=0
+while kill -0 "$pid" 2>/dev/null && [ $i -lt 300 ]; do
+	ln -f "$d/victim" "$d/target" 2>/dev/null
+	i=$((i + 1))
+done
+wait "$pid"
+check "a file linked onto vbench's name is never emptied" [ "$(cksum <"$d/victim")" = "$sum_before" ]
+
 # Labels and paths with bytes that are not UTF-8, commas, quotes and newlines.
 d=$(new_dir)
 odd="$d/caf$(printf '\351') dir"
