@@ -19,7 +19,7 @@ struct vb_run_analysis {
 	int drifting;                  /* the trend's 95% interval excludes zero */
 	int unstable;                  /* cv above VB_UNSTABLE_CV */
 	double change_pct;             /* fitted change from the first to the last run, % */
-	struct vb_hist latency;        /* every write of the completed measured runs */
+	struct vb_latency latency;     /* every write of the completed measured runs */
 	double sync_max_secs;          /* longest final sync of those runs */
 	int have_intervals;
 	double slowest_iv_bytes_per_sec, fastest_iv_bytes_per_sec;
@@ -29,9 +29,10 @@ struct vb_run_analysis {
 	int smaller_than_ram;          /* bytes per run below twice the RAM (with the above) */
 };
 
-/* Analyses the runs (warm-ups and unfinished runs are left out); ram_bytes may be 0. */
+/* Analyses the runs (warm-ups and unfinished runs are left out); all_latency is the
+ * histogram of those runs' writes (or NULL), ram_bytes may be 0. */
 void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		uint64_t ram_bytes, struct vb_run_analysis *a);
+		const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a);
 
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
  * results are not stable") into buf; returns 0 when there is nothing to say. */

@@ -18,6 +18,12 @@ struct vb_hist {
 	uint64_t buckets[VB_HIST_BUCKETS];
 };
 
+/* The figures kept of a histogram once a run is over. */
+struct vb_latency {
+	uint64_t writes;
+	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+};
+
 /* Empties h. */
 void vb_hist_init(struct vb_hist *h);
 
@@ -30,5 +36,8 @@ void vb_hist_merge(struct vb_hist *dst, const struct vb_hist *src);
 /* Value at quantile q (0..1): the upper edge of the bucket holding it, capped at the
  * maximum; 0 for an empty histogram. */
 uint64_t vb_hist_quantile(const struct vb_hist *h, double q);
+
+/* The count, p50, p90, p99, p99.9 and maximum of h. */
+struct vb_latency vb_hist_summary(const struct vb_hist *h);
 
 #endif

@@ -16,7 +16,8 @@ struct vb_caps {
 	int nofollow_oflag;   /* O_NOFOLLOW */
 	int have_fdatasync;   /* else fdatasync falls back to fsync */
 	int have_siginfo;     /* SIGINFO exists */
-	int excl_blockdev;    /* O_EXCL on a block device fails with EBUSY while it is in use */
+	int excl_blockdev;    /* O_EXCL on a block device fails with EBUSY while it is in use;
+			       * without it, block devices are refused (fail closed) */
 };
 
 /* Returns the capabilities of the platform vbench was built for. */
@@ -37,9 +38,6 @@ uint32_t vb_platform_logical_block(int fd);
 
 /* Size in bytes of the block or disk device open as fd; -1 with errno when unknown. */
 int vb_platform_device_bytes(int fd, uint64_t *out_bytes);
-
-/* Whether the character device open as fd is a disk (as BSD raw disks are); 0 or 1. */
-int vb_platform_chr_is_disk(int fd);
 
 /* Bytes of memory currently available to allocate, or 0 when unknown. */
 uint64_t vb_platform_avail_mem(void);

@@ -35,7 +35,7 @@ struct vb_run {
 	double write_secs;            /* time in write() calls and between them */
 	double sync_secs;             /* time in the final fsync/fdatasync and close */
 	uint64_t bytes_per_sec;       /* bytes / secs rounded, as dd prints it; 0 if secs is 0 */
-	struct vb_hist latency;       /* every write() call, in nanoseconds */
+	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
 	uint64_t n_intervals;
 };

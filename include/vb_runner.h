@@ -11,6 +11,9 @@
 struct vb_session {
 	struct vb_run *runs;      /* warm-up runs first (flagged), then measured ones */
 	uint64_t n_runs;
+	uint64_t cap_runs;        /* allocated entries of runs */
+	struct vb_hist latency;   /* writes of the completed measured runs */
+	int out_of_memory;        /* a run could not be recorded */
 	int stop_signal;          /* SIGINT/SIGTERM/SIGHUP that ended the session, or 0 */
 	int failed;               /* the last run ended in an I/O error or timeout */
 	size_t pool_bytes;        /* size of the data pool */
@@ -26,10 +29,13 @@ struct vb_runner_io {
 	int progress;                 /* draw the live progress line */
 	vb_run_fn on_run;             /* NULL: nothing */
 	void *arg;
-	void (*on_abort)(void *arg);  /* --timeout while a call never returns: print, exit */
+	void (*on_abort)(void *arg);  /* --timeout while a call never returns: print, exit;
+				       * called with the session locked, so it may read it */
 };
 
-/* Installs the SIGINT/SIGTERM/SIGHUP/SIGUSR1 (and SIGINFO) flag handlers. */
+/* Installs the flag handlers: SIGINT, SIGTERM, SIGHUP and SIGPIPE stop, SIGUSR1 (and
+ * SIGINFO) ask for a status line, SIGALRM is the watchdog's timeout. A signal that was
+ * ignored when vbench started (nohup, a background job) stays ignored. */
 void vb_runner_install_signals(void);
 
 /* Runs the warm-up and measured runs of cfg against the prepared target; returns 0

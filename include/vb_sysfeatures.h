@@ -4,9 +4,7 @@
 /* Included first by the modules that need more than POSIX (platform, env): it asks each
  * C library to show its extensions (O_DIRECT, O_TMPFILE, F_NOCACHE, statfs fields).
  * It must come before any system header, since the headers read these macros once. */
-#if defined(__linux__) || defined(__GLIBC__) || defined(__CYGWIN__)
 #define _GNU_SOURCE
-#endif
 #define _DARWIN_C_SOURCE
 #define _NETBSD_SOURCE
 #define _BSD_SOURCE

@@ -13,8 +13,9 @@ enum vb_target_kind {
 	VB_TGT_DIR,       /* a directory: an anonymous or uniquely named file inside it */
 	VB_TGT_NEWFILE,   /* a path that did not exist: created by vbench */
 	VB_TGT_EXISTING,  /* an existing regular file, allowed by --force */
-	VB_TGT_BLOCKDEV,  /* a block (or BSD disk) device, allowed by --force, not in use */
-	VB_TGT_CHARDEV    /* a character device such as /dev/null */
+	VB_TGT_BLOCKDEV,  /* a block device not in use, or a character device (a BSD raw
+			   * disk, say), both allowed by --force */
+	VB_TGT_CHARDEV    /* a data sink: /dev/null, /dev/zero or /dev/full */
 };
 
 /* A checked target and what vbench owns of it. */
@@ -29,6 +30,7 @@ struct vb_target {
 	dev_t dev;              /* identity of the created file, checked before removal */
 	ino_t ino;
 	uint64_t device_bytes;  /* size of a block device, else 0 */
+	bool excl_open;         /* open with O_EXCL: the kernel refuses a device in use */
 	uint32_t align_bytes;   /* O_DIRECT granularity of the device under the target */
 	unsigned name_serial;   /* makes per-run names unique */
 };

@@ -32,13 +32,14 @@ static void note_intervals(struct vb_run_analysis *a, const struct vb_run *r)
 }
 
 void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		uint64_t ram_bytes, struct vb_run_analysis *a)
+		const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a)
 {
 	struct vb_welford w;
 	double *rates = malloc((n ? n : 1) * sizeof *rates);
 
 	memset(a, 0, sizeof *a);
-	vb_hist_init(&a->latency);
+	if (all_latency != NULL)
+		a->latency = vb_hist_summary(all_latency);
 	vb_welford_init(&w);
 	for (uint64_t i = 0; i < n; i++) {
 		if (!counted(&runs[i]))
@@ -49,7 +50,6 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 			rates[a->completed] = (double)runs[i].bytes_per_sec;
 		a->completed++;
 		vb_welford_add(&w, (double)runs[i].bytes_per_sec);
-		vb_hist_merge(&a->latency, &runs[i].latency);
 		if (runs[i].sync_secs > a->sync_max_secs)
 			a->sync_max_secs = runs[i].sync_secs;
 		note_intervals(a, &runs[i]);

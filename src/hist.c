@@ -85,3 +85,10 @@ uint64_t vb_hist_quantile(const struct vb_hist *h, double q)
 	}
 	return h->max_ns;
 }
+
+struct vb_latency vb_hist_summary(const struct vb_hist *h)
+{
+	struct vb_latency l = {h->count, vb_hist_quantile(h, 0.50), vb_hist_quantile(h, 0.90),
+			       vb_hist_quantile(h, 0.99), vb_hist_quantile(h, 0.999), h->max_ns};
+	return l;
+}

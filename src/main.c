@@ -29,6 +29,7 @@ struct app {
 	struct vb_session session;
 	FILE *csv_append;
 	char label[256];
+	char note[4200];
 };
 
 static void on_run(void *arg, const struct vb_run *r)
@@ -45,23 +46,38 @@ static void on_run(void *arg, const struct vb_run *r)
 	fflush(stdout);
 }
 
+/* An O_DIRECT write refused at once is a setup problem (alignment the platform could
+ * not report beforehand), not an I/O error of the disk. */
+static int direct_refused(const struct app *a, const struct vb_run *r)
+{
+	return a->cfg.direct && r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_WRITE &&
+	       r->err == EINVAL && r->err_offset_bytes == 0;
+}
+
 static void warn_run(const struct app *a, const struct vb_run *r)
 {
 	const char *what = r->stage == VB_STAGE_SYNC ? "sync" : r->stage == VB_STAGE_OPEN ? "open"
 			   : r->stage == VB_STAGE_CLOSE ? "close" : "write";
+	const char *kind = r->warmup ? "warm-up" : "run";
+	unsigned long long n = r->run, off = r->err_offset_bytes;
+
 	if (r->stop == VB_STOP_SIGNAL)
-		fprintf(stderr, "vbench: run %llu stopped by signal %d after %llu bytes; it is "
-			"left out of the summary\n", (unsigned long long)r->run, r->signo,
-			(unsigned long long)r->bytes);
+		fprintf(stderr, "vbench: %s %llu stopped by signal %d after %llu bytes; it is "
+			"left out of the summary\n", kind, n, r->signo, (unsigned long long)r->bytes);
 	else if (r->stop == VB_STOP_TIMEOUT)
-		fprintf(stderr, "vbench: run %llu aborted: %s at offset %llu of %s did not return "
-			"within --timeout %.0f s\n", (unsigned long long)r->run, what,
-			(unsigned long long)r->err_offset_bytes, a->target.path[0] ? a->target.path :
-			a->cfg.target_path, a->cfg.timeout_secs);
+		fprintf(stderr, "vbench: %s %llu aborted: a %s of %s did not return within "
+			"--timeout %.0f s (at offset %llu)\n", kind, n, what, a->cfg.target_path,
+			a->cfg.timeout_secs, off);
+	else if (direct_refused(a, r))
+		fprintf(stderr, "vbench: %s: the first O_DIRECT write of %llu bytes was refused "
+			"(EINVAL): bs must be a multiple of the device's logical block size\n",
+			a->cfg.target_path, (unsigned long long)a->cfg.bs_bytes);
+	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && r->err == ESTALE)
+		fprintf(stderr, "vbench: %s %llu: %s was replaced by another file since vbench "
+			"created it; that file is left alone\n", kind, n, a->cfg.target_path);
 	else if (r->stop != VB_STOP_DONE)
-		fprintf(stderr, "vbench: run %llu: %s of %s failed at offset %llu: %s%s\n",
-			(unsigned long long)r->run, what, a->cfg.target_path,
-			(unsigned long long)r->err_offset_bytes,
+		fprintf(stderr, "vbench: %s %llu: %s of %s failed at offset %llu: %s%s\n", kind, n,
+			what, a->cfg.target_path, off,
 			r->stop == VB_STOP_NOPROGRESS ? "write() stopped making progress" :
 			strerror(r->err), r->stage == VB_STAGE_SYNC ?
 			" (the data of this run is not durable)" : "");
@@ -75,7 +91,8 @@ static void finish_output(struct app *a)
 	const char *warnings[2];
 	size_t nw = 0;
 
-	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, a->env.ram_bytes, &an);
+	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
+		   a->env.ram_bytes, &an);
 	if (vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache, sizeof cache))
 		warnings[nw++] = cache;
 	if (vb_analysis_stability_text(&an, drift, sizeof drift))
@@ -94,23 +111,34 @@ static void finish_output(struct app *a)
 static void on_abort(void *arg)
 {
 	struct app *a = arg;
-	fprintf(stderr, "vbench: a call has not returned %.0f s after --timeout; giving up "
-		"on it\n", a->cfg.timeout_secs);
+	fprintf(stderr, "vbench: a call is still stuck 2 s after --timeout %.0f expired and "
+		"cannot be interrupted; reporting what completed and exiting\n",
+		a->cfg.timeout_secs);
 	finish_output(a);
 	vb_target_cleanup(&a->target);
 	_exit(EXIT_IO);
 }
 
-static const char *target_note(const struct vb_target *t)
+/* Says how vbench treats the target, naming a kept file so it can be found. */
+static const char *target_note(struct app *a)
 {
+	const struct vb_target *t = &a->target;
+
 	switch (t->kind) {
 	case VB_TGT_DIR:
-		return t->keep ? "a new file in this directory, kept" :
-		       "a new file in this directory for each run, removed at the end";
+		if (t->created && t->keep)
+			snprintf(a->note, sizeof a->note, "a new file in this directory, kept as %s",
+				 t->path);
+		else if (t->created)
+			snprintf(a->note, sizeof a->note, "one new file in this directory (%s) for "
+				 "all runs, removed at the end", t->path);
+		else
+			return "a new file in this directory for each run, removed at the end";
+		return a->note;
 	case VB_TGT_NEWFILE: return t->keep ? "created, kept at the end" : "created, removed at the end";
 	case VB_TGT_EXISTING: return "an existing file, overwritten (--force), not removed";
-	case VB_TGT_BLOCKDEV: return "a block device, overwritten (--force)";
-	case VB_TGT_CHARDEV: return "a character device";
+	case VB_TGT_BLOCKDEV: return "a device, overwritten (--force)";
+	case VB_TGT_CHARDEV: return "a data sink";
 	}
 	return NULL;
 }
@@ -172,7 +200,7 @@ static int setup(struct app *a)
 			vb_out_csv_header(a->csv_append);
 	}
 	a->ctx = (struct vb_context){&a->cfg, &a->env, a->label, a->cfg.target_path,
-				     target_note(&a->target),
+				     target_note(a),
 				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes)};
 	return -1;
 }
@@ -182,7 +210,6 @@ static int run(struct app *a)
 	struct vb_runner_io io = {&vb_posix_ops, stderr, a->cfg.progress == VB_ON, on_run, a,
 				  on_abort};
 
-	vb_runner_install_signals();
 	if (a->cfg.format == VB_FMT_HUMAN && !a->cfg.quiet)
 		vb_out_human_header(stdout, &a->ctx);
 	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header)
@@ -196,12 +223,24 @@ static int run(struct app *a)
 		vb_target_cleanup(&a->target);
 		return EXIT_SETUP;
 	}
-	if (a->session.n_runs > 0)
-		warn_run(a, &a->session.runs[a->session.n_runs - 1]);
+	const struct vb_run *last = a->session.n_runs ? &a->session.runs[a->session.n_runs - 1]
+						      : NULL;
+	if (last != NULL)
+		warn_run(a, last);
+	if (a->session.out_of_memory)
+		fprintf(stderr, "vbench: out of memory recording the runs; stopping\n");
 	finish_output(a);
 	vb_target_cleanup(&a->target);
-	if (a->csv_append != NULL)
-		fclose(a->csv_append);
+	int status = rc == 0 ? 0 : last != NULL && direct_refused(a, last) ? EXIT_SETUP : EXIT_IO;
+	if (a->csv_append != NULL && (ferror(a->csv_append) | fclose(a->csv_append))) {
+		fprintf(stderr, "vbench: --csv-append %s: the rows could not all be written\n",
+			a->cfg.csv_append_path);
+		status = EXIT_IO;
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "vbench: the results could not all be written to stdout\n");
+		status = EXIT_IO;
+	}
 	int signo = a->session.stop_signal;
 	vb_session_free(&a->session);
 	if (signo != 0) {
@@ -209,7 +248,7 @@ static int run(struct app *a)
 		signal(signo, SIG_DFL);
 		raise(signo);
 	}
-	return a->session.failed || rc != 0 ? EXIT_IO : 0;
+	return status;
 }
 
 int main(int argc, char *argv[])
@@ -221,6 +260,9 @@ int main(int argc, char *argv[])
 	int rc = parse(&a, argc, argv);
 	if (rc >= 0)
 		return rc;
+	/* Before anything is created, so that a signal at any later moment still leads to
+	 * the cleanup; a signal that arrives before the first run stops it from starting. */
+	vb_runner_install_signals();
 	rc = setup(&a);
 	if (rc >= 0)
 		return rc;

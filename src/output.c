@@ -56,27 +56,39 @@ static void fmt_ns(char *buf, size_t n, uint64_t ns)
 		snprintf(buf, n, "%.2f s", (double)ns / 1e9);
 }
 
-static const double quantiles[] = {0.50, 0.90, 0.99, 0.999};
 static const char *const quantile_names[] = {"p50", "p90", "p99", "p99.9"};
 
-static void latency_line(FILE *f, const char *prefix, const struct vb_hist *h)
+static void latency_line(FILE *f, const char *prefix, const struct vb_latency *l)
 {
-	char v[32];
+	const uint64_t v[] = {l->p50_ns, l->p90_ns, l->p99_ns, l->p999_ns};
+	char text[32];
 
-	if (h->count == 0)
+	if (l->writes == 0)
 		return;
 	fprintf(f, "%swrite latency", prefix);
 	for (int i = 0; i < 4; i++) {
-		fmt_ns(v, sizeof v, vb_hist_quantile(h, quantiles[i]));
-		fprintf(f, " %s %s", quantile_names[i], v);
+		fmt_ns(text, sizeof text, v[i]);
+		fprintf(f, " %s %s", quantile_names[i], text);
 	}
-	fmt_ns(v, sizeof v, h->max_ns);
-	fprintf(f, " max %s (%" PRIu64 " writes)\n", v, h->count);
+	fmt_ns(text, sizeof text, l->max_ns);
+	fprintf(f, " max %s (%" PRIu64 " writes)\n", text, l->writes);
 }
 
 static const char *source_text(enum vb_source s)
 {
 	return vb_source_name(s);
+}
+
+/* Writes s with control characters shown as \xNN, so that a label or path can never
+ * start a line of its own that looks like a dd result. */
+static void put_text(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
 }
 
 void vb_out_human_header(FILE *f, const struct vb_context *c)
@@ -92,13 +104,20 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	fprintf(f, ", source %s, sync %s, %s%s\n", source_text(cfg->source),
 		vb_sync_name(cfg->sync), cfg->direct ? "direct I/O" : "buffered I/O",
 		cfg->overwrite ? ", overwrite in place" : "");
-	fprintf(f, "# target %s%s%s\n", c->target, c->target_note ? ": " : "",
-		c->target_note ? c->target_note : "");
-	fprintf(f, "# label %s: %s on %s (driver %s), mounted on %s\n", c->label, e->fs,
-		e->device, e->driver, e->mount);
-	fprintf(f, "# host %s, %s %s, RAM %" PRIu64 " bytes, block size %u logical / %u "
-		"physical\n", e->host, e->os, e->kernel, e->ram_bytes, e->logical_block,
-		e->physical_block);
+	fputs("# target ", f);
+	put_text(f, c->target);
+	if (c->target_note != NULL) {
+		fputs(": ", f);
+		put_text(f, c->target_note);
+	}
+	fputs("\n# label ", f);
+	put_text(f, c->label);
+	fprintf(f, ": %s on %s (driver %s), mounted on ", e->fs, e->device, e->driver);
+	put_text(f, e->mount);
+	fputs("\n# host ", f);
+	put_text(f, e->host);
+	fprintf(f, ", %s %s, RAM %" PRIu64 " bytes, block size %u logical / %u physical\n",
+		e->os, e->kernel, e->ram_bytes, e->logical_block, e->physical_block);
 	if (cfg->source != VB_SRC_ZERO)
 		fprintf(f, "# data pool %" PRIu64 " bytes, filled before the clock starts, every "
 			"4 KiB sector stamped\n", c->pool_bytes);
@@ -154,10 +173,15 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 	if (c->cfg->quiet)
 		return;
 	run_title(f, c, r);
-	fprintf(f, "%" PRIu64 "+%" PRIu64 " records in\n", r->full_blocks, r->partial_blocks);
-	fprintf(f, "%" PRIu64 "+%" PRIu64 " records out\n", r->full_blocks, r->partial_blocks);
+	/* Only measured, complete runs print bare dd lines: a script that greps them, or
+	 * vbench report, then sees exactly the runs the summary is made of. */
+	const char *mark = r->warmup || r->stop != VB_STOP_DONE ? "# " : "";
+	fprintf(f, "%s%" PRIu64 "+%" PRIu64 " records in\n", mark, r->full_blocks,
+		r->partial_blocks);
+	fprintf(f, "%s%" PRIu64 "+%" PRIu64 " records out\n", mark, r->full_blocks,
+		r->partial_blocks);
 	vb_format_status(line, sizeof line, r->bytes, r->secs);
-	fprintf(f, "%s\n", line);
+	fprintf(f, "%s%s\n", mark, line);
 	fprintf(f, "# %.2f MiB/s = %.2f MB/s; write %.6f secs, sync and close %.6f secs\n",
 		(double)r->bytes_per_sec / MIB, (double)r->bytes_per_sec / MB, r->write_secs,
 		r->sync_secs);
@@ -238,22 +262,19 @@ void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
 	fprintf(f, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block, e->physical_block,
 		e->ram_bytes, r->warmup ? 1 : 0, r->stop != VB_STOP_DONE ? 1 : 0, status_word(r),
 		r->write_secs, r->sync_secs);
-	for (int i = 0; i < 4; i++)
-		fprintf(f, ",%" PRIu64, vb_hist_quantile(&r->latency, quantiles[i]));
-	fprintf(f, ",%" PRIu64 ",", r->latency.max_ns);
+	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", r->latency.p50_ns,
+		r->latency.p90_ns, r->latency.p99_ns, r->latency.p999_ns, r->latency.max_ns);
 	for (uint64_t i = 0; i < r->n_intervals; i++)
 		fprintf(f, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
 			(double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
 	fputs("\r\n", f);
 }
 
-static void json_latency(FILE *f, const struct vb_hist *h)
+static void json_latency(FILE *f, const struct vb_latency *l)
 {
-	fputs("{", f);
-	for (int i = 0; i < 4; i++)
-		fprintf(f, "\"%s_ns\": %" PRIu64 ", ", i == 3 ? "p99_9" : quantile_names[i],
-			vb_hist_quantile(h, quantiles[i]));
-	fprintf(f, "\"max_ns\": %" PRIu64 ", \"writes\": %" PRIu64 "}", h->max_ns, h->count);
+	fprintf(f, "{\"p50_ns\": %" PRIu64 ", \"p90_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64
+		", \"p99_9_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 ", \"writes\": %" PRIu64 "}",
+		l->p50_ns, l->p90_ns, l->p99_ns, l->p999_ns, l->max_ns, l->writes);
 }
 
 static void json_run(FILE *f, const struct vb_run *r)

@@ -16,8 +16,11 @@
 #include <unistd.h>
 
 #if defined(__has_include)
-#if __has_include(<linux/fs.h>)
-#include <linux/fs.h>           /* BLKSSZGET, BLKGETSIZE64 */
+#if __has_include(<sys/param.h>)
+#include <sys/param.h>
+#endif
+#if __has_include(<sys/mount.h>)
+#include <sys/mount.h>          /* BLKSSZGET, BLKGETSIZE64 with glibc and musl */
 #endif
 #if __has_include(<sys/disk.h>)
 #include <sys/disk.h>           /* DIOCGMEDIASIZE, DKIOCGETBLOCKSIZE */
@@ -31,7 +34,7 @@
 #if __has_include(<sys/sysmacros.h>)
 #include <sys/sysmacros.h>      /* major(), minor() */
 #endif
-#if __has_include(<sys/sysctl.h>) && !defined(__linux__)
+#if __has_include(<sys/sysctl.h>)
 #include <sys/sysctl.h>
 #define VB_HAVE_SYSCTL 1
 #endif
@@ -102,19 +105,22 @@ int vb_platform_fsync(int fd)
 {
 #if defined(F_FULLFSYNC)
 	/* macOS's fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Some
-	 * filesystems refuse it, and then plain fsync is the best there is. */
+	 * filesystems do not support it, and then plain fsync is the best there is; any
+	 * other failure (EIO) is the answer. */
 	if (fcntl(fd, F_FULLFSYNC) == 0)
 		return 0;
+	if (errno != ENOTSUP && errno != EINVAL && errno != ENOTTY)
+		return -1;
 #endif
 	return fsync(fd);
 }
 
 int vb_platform_fdatasync(int fd)
 {
-#if defined(_POSIX_SYNCHRONIZED_IO) && _POSIX_SYNCHRONIZED_IO > 0
+#if defined(_POSIX_SYNCHRONIZED_IO) && _POSIX_SYNCHRONIZED_IO > 0 && !defined(F_FULLFSYNC)
 	return fdatasync(fd);
 #else
-	return fsync(fd);
+	return vb_platform_fsync(fd);
 #endif
 }
 
@@ -132,10 +138,10 @@ static unsigned long read_ulong_file(const char *path)
 	return v;
 }
 
-/* Linux: the queue of the disk behind a device number, looked up through /sys. */
+/* The queue of the disk behind a device number, where a /sys tree describes it (Linux);
+ * 0 where there is none. */
 static uint32_t sysfs_logical_block(dev_t dev)
 {
-#if defined(__linux__)
 	char path[128];
 	unsigned long v;
 	unsigned maj = (unsigned)major(dev), min = (unsigned)minor(dev);
@@ -149,11 +155,6 @@ static uint32_t sysfs_logical_block(dev_t dev)
 		v = read_ulong_file(path);
 	}
 	return (uint32_t)v;
-#else
-	(void)dev;
-	(void)read_ulong_file;
-	return 0;
-#endif
 }
 
 uint32_t vb_platform_logical_block(int fd)
@@ -218,48 +219,25 @@ int vb_platform_device_bytes(int fd, uint64_t *out_bytes)
 #endif
 }
 
-int vb_platform_chr_is_disk(int fd)
-{
-	uint64_t bytes;
-
-#if defined(BLKGETSIZE64)
-	/* Linux has no character disks: a raw disk is always a block device. */
-	(void)fd;
-	(void)bytes;
-	return 0;
-#else
-	return vb_platform_device_bytes(fd, &bytes) == 0 && bytes > 0;
-#endif
-}
-
 uint64_t vb_platform_avail_mem(void)
 {
-#if defined(_SC_AVPHYS_PAGES)
-	long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-	uint64_t v = 0;
-#if defined(__linux__)
-	/* Free pages undercount: reclaimable cache is available too. */
+	/* Only a kernel that counts reclaimable cache as available (Linux's MemAvailable)
+	 * gives a figure worth refusing a block size for; free pages alone undercount. */
 	FILE *f = fopen("/proc/meminfo", "r");
-	if (f != NULL) {
-		char line[256];
-		unsigned long long kb;
-		while (fgets(line, sizeof line, f) != NULL) {
-			if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
-				v = kb * 1024ULL;
-				break;
-			}
+	uint64_t v = 0;
+
+	if (f == NULL)
+		return 0;
+	char line[256];
+	unsigned long long kb;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			v = kb * 1024ULL;
+			break;
 		}
-		fclose(f);
 	}
-	if (v != 0)
-		return v;
-#endif
-	if (pages > 0 && size > 0)
-		v = (uint64_t)pages * (uint64_t)size;
+	fclose(f);
 	return v;
-#else
-	return 0;
-#endif
 }
 
 uint64_t vb_platform_total_mem(void)

@@ -179,50 +179,75 @@ static int prepare_new(struct vb_target *t, const struct vb_config *cfg, char *e
 	return create_owned(t, cfg, err, errlen);
 }
 
-static int prepare_device(struct vb_target *t, const struct vb_config *cfg, char *err,
-			  size_t errlen)
+/* Opens a device the user allowed with --force; O_EXCL on a block device makes the
+ * kernel refuse one that is mounted or held. Returns the descriptor or an exit code. */
+static int open_device(const struct vb_target *t, int extra, char *err, size_t errlen,
+		       int *fd)
+{
+	*fd = open(t->path, O_WRONLY | O_CLOEXEC | (t->excl_open ? O_EXCL : 0) | extra);
+	if (*fd >= 0)
+		return 0;
+	if (errno == EBUSY)
+		return fail(err, errlen, "%s is in use (mounted, or held by another program); "
+			    "vbench never writes to a device in use", t->path);
+	if (extra != 0)
+		return fail(err, errlen, "cannot open %s for direct or synchronous writes: %s",
+			    t->path, direct_hint(errno));
+	return fail(err, errlen, "cannot open %s: %s", t->path, strerror(errno));
+}
+
+static int prepare_device(struct vb_target *t, const struct vb_config *cfg, int is_block,
+			  char *err, size_t errlen)
 {
 	const char *p = cfg->target_path;
-	int excl = vb_caps()->excl_blockdev ? O_EXCL : 0;
+	int fd;
 
 	if (!cfg->force)
-		return fail(err, errlen, "%s is a disk device: writing destroys what is on it; "
-			    "add --force if that is what you want", p);
+		return fail(err, errlen, "%s is a %s device, which may hold a disk, tape or flash: "
+			    "writing destroys what is on it; add --force if that is what you want",
+			    p, is_block ? "block" : "character");
+	if (is_block && !vb_caps()->excl_blockdev)
+		return fail(err, errlen, "%s: this build of vbench cannot tell whether a block "
+			    "device is mounted or in use, so it does not write to one", p);
 	t->kind = VB_TGT_BLOCKDEV;
+	t->excl_open = is_block;
 	snprintf(t->path, sizeof t->path, "%s", p);
-	int fd = open(p, O_WRONLY | excl | O_CLOEXEC);
-	if (fd < 0 && errno == EBUSY)
-		return fail(err, errlen, "%s is in use (mounted, or held by another program); "
-			    "vbench never writes to a device in use", p);
-	if (fd < 0)
-		return fail(err, errlen, "cannot open %s: %s", p, strerror(errno));
-	int rc = check_alignment(t, cfg, fd, err, errlen);
+	int rc = open_device(t, 0, err, errlen, &fd);
+	if (rc != 0)
+		return rc;
+	rc = check_alignment(t, cfg, fd, err, errlen);
 	if (rc == 0 && vb_platform_device_bytes(fd, &t->device_bytes) == 0 &&
 	    t->device_bytes < cfg->bs_bytes * cfg->count_blocks)
 		rc = fail(err, errlen, "%s holds %llu bytes, less than the %llu bytes of one run",
 			  p, (unsigned long long)t->device_bytes,
 			  (unsigned long long)(cfg->bs_bytes * cfg->count_blocks));
 	close(fd);
-	if (rc == 0 && mode_flags(cfg) != 0) {
-		fd = open(p, O_WRONLY | excl | O_CLOEXEC | mode_flags(cfg));
-		if (fd < 0)
-			return fail(err, errlen, "cannot open %s for direct or synchronous writes: %s",
-				    p, direct_hint(errno));
+	if (rc == 0 && mode_flags(cfg) != 0 && (rc = open_device(t, mode_flags(cfg), err, errlen,
+								  &fd)) == 0)
 		close(fd);
-	}
 	return rc;
 }
 
-static int prepare_chr(struct vb_target *t, const struct vb_config *cfg, char *err,
-		       size_t errlen)
+/* Whether st is the same device as one of the harmless sinks. */
+static int is_null_like(const struct stat *st)
 {
-	int fd = open(cfg->target_path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fail(err, errlen, "cannot open %s: %s", cfg->target_path, strerror(errno));
-	int disk = vb_platform_chr_is_disk(fd);
-	close(fd);
-	if (disk)
-		return prepare_device(t, cfg, err, errlen);
+	static const char *const sinks[] = {"/dev/null", "/dev/zero", "/dev/full"};
+	struct stat s;
+
+	for (size_t i = 0; i < sizeof sinks / sizeof sinks[0]; i++) {
+		if (stat(sinks[i], &s) == 0 && S_ISCHR(s.st_mode) && s.st_rdev == st->st_rdev)
+			return 1;
+	}
+	return 0;
+}
+
+/* A character device is decided on before it is opened: opening some (a watchdog, a
+ * tape) already acts. Only the data sinks are allowed without --force. */
+static int prepare_chr(struct vb_target *t, const struct vb_config *cfg,
+		       const struct stat *st, char *err, size_t errlen)
+{
+	if (!is_null_like(st))
+		return prepare_device(t, cfg, 0, err, errlen);
 	t->kind = VB_TGT_CHARDEV;
 	snprintf(t->path, sizeof t->path, "%s", cfg->target_path);
 	return 0;
@@ -277,9 +302,9 @@ int vb_target_prepare(struct vb_target *t, const struct vb_config *cfg, char *er
 	if (S_ISREG(st.st_mode))
 		return prepare_existing(t, cfg, &st, err, errlen);
 	if (S_ISBLK(st.st_mode))
-		return prepare_device(t, cfg, err, errlen);
+		return prepare_device(t, cfg, 1, err, errlen);
 	if (S_ISCHR(st.st_mode))
-		return prepare_chr(t, cfg, err, errlen);
+		return prepare_chr(t, cfg, &st, err, errlen);
 	if (S_ISFIFO(st.st_mode))
 		return fail(err, errlen, "%s is a FIFO: it would measure its reader, not a disk", p);
 	return fail(err, errlen, "%s is neither a directory, a file nor a device", p);
@@ -313,7 +338,7 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
 	plan->open_path = t->path;
 	switch (t->kind) {
 	case VB_TGT_BLOCKDEV:
-		plan->open_flags = flags | (vb_caps()->excl_blockdev ? O_EXCL : 0);
+		plan->open_flags = flags | (t->excl_open ? O_EXCL : 0);
 		return;
 	case VB_TGT_CHARDEV:
 		plan->open_flags = flags;

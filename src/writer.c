@@ -202,7 +202,7 @@ static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end,
 
 /* The write loop of one run; returns 0 or -1 with out filled in. */
 static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
-			uint64_t start, struct vb_run *out)
+			uint64_t start, struct vb_hist *hist, struct vb_run *out)
 {
 	uint64_t last = start, iv_from = start, iv_bytes = 0;
 	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9);
@@ -215,7 +215,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		publish(p->watch, VB_STAGE_WRITE, out->bytes, last);
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, &done, out);
 		uint64_t now = vb_now_ns();
-		vb_hist_add(&out->latency, now - last);
+		vb_hist_add(hist, now - last);
 		last = now;
 		out->bytes += done;
 		if (rc != 0) {
@@ -246,15 +246,44 @@ static void release(const struct vb_io_ops *ops, int keep_fd)
 		ops->close(ops->ctx, keep_fd);
 }
 
+/* Syncs and closes after the last write; returns 0 or -1 with out filled in. */
+static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
+			  uint64_t write_end, struct vb_run *out)
+{
+	int rc = 0;
+
+	publish(p->watch, VB_STAGE_SYNC, out->bytes, write_end);
+	if (sync_target(ops, p, fd) != 0) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_SYNC, errno, out->bytes);
+		rc = -1;
+	}
+	publish(p->watch, VB_STAGE_CLOSE, out->bytes, vb_now_ns());
+	if (ops->close(ops->ctx, fd) != 0 && rc == 0) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_CLOSE, errno, out->bytes);
+		rc = -1;
+	}
+	publish(p->watch, VB_STAGE_NONE, 0, 0);
+	/* --timeout fired while the sync or close hung, even if it returned later: the
+	 * run took longer in one call than the user allowed, so it does not count. */
+	if (rc == 0 && p->stop != NULL && *p->stop == VB_STOPFLAG_TIMEOUT) {
+		fail_run(out, VB_STOP_TIMEOUT, VB_STAGE_SYNC, ETIMEDOUT, out->bytes);
+		rc = -1;
+	}
+	return rc;
+}
+
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		 struct vb_run *out)
 {
+	struct vb_hist hist;
+	int rc;
+
 	memset(out, 0, sizeof *out);
 	out->run = p->run;
-	vb_hist_init(&out->latency);
-	if (p->watch != NULL)
-		atomic_store(&p->watch->run, p->run);
+	vb_hist_init(&hist);
+	publish(p->watch, VB_STAGE_OPEN, 0, vb_now_ns());
 	int fd = open_target(ops, p, out);
+	publish(p->watch, VB_STAGE_NONE, 0, 0);
 	if (fd < 0)
 		return -1;
 	/* Closing the last descriptor of a file without a name frees its blocks, which on a
@@ -263,27 +292,20 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	 * the timed close still does what a close does (NFS, for one, flushes there). */
 	int keep_fd = p->defer_release ? ops->dup(ops->ctx, fd) : -1;
 	uint64_t start = vb_now_ns();
-	if (write_blocks(ops, p, fd, start, out) != 0) {
+	if (write_blocks(ops, p, fd, start, &hist, out) != 0) {
 		uint64_t end = vb_now_ns();
 		publish(p->watch, VB_STAGE_NONE, 0, 0);
 		ops->close(ops->ctx, fd);
 		finish_times(out, start, end, end);
-		release(ops, keep_fd);
-		return -1;
-	}
-	uint64_t write_end = vb_now_ns();
-	int rc = 0;
-	publish(p->watch, VB_STAGE_SYNC, out->bytes, write_end);
-	if (sync_target(ops, p, fd) != 0) {
-		fail_run(out, VB_STOP_ERROR, VB_STAGE_SYNC, errno, out->bytes);
 		rc = -1;
+	} else {
+		uint64_t write_end = vb_now_ns();
+		rc = sync_and_close(ops, p, fd, write_end, out);
+		finish_times(out, start, write_end, vb_now_ns());
 	}
-	publish(p->watch, VB_STAGE_NONE, 0, 0);
-	if (ops->close(ops->ctx, fd) != 0 && rc == 0) {
-		fail_run(out, VB_STOP_ERROR, VB_STAGE_CLOSE, errno, out->bytes);
-		rc = -1;
-	}
-	finish_times(out, start, write_end, vb_now_ns());
 	release(ops, keep_fd);
+	out->latency = vb_hist_summary(&hist);
+	if (p->latency != NULL)
+		*p->latency = hist;
 	return rc;
 }

@@ -17,7 +17,7 @@ static void analyze_rates(const double *rates, struct vb_run_analysis *a)
 		runs[i].secs = 1;
 		runs[i].bytes_per_sec = (uint64_t)rates[i];
 	}
-	vb_analyze(&cfg, runs, 5, 0, a);
+	vb_analyze(&cfg, runs, 5, NULL, 0, a);
 }
 
 static void test_flat_series_says_nothing(void **state)
@@ -69,14 +69,14 @@ static void test_page_cache_warning(void **state)
 	char text[512];
 	(void)state;
 	vb_config_defaults(&cfg);
-	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	vb_analyze(&cfg, NULL, 0, NULL, 1ULL << 30, &a);
 	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 0);
 	cfg.sync = VB_SYNC_NONE;
-	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	vb_analyze(&cfg, NULL, 0, NULL, 1ULL << 30, &a);
 	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 1);
 	assert_non_null(strstr(text, "less than twice"));
 	cfg.direct = true;
-	vb_analyze(&cfg, NULL, 0, 1ULL << 30, &a);
+	vb_analyze(&cfg, NULL, 0, NULL, 1ULL << 30, &a);
 	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 0);
 }
 

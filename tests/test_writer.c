@@ -189,7 +189,7 @@ static void test_complete_run_counts(void **state)
 	assert_int_equal(f.fsyncs, 1);
 	assert_int_equal(f.fdatasyncs, 0);
 	assert_int_equal(f.closes, 1);
-	assert_int_equal(r.latency.count, 10);
+	assert_int_equal(r.latency.writes, 10);
 	assert_true(r.secs >= r.write_secs && r.secs >= r.sync_secs);
 	assert_int_equal(r.bytes_per_sec, vb_rate(r.bytes, r.secs));
 	vb_run_free(&r);
@@ -226,7 +226,7 @@ static void test_short_writes_continue(void **state)
 	assert_int_equal(f.written, 8192);
 	/* Block 1: 1000 + 1 + 3095; block 2: 3000 + 1096. */
 	assert_int_equal(f.writes, 5);
-	assert_int_equal(r.latency.count, 2); /* one latency per block, not per call */
+	assert_int_equal(r.latency.writes, 2); /* one latency per block, not per call */
 	vb_run_free(&r);
 }
 

@@ -45,10 +45,12 @@ new_dir() {
 	mktemp -d "$SCRATCH/d.XXXXXX"
 }
 
-# wait_for TEXT FILE: waits up to 60 s until FILE holds TEXT (e.g. a progress line).
+# wait_for TEXT FILE: waits up to 60 s until FILE holds TEXT (e.g. a progress line);
+# fails when it never does.
 wait_for() {
 	_i=0
-	while ! grep -q "$1" "$2" 2>/dev/null && [ $_i -lt 600 ]; do
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		[ $_i -lt 600 ] || return 1
 		sleep 0.1
 		_i=$((_i + 1))
 	done

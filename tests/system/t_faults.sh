@@ -58,10 +58,19 @@ fi
 check "nothing left in the odd directory" empty_dir "$odd"
 
 # Signals during a run: prompt stop, partial run printed, file removed, signal re-raised.
+# A background job of a script starts with SIGINT ignored, and vbench keeps what it was
+# given ignored (as nohup expects); env --default-signal gives it the default back.
+if env --default-signal=INT true 2>/dev/null; then
+	bg="env --default-signal=INT,TERM,HUP"
+else
+	bg=""
+fi
 for sig_no in INT:2 TERM:15 HUP:1; do
 	sig=${sig_no%:*}
 	d=$(new_dir)
-	"$VBENCH" --progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
+	# The child opens (and empties) these itself, later: stale ones must not be read.
+	rm -f "$SCRATCH/sig.out" "$SCRATCH/sig.err"
+	$bg "$VBENCH" --progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/sig.out" 2>"$SCRATCH/sig.err" &
 	pid=$!
 	wait_for ETA "$SCRATCH/sig.err"   # the first run is under way
 	kill -s "$sig" "$pid"
@@ -77,11 +86,29 @@ for sig_no in INT:2 TERM:15 HUP:1; do
 	check "SIG$sig: the created file is removed" empty_dir "$d"
 done
 
+# An ignored SIGHUP (nohup) stays ignored: the runs go on to the end.
+d=$(new_dir)
+rm -f "$SCRATCH/h.out" "$SCRATCH/h.err"
+(trap '' HUP; exec "$VBENCH" --progress --sync dsync bs=4k count=10000 runs=2 "$d" >"$SCRATCH/h.out" 2>"$SCRATCH/h.err") &
+pid=$!
+check "the run is under way" wait_for ETA "$SCRATCH/h.err"
+kill -HUP "$pid"
+wait "$pid"
+rc=$?
+check "an ignored SIGHUP does not stop vbench (exit $rc)" [ "$rc" = 0 ]
+check "and both runs are summarised" grep -q "^# summary of 2 completed runs" "$SCRATCH/h.out"
+
+# A reader that goes away (SIGPIPE): the created file is still removed.
+d=$(new_dir)
+"$VBENCH" --no-progress bs=64k count=64 runs=50 "$d/piped" 2>/dev/null | head -1 >/dev/null
+check "SIGPIPE: the created file is removed" [ ! -e "$d/piped" ]
+
 # The directory vanishes between runs: the next run cannot open, exit 3.
 d=$(new_dir)
-"$VBENCH" --progress --sync dsync bs=4k count=3000 runs=20 "$d/gone" >"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &
+rm -f "$SCRATCH/v.out" "$SCRATCH/v.err"
+"$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=20 "$d/gone" >"$SCRATCH/v.out" 2>"$SCRATCH/v.err" &
 pid=$!
-wait_for ETA "$SCRATCH/v.err"
+wait_for "^# run 1 of 20" "$SCRATCH/v.out"   # run 1 is complete, 19 remain
 rm -rf "$d"
 wait "$pid"
 rc=$?
@@ -90,6 +117,7 @@ check "vanished directory: the message names the target" grep -q "$d/gone" "$SCR
 
 # kill -9 cannot be caught: with O_TMPFILE the file has no name, so nothing is left.
 d=$(new_dir)
+rm -f "$SCRATCH/k.err"
 "$VBENCH" --progress --sync dsync bs=4k count=100000 runs=1 "$d" >/dev/null 2>"$SCRATCH/k.err" &
 pid=$!
 wait_for ETA "$SCRATCH/k.err"
@@ -134,6 +162,7 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1; t
 	m=$(new_dir)
 	if mount -o loop "$img" "$m"; then
 		MOUNTS="$m $MOUNTS"
+		rm -f "$SCRATCH/f.out" "$SCRATCH/f.err"
 		"$VBENCH" --no-progress --sync dsync bs=4k count=2048 runs=3 "$m" >"$SCRATCH/f.out" 2>"$SCRATCH/f.err" &
 		pid=$!
 		i=0

@@ -31,19 +31,20 @@ check "--seed gives the same bytes twice" cmp -s "$d/s1" "$d/s2"
 rm -f "$d/s1" "$d/s2"
 
 # Live progress: one line refreshed in place with a rate and an ETA, erased at the end.
-"$VBENCH" --progress --sync dsync bs=4k count=3000 runs=1 "$d" >"$SCRATCH/p.out" 2>"$SCRATCH/p.err"
+"$VBENCH" --progress --sync dsync bs=4k count=20000 runs=1 "$d" >"$SCRATCH/p.out" 2>"$SCRATCH/p.err"
 check "progress shows percent, rate and ETA" grep -q 'bytes (.*%), now .* MB/s, avg .* MB/s, ETA' "$SCRATCH/p.err"
 check "progress is erased at the end" sh -c 'tail -c 4 "$1" | od -c | grep -q "\\\\r"' _ "$SCRATCH/p.err"
 check "progress never reaches stdout" sh -c '! grep -q ETA "$1"' _ "$SCRATCH/p.out"
 
 # SIGUSR1 prints a dd-style status line on stderr at any time.
-"$VBENCH" --progress --sync dsync bs=4k count=8000 runs=1 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
+"$VBENCH" --progress --sync dsync bs=4k count=20000 runs=1 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
 pid=$!
-wait_for ETA "$SCRATCH/s.err"
+check "the run is under way" wait_for ETA "$SCRATCH/s.err"
 kill -USR1 "$pid"
 wait "$pid"
 check "SIGUSR1: status line on stderr" grep -qE '[0-9]+ bytes transferred in [0-9.]+ secs \([0-9]+ bytes/sec\)$' "$SCRATCH/s.err"
-check "SIGUSR1: the run goes on to the end" grep -q "^8000+0 records out" "$SCRATCH/s.out"
+check "SIGUSR1: the run goes on to the end" grep -q "^20000+0 records out" "$SCRATCH/s.out"
 
 # Warm-up runs are printed as such and left out; --overwrite marks the allocating run.
 run_vb --no-progress --warmup 1 --overwrite bs=64k count=16 runs=2 "$d"
