@@ -4,7 +4,7 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD       = -std=c11
-CPPFLAGS += -Iinclude -DVB_VERSION='"$(VERSION)"'
+CPPFLAGS += -Iinclude -DVB_VERSION='"$(VERSION)"' -D_FILE_OFFSET_BITS=64
 LDLIBS   += -lm -lpthread
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin

@@ -11,6 +11,12 @@ enum vb_opts_action { VB_ACT_RUN, VB_ACT_HELP, VB_ACT_VERSION };
 /* Largest block size accepted: a bigger single write() is never what a user meant. */
 #define VB_BS_MAX ((uint64_t)1 << 30)
 
+/* Most runs (and warm-up runs) accepted: each keeps a record of a few hundred bytes. */
+#define VB_RUNS_MAX 100000
+
+/* Shortest --interval: finer samples would cost more than they tell. */
+#define VB_INTERVAL_MIN_SECS 0.01
+
 /* Parses argv (without the program name) into cfg, which must hold the defaults already;
  * returns 0 and sets *action, or -1 with a message naming the operand and value in err. */
 int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,

@@ -146,6 +146,9 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	/* `how` ends in a space when a value follows it ("--bs "); names in messages do not. */
 	snprintf(name, sizeof name, "%.*s", (int)(len && how[len - 1] == ' ' ? len - 1 : len), how);
 	int is_flag = v == NULL || (strcmp(how, name) == 0 && how[len - 1] != '=');
+	if (st->seen[k] && k == K_SYNC)
+		return fail(st, "%s%s conflicts with %s: choose one sync mode", how,
+			    is_flag ? "" : v, st->seen_as[k]);
 	if (st->seen[k] && k != K_HELP && k != K_VERSION)
 		return fail(st, "%s%s: given twice (already as %s)", how, is_flag ? "" : v,
 			    st->seen_as[k]);
@@ -270,6 +273,14 @@ static int apply_operand(struct parse_state *st, const char *arg)
 		    (int)n, arg, arg);
 }
 
+/* "-q" or "--quiet" after an option that needs a value means the value was forgotten;
+ * "-1" is a value (and then refused as a sign). */
+static int looks_like_option(const char *a)
+{
+	return a[0] == '-' && (a[1] == '-' || (a[1] >= 'a' && a[1] <= 'z') ||
+			       (a[1] >= 'A' && a[1] <= 'Z'));
+}
+
 static const struct optdef *find_long(const char *name, size_t n)
 {
 	for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -308,7 +319,7 @@ static int parse_long(struct parse_state *st, int argc, char *const argv[], int 
 	snprintf(how, sizeof how, "--%s ", o->name);
 	if (eq != NULL)
 		return apply(st, o->key, how, eq + 1);
-	if (*i + 1 >= argc)
+	if (*i + 1 >= argc || looks_like_option(argv[*i + 1]))
 		return fail(st, "option --%s needs a value", o->name);
 	*i += 1;
 	return apply(st, o->key, how, argv[*i]);
@@ -332,7 +343,7 @@ static int parse_short(struct parse_state *st, int argc, char *const argv[], int
 		snprintf(how, sizeof how, "-%c ", *p);
 		if (p[1] != '\0')
 			return apply(st, o->key, how, p + 1);
-		if (*i + 1 >= argc)
+		if (*i + 1 >= argc || looks_like_option(argv[*i + 1]))
 			return fail(st, "option -%c needs a value", *p);
 		*i += 1;
 		return apply(st, o->key, how, argv[*i]);
@@ -369,10 +380,13 @@ static int finish(struct parse_state *st)
 		return fail(st, "%s %s: bs x count is more than 2^63-1 bytes",
 			    given(st, K_BS, "bs", cfg->bs_bytes),
 			    given(st, K_COUNT, "count", cfg->count_blocks));
-	if (cfg->runs > 1000000)
-		return fail(st, "%s: at most 1000000 runs", st->seen_as[K_RUNS]);
-	if (cfg->warmup_runs > 1000000)
-		return fail(st, "%s: at most 1000000 warm-up runs", st->seen_as[K_WARMUP]);
+	if (cfg->runs > VB_RUNS_MAX)
+		return fail(st, "%s: at most %d runs", st->seen_as[K_RUNS], VB_RUNS_MAX);
+	if (cfg->warmup_runs > VB_RUNS_MAX)
+		return fail(st, "%s: at most %d warm-up runs", st->seen_as[K_WARMUP], VB_RUNS_MAX);
+	if (cfg->interval_secs > 0 && cfg->interval_secs < VB_INTERVAL_MIN_SECS)
+		return fail(st, "%s: the interval must be at least %g s", st->seen_as[K_INTERVAL],
+			    VB_INTERVAL_MIN_SECS);
 	return 0;
 }
 

@@ -104,7 +104,7 @@ const char *vb_parse_secs(const char *text, double *out_secs)
 
 	if (text == NULL || *text == '\0')
 		return "the value is empty";
-	if (*text < '0' || *text > '9')
+	if (*text < '0' || *text > '9' || text[strspn(text, "0123456789.")] != '\0')
 		return "expected a number of seconds such as 30 or 0.5";
 	double v = strtod(text, &end);
 	if (end == text || *end != '\0' || !isfinite(v) || v < 0)

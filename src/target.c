@@ -294,9 +294,14 @@ int vb_target_prepare(struct vb_target *t, const struct vb_config *cfg, char *er
 			return prepare_new(t, cfg, err, errlen);
 		return fail(err, errlen, "cannot examine %s: %s", p, strerror(errno));
 	}
+	/* A link to a directory is harmless (files are created inside it exclusively, as
+	 * macOS's /tmp needs); a link to anything else is refused, never followed. */
+	struct stat dst;
+	if (S_ISLNK(st.st_mode) && stat(p, &dst) == 0 && S_ISDIR(dst.st_mode))
+		return prepare_dir(t, cfg, err, errlen);
 	if (S_ISLNK(st.st_mode))
 		return fail(err, errlen, "%s is a symbolic link; vbench does not follow links "
-			    "(give the path it points to)", p);
+			    "to files or devices (give the path it points to)", p);
 	if (S_ISDIR(st.st_mode))
 		return prepare_dir(t, cfg, err, errlen);
 	if (S_ISREG(st.st_mode))

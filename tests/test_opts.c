@@ -178,7 +178,8 @@ static void test_limits(void **state)
 		    "count=9000000000");
 	PARSE_FAILS("bs=1048576 count=9000000000000: bs x count", "count=9000000000000");
 	PARSE_FAILS("too large", "count=9223372036854775808");
-	PARSE_FAILS("at most 1000000 runs", "runs=2000000");
+	PARSE_FAILS("runs=200000: at most 100000 runs", "runs=200000");
+	PARSE_FAILS("--interval 0.001: the interval must be at least 0.01", "--interval", "0.001");
 }
 
 static void test_unknown_and_repeated(void **state)
@@ -189,10 +190,13 @@ static void test_unknown_and_repeated(void **state)
 	PARSE_FAILS("unknown option '-z'", "-z");
 	PARSE_FAILS("bs=2k: given twice (already as bs=1k)", "bs=1k", "bs=2k");
 	PARSE_FAILS("--bs 2k: given twice (already as bs=1k)", "bs=1k", "--bs", "2k");
-	PARSE_FAILS("oflag=dsync: given twice (already as conv=fsync)", "conv=fsync", "oflag=dsync");
+	PARSE_FAILS("oflag=dsync conflicts with conv=fsync", "conv=fsync", "oflag=dsync");
 	PARSE_FAILS("--direct: given twice (already as -d)", "-d", "--direct");
 	PARSE_FAILS("needs a value", "--bs");
 	PARSE_FAILS("needs a value", "-b");
+	PARSE_FAILS("option -b needs a value", "-b", "-q");
+	PARSE_FAILS("option --bs needs a value", "--bs", "--direct");
+	PARSE_FAILS("-b -1: a sign", "-b", "-1");
 	PARSE_FAILS("takes no value", "--direct=yes");
 	PARSE_FAILS("empty argument", "");
 	PARSE_FAILS("--label: the value is empty", "--label=");

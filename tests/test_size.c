@@ -124,6 +124,8 @@ static void test_secs(void **state)
 	assert_non_null(vb_parse_secs("nan", &s));
 	assert_non_null(vb_parse_secs("5s", &s));
 	assert_non_null(vb_parse_secs("1e99", &s));
+	assert_non_null(vb_parse_secs("0x10", &s));
+	assert_non_null(vb_parse_secs("1e3", &s));
 }
 
 int main(void)

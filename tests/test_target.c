@@ -125,6 +125,20 @@ static void test_links_and_fifos_refused(void **state)
 	assert_non_null(strstr(err, "FIFO"));
 }
 
+static void test_link_to_a_directory_is_accepted(void **state)
+{
+	struct vb_target t;
+	char sub[600];
+	(void)state;
+	snprintf(sub, sizeof sub, "%s/real-dir", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(path, sizeof path, "%s/dir-link", dir);
+	assert_int_equal(symlink(sub, path), 0);
+	cfg.target_path = path;
+	assert_int_equal(vb_target_prepare(&t, &cfg, err, sizeof err), 0);
+	assert_int_equal(t.kind, VB_TGT_DIR);
+}
+
 static void test_directory_gets_anonymous_or_per_run_files(void **state)
 {
 	struct vb_target t;
@@ -164,6 +178,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_existing_file_refused_then_forced, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_links_and_fifos_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_to_a_directory_is_accepted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_gets_anonymous_or_per_run_files, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_null_device_allowed, setup, teardown),

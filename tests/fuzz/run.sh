@@ -12,7 +12,7 @@ srcs=$(ls src/*.c | grep -v 'src/main.c')
 for f in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$f" .c)
 	target=${name#fuzz_}
-	clang -g -O1 -std=c11 -Iinclude -DVB_VERSION='"fuzz"' \
+	clang -g -O1 -std=c11 -Iinclude -DVB_VERSION='"fuzz"' -D_FILE_OFFSET_BITS=64 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o "$out/$name" "$f" $srcs -lm -lpthread
 	work="$out/corpus-$target"
