@@ -1227,8 +1227,9 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		i += n + (nl != NULL);
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
-		/* dd status=progress redraws one line with CRs: those are not results. */
-		if (memchr(line, '\r', n) != NULL)
+		/* dd status=progress redraws one line with CRs: those are not results. Nor are
+		 * comment lines: vbench marks its warm-up and partial runs' dd lines "# ". */
+		if (memchr(line, '\r', n) != NULL || (n > 0 && line[0] == '#'))
 			continue;
 		struct vb_dd_line dl;
 		if (!vb_report_parse_dd_line(line, n, &dl))

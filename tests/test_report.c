@@ -502,6 +502,8 @@ static void test_text_log(void **state)
 		"1000+0 records in\r\n"
 		"1000+0 records out\r\n"
 		"1000 bytes transferred in 1.000000 secs (1000 bytes/sec)\r\n"
+		"# warm-up 1 of 1 (not counted)\n"
+		"# 7000 bytes transferred in 1.000000 secs (7000 bytes/sec)\n"
 		"\r900 bytes (900 B) copied, 1 s, 900 B/s\r1000 bytes copied, 2 s, 500 B/s   \n"
 		"2000 bytes (2.0 kB, 2.0 KiB) copied, 1 s, 2.0 kB/s\n"
 		"0 bytes copied, 0 s, Infinity B/s\n"
@@ -513,7 +515,8 @@ static void test_text_log(void **state)
 	assert_int_equal(read_str(&d, log, "/var/log/ext4-virtio.log", err, sizeof err), 0);
 	assert_int_equal(d.n_labels, 1);
 	assert_string_equal(d.labels[0], "ext4-virtio");
-	assert_int_equal(d.n_samples, 2);  /* the progress line and the 0 s line are left out */
+	/* The progress line, the "# " warm-up line and the 0 s line are left out. */
+	assert_int_equal(d.n_samples, 2);
 	assert_int_equal(d.skipped_zero, 1);
 	assert_true(d.samples[0].run == 1 && d.samples[0].bytes_per_sec == 1000);
 	assert_true(d.samples[1].run == 2 && d.samples[1].bytes_per_sec == 2000);

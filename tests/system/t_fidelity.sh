@@ -51,6 +51,10 @@ run_vb --no-progress --warmup 1 --overwrite bs=64k count=16 runs=2 "$d"
 check "warm-up printed" sh -c 'printf "%s\n" "$1" | grep -q "^# warm-up 1 of 1 (not counted)"' _ "$OUT"
 check "allocating run marked" sh -c 'printf "%s\n" "$1" | grep -q "allocating"' _ "$OUT"
 check "summary counts only the measured runs" sh -c 'printf "%s\n" "$1" | grep -q "^# summary of 2 completed runs"' _ "$OUT"
+check "warm-up dd lines are marked as context" sh -c 'printf "%s\n" "$1" | grep -c "^[0-9]* bytes transferred" | grep -qx 2' _ "$OUT"
+printf '%s\n' "$OUT" >"$SCRATCH/warm.log"
+run_vb report --format csv "$SCRATCH/warm.log"
+check "vbench report on a saved log counts the measured runs only" sh -c 'printf "%s\n" "$1" | grep -q "^warm,2,"' _ "$OUT"
 
 # --interval: time series lines and the slowest/fastest interval.
 run_vb --no-progress --interval 0.05 --sync dsync bs=4k count=1500 runs=2 "$d"
