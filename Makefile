@@ -15,7 +15,7 @@ SRCS      = $(wildcard src/*.c)
 LIB_OBJS  = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
 TEST_SRCS = $(wildcard tests/test_*.c)
 TESTS     = $(patsubst tests/%.c,$(BUILD)/%,$(TEST_SRCS))
-HEADERS   = $(wildcard include/*.h)
+HEADERS   = $(wildcard include/*.h src/*.h)
 
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS)
 

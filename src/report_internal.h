@@ -1,0 +1,76 @@
+#ifndef VB_REPORT_INTERNAL_H
+#define VB_REPORT_INTERNAL_H
+
+/* What the files behind vb_report.h share; not part of vbench's API. Each definition, with
+ * its fuller comment, is in the file named above its group. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "vb_report.h"
+
+#if defined(__GNUC__)
+#define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define VB_PRINTF(a, b)
+#endif
+
+/* report_read.c: small helpers. */
+
+/* Writes "name:line: message" ("name: message" if line is 0) into err (may be NULL); -1. */
+int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
+	VB_PRINTF(5, 6);
+
+/* Makes room for need elements of size bytes in *p (capacity *cap); 0, or -1 without memory. */
+int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
+
+/* A new NUL-terminated copy of the n bytes at s, or NULL without memory. */
+char *vbr_dup_n(const char *s, size_t n);
+
+/* True for '0' to '9'. */
+bool vbr_is_digit(char c);
+
+/* Exactly the n bytes at s as a decimal integer (no sign, no blanks); false if not, or too big. */
+bool vbr_parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* strtod of the n bytes at s, already checked to be a number; false if not finite or no memory. */
+bool vbr_to_double(const char *s, size_t n, double *out);
+
+/* New string: the file name without directory and extension, "stdin" for "-"; NULL, no memory. */
+char *vbr_file_stem(const char *name);
+
+/* 3 when text starts with a UTF-8 byte order mark, else 0. */
+size_t vbr_bom_len(const char *text, size_t len);
+
+/* report_read.c: what every reader does to the dataset. */
+
+/* What a reader must restore when it fails, so that d is left unchanged. */
+struct vbr_mark {
+	size_t n_labels, n_samples, skipped_warmup, skipped_zero;
+};
+
+/* The state of d that vbr_rollback returns to. */
+struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
+
+/* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
+void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
+
+/* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
+int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		double secs, double bps);
+
+/* The error for a file that added no run since m: names the runs skipped, else what; -1. */
+int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
+		char *err, size_t errlen);
+
+/* report_print.c: shared with the SVG chart. */
+
+/* Columns a label takes on a terminal as the text printer writes it. */
+size_t vbr_text_width(const char *s);
+
+/* Ends a printer: flushes f; 0, or -1 on a write error. */
+int vbr_finish(FILE *f);
+
+#endif

@@ -1,0 +1,409 @@
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "report_internal.h"
+
+/* The printers of `vbench report`: text, markdown, CSV and JSON. */
+
+/* ---------------------------------------------------------------------------------- */
+/* Escaping                                                                           */
+/* ---------------------------------------------------------------------------------- */
+
+/* Columns a label takes on a terminal as text_label prints it: one per code point (or
+ * stray byte), four per control character. */
+size_t vbr_text_width(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), w = 0;
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
+		w += (k == 1 && (cp < 0x20 || cp == 0x7f)) ? 4 : 1;
+		i += k ? k : 1;
+	}
+	return w;
+}
+
+/* Writes a label for a terminal: bytes as they are, control characters as \xNN so a
+ * label cannot move the cursor or break the table. */
+static void text_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			putc(c, f);
+	}
+}
+
+/* Writes a label into a markdown table cell: characters markdown would format are
+ * backslash-escaped, line breaks and control characters become spaces. */
+static void md_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c < 0x20 || c == 0x7f)
+			putc(' ', f);
+		else if (strchr("\\|*_`<>[]#~", c))
+			fprintf(f, "\\%c", c);
+		else
+			putc(c, f);
+	}
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Tables                                                                             */
+/* ---------------------------------------------------------------------------------- */
+
+/* Rows after the runs: the statistics of each label. */
+static const char *const stat_rows[] = {"mean", "min", "max", "stddev"};
+#define N_STATS 4
+#define CELL_MAX 64
+
+/* Name of table row r: "run 1", ... then the statistics. */
+static void row_name(const struct vb_analysis *a, size_t r, char *buf, size_t n)
+{
+	if (r < a->max_runs)
+		snprintf(buf, n, "run %zu", r + 1);
+	else
+		snprintf(buf, n, "%s", r - a->max_runs < N_STATS ? stat_rows[r - a->max_runs] : "");
+}
+
+/* Cell of group g in row r, in bytes/sec: runs and extremes rounded as dd prints them,
+ * mean and stddev with one decimal as vbench's summary does; "" past a label's last run,
+ * "-" for the stddev of one run. */
+static void cell(const struct vb_analysis *a, size_t g, size_t r, char *buf, size_t n)
+{
+	const struct vb_group *gr = &a->groups[g];
+	if (r < a->max_runs) {
+		if (r < gr->n)
+			snprintf(buf, n, "%.0f", gr->samples[r].bytes_per_sec);
+		else
+			snprintf(buf, n, "%s", "");
+		return;
+	}
+	switch (r - a->max_runs) {
+	case 0: snprintf(buf, n, "%.1f", gr->sum.mean); break;
+	case 1: snprintf(buf, n, "%.0f", gr->sum.min); break;
+	case 2: snprintf(buf, n, "%.0f", gr->sum.max); break;
+	default:
+		if (gr->n < 2)
+			snprintf(buf, n, "-");
+		else
+			snprintf(buf, n, "%.1f", gr->sum.stddev);
+	}
+}
+
+/* Width of column g of the text table: its label or its widest cell. */
+static size_t column_width(const struct vb_analysis *a, size_t g)
+{
+	size_t w = vbr_text_width(a->groups[g].label);
+	char buf[CELL_MAX];
+	for (size_t r = 0; r < a->max_runs + N_STATS; r++) {
+		cell(a, g, r, buf, sizeof buf);
+		if (strlen(buf) > w)
+			w = strlen(buf);
+	}
+	return w;
+}
+
+static void pad(FILE *f, size_t n)
+{
+	while (n-- > 0)
+		putc(' ', f);
+}
+
+/* Writes ratio r with two decimals, or two significant digits below 0.01 so that a tiny
+ * ratio does not read as 0.00. */
+static void fmt_number_ratio(double r, char *buf, size_t n)
+{
+	snprintf(buf, n, r < 0.01 ? "%.2g" : "%.2f", r);
+}
+
+/* "1.83x", or "n/a" when the baseline mean is 0. */
+static void fmt_ratio(const struct vb_group *g, char *buf, size_t n)
+{
+	if (isfinite(g->cmp.ratio)) {
+		fmt_number_ratio(g->cmp.ratio, buf, n);
+		strncat(buf, "x", n - strlen(buf) - 1);
+	} else {
+		snprintf(buf, n, "n/a");
+	}
+}
+
+/* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else "". */
+static void fmt_test(const struct vb_group *g, char *buf, size_t n)
+{
+	const struct vb_welch *w = &g->cmp;
+	if (g->verdict == VB_VERDICT_BASELINE || !w->valid)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "95%% CI [%.2f, %.2f], Welch t=%.2f, df=%.1f, p=%.3g",
+			 w->ratio_lo, w->ratio_hi, w->t, w->df, w->p);
+}
+
+/* Ends a printer: flushes so that a full disk shows up as an error here. */
+int vbr_finish(FILE *f)
+{
+	return (fflush(f) != 0 || ferror(f)) ? -1 : 0;
+}
+
+/* The run table; -1 without memory. */
+static int text_table(FILE *f, const struct vb_analysis *a, size_t first)
+{
+	char buf[CELL_MAX];
+	size_t *width = malloc((a->n_groups ? a->n_groups : 1) * sizeof *width);
+	if (width == NULL)
+		return -1;
+	fprintf(f, "%-*s", (int)first, "bytes/sec");
+	for (size_t g = 0; g < a->n_groups; g++) {
+		width[g] = column_width(a, g);
+		fputs("  ", f);
+		pad(f, width[g] - vbr_text_width(a->groups[g].label));
+		text_label(f, a->groups[g].label);
+	}
+	putc('\n', f);
+	for (size_t r = 0; r < a->max_runs + N_STATS; r++) {
+		row_name(a, r, buf, sizeof buf);
+		fprintf(f, "%-*s", (int)first, buf);
+		for (size_t g = 0; g < a->n_groups; g++) {
+			cell(a, g, r, buf, sizeof buf);
+			fprintf(f, "  %*s", (int)width[g], buf);
+		}
+		putc('\n', f);
+	}
+	free(width);
+	return 0;
+}
+
+int vb_report_print_text(FILE *f, const struct vb_analysis *a)
+{
+	/* The first column holds "bytes/sec" and "run N" for the largest N. */
+	int run_w = snprintf(NULL, 0, "run %zu", a->max_runs);
+	size_t first = run_w > 9 ? (size_t)run_w : 9;
+	if (text_table(f, a, first) < 0)
+		return -1;
+	const struct vb_group *base = &a->groups[a->baseline];
+	size_t lw = 0;
+	for (size_t g = 0; g < a->n_groups; g++)
+		if (g != a->baseline && vbr_text_width(a->groups[g].label) > lw)
+			lw = vbr_text_width(a->groups[g].label);
+	if (a->n_groups > 1) {
+		fputs("\nagainst ", f);
+		text_label(f, base->label);
+		fputs(" (ratio of means):\n", f);
+	}
+	for (size_t g = 0; g < a->n_groups; g++) {
+		const struct vb_group *gr = &a->groups[g];
+		if (g == a->baseline)
+			continue;
+		char ratio[32], test[160], verdict[96];
+		fmt_ratio(gr, ratio, sizeof ratio);
+		fmt_test(gr, test, sizeof test);
+		vb_report_verdict(gr, verdict, sizeof verdict);
+		text_label(f, gr->label);
+		pad(f, lw - vbr_text_width(gr->label));
+		fprintf(f, "  %s%s%s: %s\n", ratio, test[0] ? ", " : "", test, verdict);
+	}
+	return vbr_finish(f);
+}
+
+/* The run table as markdown. */
+static void md_runs(FILE *f, const struct vb_analysis *a)
+{
+	char buf[CELL_MAX];
+	fputs("| bytes/sec |", f);
+	for (size_t g = 0; g < a->n_groups; g++) {
+		putc(' ', f);
+		md_label(f, a->groups[g].label);
+		fputs(" |", f);
+	}
+	fputs("\n|:---|", f);
+	for (size_t g = 0; g < a->n_groups; g++)
+		fputs("---:|", f);
+	putc('\n', f);
+	for (size_t r = 0; r < a->max_runs + N_STATS; r++) {
+		row_name(a, r, buf, sizeof buf);
+		fprintf(f, "| %s |", buf);
+		for (size_t g = 0; g < a->n_groups; g++) {
+			cell(a, g, r, buf, sizeof buf);
+			fprintf(f, " %s |", buf);
+		}
+		putc('\n', f);
+	}
+}
+
+/* One row of the markdown comparison table. */
+static void md_compare_row(FILE *f, const struct vb_group *g)
+{
+	const struct vb_welch *w = &g->cmp;
+	char verdict[96];
+	vb_report_verdict(g, verdict, sizeof verdict);
+	fputs("| ", f);
+	md_label(f, g->label);
+	fprintf(f, " | %.1f | ", g->sum.mean);
+	char ratio[32];
+	fmt_number_ratio(w->ratio, ratio, sizeof ratio);
+	if (isfinite(w->ratio))
+		fputs(ratio, f);
+	if (g->verdict != VB_VERDICT_BASELINE && w->valid)
+		fprintf(f, " | %.2f to %.2f | %.2f | %.1f | %.3g", w->ratio_lo, w->ratio_hi, w->t,
+			w->df, w->p);
+	else
+		fputs(" |  |  |  | ", f);
+	fprintf(f, " | %s |\n", verdict);
+}
+
+int vb_report_print_markdown(FILE *f, const struct vb_analysis *a)
+{
+	md_runs(f, a);
+	fputs("\n| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
+	      "|:---|---:|---:|:---|---:|---:|---:|:---|\n", f);
+	for (size_t g = 0; g < a->n_groups; g++)
+		md_compare_row(f, &a->groups[g]);
+	return vbr_finish(f);
+}
+
+/* Writes x for CSV or JSON: full precision when finite, else the text for "none". */
+static void num_or(FILE *f, double x, const char *none)
+{
+	if (isfinite(x))
+		fprintf(f, "%.15g", x);
+	else
+		fputs(none, f);
+}
+
+int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
+{
+	fputs("label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
+	      "significant,verdict\r\n", f);
+	for (size_t g = 0; g < a->n_groups; g++) {
+		const struct vb_group *gr = &a->groups[g];
+		bool test = gr->verdict != VB_VERDICT_BASELINE && gr->cmp.valid;
+		char verdict[96];
+		vb_report_verdict(gr, verdict, sizeof verdict);
+		vb_csv_field(f, gr->label);
+		fprintf(f, ",%zu,%.15g,%.15g,%.15g,", gr->n, gr->sum.mean, gr->sum.min, gr->sum.max);
+		num_or(f, gr->n >= 2 ? gr->sum.stddev : NAN, "");
+		putc(',', f);
+		num_or(f, gr->n >= 2 ? gr->sum.cv : NAN, "");
+		fprintf(f, ",%d,", g == a->baseline);
+		num_or(f, gr->cmp.ratio, "");
+		double v[5] = {gr->cmp.ratio_lo, gr->cmp.ratio_hi, gr->cmp.t, gr->cmp.df, gr->cmp.p};
+		for (size_t i = 0; i < 5; i++) {
+			putc(',', f);
+			num_or(f, test ? v[i] : NAN, "");
+		}
+		fprintf(f, ",%d,", gr->verdict == VB_VERDICT_FASTER || gr->verdict == VB_VERDICT_SLOWER);
+		vb_csv_field(f, verdict);
+		fputs("\r\n", f);
+	}
+	return vbr_finish(f);
+}
+
+/* Writes "key": s with s escaped. */
+static void json_key_str(FILE *f, const char *key, const char *s)
+{
+	fprintf(f, "\"%s\": ", key);
+	vb_json_string(f, s);
+}
+
+static void json_runs(FILE *f, const struct vb_group *g)
+{
+	fputs("      \"runs\": [", f);
+	for (size_t i = 0; i < g->n; i++) {
+		const struct vb_sample *s = &g->samples[i];
+		fprintf(f, "%s\n        {\"run\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"secs\": ",
+			i ? "," : "", s->run, s->bytes);
+		num_or(f, s->secs, "null");
+		fputs(", \"bytes_per_sec\": ", f);
+		num_or(f, s->bytes_per_sec, "null");
+		putc('}', f);
+	}
+	fputs(g->n ? "\n      ],\n" : "],\n", f);
+}
+
+static void json_summary(FILE *f, const struct vb_group *g)
+{
+	fprintf(f, "      \"summary\": {\"n\": %zu, \"mean\": ", g->n);
+	num_or(f, g->sum.mean, "null");
+	fputs(", \"min\": ", f);
+	num_or(f, g->sum.min, "null");
+	fputs(", \"max\": ", f);
+	num_or(f, g->sum.max, "null");
+	fputs(", \"stddev\": ", f);
+	num_or(f, g->n >= 2 ? g->sum.stddev : NAN, "null");
+	fputs(", \"cv\": ", f);
+	num_or(f, g->n >= 2 ? g->sum.cv : NAN, "null");
+	fputs("},\n", f);
+}
+
+static void json_comparison(FILE *f, const struct vb_group *g)
+{
+	static const char *const keys[] = {"ratio_lo", "ratio_hi", "t", "df", "p"};
+	const struct vb_welch *w = &g->cmp;
+	double v[5] = {w->ratio_lo, w->ratio_hi, w->t, w->df, w->p};
+	bool test = g->verdict != VB_VERDICT_BASELINE && w->valid;
+	char verdict[96];
+	vb_report_verdict(g, verdict, sizeof verdict);
+	fputs("      \"comparison\": {\"ratio\": ", f);
+	num_or(f, w->ratio, "null");
+	for (size_t i = 0; i < 5; i++) {
+		fprintf(f, ", \"%s\": ", keys[i]);
+		num_or(f, test ? v[i] : NAN, "null");
+	}
+	fprintf(f, ", \"significant\": %s, ", (g->verdict == VB_VERDICT_FASTER ||
+					       g->verdict == VB_VERDICT_SLOWER) ? "true" : "false");
+	json_key_str(f, "verdict", verdict);
+	fputs("}\n", f);
+}
+
+int vb_report_print_json(FILE *f, const struct vb_analysis *a)
+{
+	fputs("{\n  ", f);
+	json_key_str(f, "baseline", a->groups[a->baseline].label);
+	fputs(",\n  \"unit\": \"bytes/sec\",\n  \"labels\": [", f);
+	for (size_t g = 0; g < a->n_groups; g++) {
+		fputs(g ? ",\n    {\n      " : "\n    {\n      ", f);
+		json_key_str(f, "label", a->groups[g].label);
+		fputs(",\n", f);
+		json_runs(f, &a->groups[g]);
+		json_summary(f, &a->groups[g]);
+		json_comparison(f, &a->groups[g]);
+		fputs("    }", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	return vbr_finish(f);
+}
+
+int vb_report_parse_format(const char *s, enum vb_report_format *out)
+{
+	static const struct { const char *name; enum vb_report_format fmt; } names[] = {
+		{"text", VB_REPORT_TEXT}, {"markdown", VB_REPORT_MARKDOWN},
+		{"md", VB_REPORT_MARKDOWN}, {"csv", VB_REPORT_CSV}, {"json", VB_REPORT_JSON}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].fmt;
+			return 0;
+		}
+	return -1;
+}
+
+int vb_report_print(FILE *f, const struct vb_analysis *a, enum vb_report_format fmt)
+{
+	switch (fmt) {
+	case VB_REPORT_MARKDOWN: return vb_report_print_markdown(f, a);
+	case VB_REPORT_CSV: return vb_report_print_csv(f, a);
+	case VB_REPORT_JSON: return vb_report_print_json(f, a);
+	default: return vb_report_print_text(f, a);
+	}
+}

@@ -1,0 +1,179 @@
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "report_internal.h"
+
+/* The SVG chart of `vbench report`, with the XML escaping it needs. */
+
+/* ---------------------------------------------------------------------------------- */
+/* XML escaping                                                                       */
+/* ---------------------------------------------------------------------------------- */
+
+/* Writes at most max code points of s as XML text, then "..." if s was longer. */
+static void xml_text_n(FILE *f, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s), count = 0;
+	for (size_t i = 0; i < len; count++) {
+		if (count == max) {
+			fputs("...", f);
+			return;
+		}
+		uint32_t cp;
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
+		if (k == 0 || (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') ||
+		    cp == 0xfffe || cp == 0xffff) {
+			fputs("\xef\xbf\xbd", f);  /* U+FFFD: XML 1.0 forbids these characters */
+			i += k ? k : 1;
+			continue;
+		}
+		const char *esc = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" :
+				  cp == '"' ? "&quot;" : cp == '\'' ? "&apos;" :
+				  cp < 0x20 ? " " : NULL;
+		if (esc)
+			fputs(esc, f);
+		else
+			fwrite(u + i, 1, k, f);
+		i += k;
+	}
+}
+
+void vb_report_xml_text(FILE *f, const char *s)
+{
+	xml_text_n(f, s, SIZE_MAX);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* SVG chart                                                                          */
+/* ---------------------------------------------------------------------------------- */
+
+/* Geometry of the chart, in SVG user units (pixels). */
+struct chart {
+	double left, top, plot_w, plot_h, width, height, slot;
+	double y_top, y_step;      /* MB/s at the top of the axis, between ticks */
+	bool slanted;              /* long labels are drawn at an angle */
+};
+
+/* Longest label drawn on the x axis; the full label is in the bar's tooltip. */
+#define SVG_LABEL_MAX 24
+
+/* A round tick step (1, 2 or 5 times a power of ten) near raw. */
+static double nice_step(double raw)
+{
+	double p = pow(10, floor(log10(raw)));
+	double m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+static struct chart chart_layout(const struct vb_analysis *a)
+{
+	struct chart c = {80, 60, 0, 300, 0, 0, 100, 0, 0, false};
+	double ymax = 0;
+	for (size_t g = 0; g < a->n_groups; g++) {
+		ymax = fmax(ymax, fmax(a->groups[g].sum.max, a->groups[g].sum.mean) / 1e6);
+		if (vbr_text_width(a->groups[g].label) > 12)
+			c.slanted = true;
+	}
+	if (!(ymax > 0) || !isfinite(ymax))
+		ymax = 1;
+	c.y_step = nice_step(ymax / 5);
+	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
+	c.plot_w = c.slot * (double)a->n_groups;
+	/* The subtitle names the baseline; the chart is widened so that it is never cut
+	 * (about 6.6 px per character at font-size 12). */
+	double label_chars = fmin((double)vbr_text_width(a->groups[a->baseline].label),
+				  SVG_LABEL_MAX);
+	double subtitle_px = (56 + label_chars) * 6.6 + 40;
+	c.width = fmax(fmax(c.left + c.plot_w + 40, 420), subtitle_px);
+	c.left += (c.width - (c.left + c.plot_w + 40)) / 2;
+	c.height = c.top + c.plot_h + (c.slanted ? 150 : 80);
+	return c;
+}
+
+/* Vertical position of v MB/s. */
+static double chart_y(const struct chart *c, double v)
+{
+	return c->top + c->plot_h - v / c->y_top * c->plot_h;
+}
+
+static void svg_axes(FILE *f, const struct chart *c)
+{
+	double x0 = c->left, y0 = c->top + c->plot_h;
+	int ticks = (int)lround(c->y_top / c->y_step);
+	fputs("<g class=\"y-axis\" stroke=\"#000\">\n", f);
+	for (int i = 0; i <= ticks; i++) {
+		double y = chart_y(c, i * c->y_step);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
+			x0, y, x0 + c->plot_w, y);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0 - 5, y, x0, y);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" stroke=\"none\">%g</text>\n",
+			x0 - 8, y + 4, i * c->y_step);
+	}
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0, c->top, x0, y0);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x0, y0,
+		x0 + c->plot_w, y0);
+	fputs("</g>\n", f);
+	fprintf(f, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 %.1f)\">"
+		"MB/s</text>\n", c->top + c->plot_h / 2, c->top + c->plot_h / 2);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">label</text>\n",
+		x0 + c->plot_w / 2, c->height - 12);
+}
+
+/* One bar with its whisker, value and tooltip. */
+static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, size_t i,
+		    bool base)
+{
+	double mean = g->sum.mean / 1e6, lo = g->sum.min / 1e6, hi = g->sum.max / 1e6;
+	double cx = c->left + c->slot * ((double)i + 0.5), bw = c->slot * 0.6;
+	double y0 = c->top + c->plot_h, ym = chart_y(c, mean);
+	fputs("<g class=\"bar\">\n<title>", f);
+	vb_report_xml_text(f, g->label);
+	fprintf(f, ": mean %.2f MB/s, min %.2f, max %.2f, %zu run%s%s</title>\n", mean, lo, hi,
+		g->n, g->n == 1 ? "" : "s", base ? " (baseline)" : "");
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+		cx - bw / 2, ym, bw, y0 - ym, base ? "#9e9e9e" : "#4e79a7");
+	if (g->n >= 2) {
+		double ylo = chart_y(c, lo), yhi = chart_y(c, hi);
+		fprintf(f, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
+			"stroke=\"#000\" fill=\"none\"/>\n", cx, ylo, yhi, cx - bw / 6, ylo,
+			cx + bw / 6, cx - bw / 6, yhi, cx + bw / 6);
+	}
+	/* Three significant digits at most sizes, so small means do not show as 0.0. */
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n", cx,
+		chart_y(c, fmax(hi, mean)) - 6, mean >= 100 ? 0 : mean >= 1 ? 1 : 3, mean);
+	if (c->slanted)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			"transform=\"rotate(-35 %.1f %.1f)\">", cx, y0 + 16, cx, y0 + 16);
+	else
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", cx, y0 + 18);
+	xml_text_n(f, g->label, SVG_LABEL_MAX);
+	fputs("</text>\n</g>\n", f);
+}
+
+int vb_report_print_svg(FILE *f, const struct vb_analysis *a)
+{
+	struct chart c = chart_layout(a);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		c.width, c.height, c.width, c.height);
+	fputs("<title>vbench report: mean write throughput per label</title>\n", f);
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
+	fprintf(f, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" "
+		"font-weight=\"bold\">Mean write throughput (MB/s)</text>\n", c.width / 2);
+	fprintf(f, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">whiskers: "
+		"min to max; grey: baseline ", c.width / 2);
+	xml_text_n(f, a->groups[a->baseline].label, SVG_LABEL_MAX);
+	fputs("; 1 MB = 10^6 bytes</text>\n", f);
+	svg_axes(f, &c);
+	for (size_t g = 0; g < a->n_groups; g++)
+		svg_bar(f, &c, &a->groups[g], g, g == a->baseline);
+	fputs("</svg>\n", f);
+	return vbr_finish(f);
+}
