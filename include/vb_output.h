@@ -42,6 +42,9 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 /* Human output: the four summary lines (and "# " lines about latency and intervals). */
 void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_run_analysis *a);
 
+/* stderr's account of a run that did not complete: what failed, where, and why. */
+void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r);
+
 /* CSV: the header row. */
 void vb_out_csv_header(FILE *f);
 

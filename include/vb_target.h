@@ -47,6 +47,10 @@ void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first
  * safe to call twice and from a signal-free context. */
 void vb_target_cleanup(struct vb_target *t);
 
+/* Says how vbench treats the target ("created, removed at the end"), naming a kept
+ * file; the text is static or written into buf of n bytes. */
+const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
+
 /* Writes "vbench-XXXXXX.tmp"-style unique name for serial into buf of n bytes. */
 void vb_target_unique_name(char *buf, size_t n, const char *dir, unsigned serial);
 

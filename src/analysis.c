@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,4 +107,10 @@ int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_conf
 		snprintf(buf, n, "--sync none without --direct: the figures may measure memory "
 			 "(the page cache), not the disk");
 	return 1;
+}
+
+int vb_direct_refused(const struct vb_config *cfg, const struct vb_run *r)
+{
+	return cfg->direct && r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_WRITE &&
+	       r->err == EINVAL && r->err_offset_bytes == 0;
 }

@@ -46,43 +46,6 @@ static void on_run(void *arg, const struct vb_run *r)
 	fflush(stdout);
 }
 
-/* An O_DIRECT write refused at once is a setup problem (alignment the platform could
- * not report beforehand), not an I/O error of the disk. */
-static int direct_refused(const struct app *a, const struct vb_run *r)
-{
-	return a->cfg.direct && r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_WRITE &&
-	       r->err == EINVAL && r->err_offset_bytes == 0;
-}
-
-static void warn_run(const struct app *a, const struct vb_run *r)
-{
-	const char *what = r->stage == VB_STAGE_SYNC ? "sync" : r->stage == VB_STAGE_OPEN ? "open"
-			   : r->stage == VB_STAGE_CLOSE ? "close" : "write";
-	const char *kind = r->warmup ? "warm-up" : "run";
-	unsigned long long n = r->run, off = r->err_offset_bytes;
-
-	if (r->stop == VB_STOP_SIGNAL)
-		fprintf(stderr, "vbench: %s %llu stopped by signal %d after %llu bytes; it is "
-			"left out of the summary\n", kind, n, r->signo, (unsigned long long)r->bytes);
-	else if (r->stop == VB_STOP_TIMEOUT)
-		fprintf(stderr, "vbench: %s %llu aborted: a %s of %s did not return within "
-			"--timeout %.0f s (at offset %llu)\n", kind, n, what, a->cfg.target_path,
-			a->cfg.timeout_secs, off);
-	else if (direct_refused(a, r))
-		fprintf(stderr, "vbench: %s: the first O_DIRECT write of %llu bytes was refused "
-			"(EINVAL): bs must be a multiple of the device's logical block size\n",
-			a->cfg.target_path, (unsigned long long)a->cfg.bs_bytes);
-	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && r->err == ESTALE)
-		fprintf(stderr, "vbench: %s %llu: %s was replaced by another file since vbench "
-			"created it; that file is left alone\n", kind, n, a->cfg.target_path);
-	else if (r->stop != VB_STOP_DONE)
-		fprintf(stderr, "vbench: %s %llu: %s of %s failed at offset %llu: %s%s\n", kind, n,
-			what, a->cfg.target_path, off,
-			r->stop == VB_STOP_NOPROGRESS ? "write() stopped making progress" :
-			strerror(r->err), r->stage == VB_STAGE_SYNC ?
-			" (the data of this run is not durable)" : "");
-}
-
 /* Prints the summary, or the JSON document, then the warnings on stderr. */
 static void finish_output(struct app *a)
 {
@@ -117,30 +80,6 @@ static void on_abort(void *arg)
 	finish_output(a);
 	vb_target_cleanup(&a->target);
 	_exit(EXIT_IO);
-}
-
-/* Says how vbench treats the target, naming a kept file so it can be found. */
-static const char *target_note(struct app *a)
-{
-	const struct vb_target *t = &a->target;
-
-	switch (t->kind) {
-	case VB_TGT_DIR:
-		if (t->created && t->keep)
-			snprintf(a->note, sizeof a->note, "a new file in this directory, kept as %s",
-				 t->path);
-		else if (t->created)
-			snprintf(a->note, sizeof a->note, "one new file in this directory (%s) for "
-				 "all runs, removed at the end", t->path);
-		else
-			return "a new file in this directory for each run, removed at the end";
-		return a->note;
-	case VB_TGT_NEWFILE: return t->keep ? "created, kept at the end" : "created, removed at the end";
-	case VB_TGT_EXISTING: return "an existing file, overwritten (--force), not removed";
-	case VB_TGT_BLOCKDEV: return "a device, overwritten (--force)";
-	case VB_TGT_CHARDEV: return "a data sink";
-	}
-	return NULL;
 }
 
 /* Parses the command line; returns -1 to go on, or the exit status. */
@@ -200,7 +139,7 @@ static int setup(struct app *a)
 			vb_out_csv_header(a->csv_append);
 	}
 	a->ctx = (struct vb_context){&a->cfg, &a->env, a->label, a->cfg.target_path,
-				     target_note(a),
+				     vb_target_note(&a->target, a->note, sizeof a->note),
 				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes)};
 	return -1;
 }
@@ -226,12 +165,13 @@ static int run(struct app *a)
 	const struct vb_run *last = a->session.n_runs ? &a->session.runs[a->session.n_runs - 1]
 						      : NULL;
 	if (last != NULL)
-		warn_run(a, last);
+		vb_out_run_problem(stderr, &a->ctx, last);
 	if (a->session.out_of_memory)
 		fprintf(stderr, "vbench: out of memory recording the runs; stopping\n");
 	finish_output(a);
 	vb_target_cleanup(&a->target);
-	int status = rc == 0 ? 0 : last != NULL && direct_refused(a, last) ? EXIT_SETUP : EXIT_IO;
+	int status = rc == 0 ? 0 : last != NULL && vb_direct_refused(&a->cfg, last) ? EXIT_SETUP
+											: EXIT_IO;
 	if (a->csv_append != NULL && (ferror(a->csv_append) | fclose(a->csv_append))) {
 		fprintf(stderr, "vbench: --csv-append %s: the rows could not all be written\n",
 			a->cfg.csv_append_path);

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -220,6 +221,35 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 		fputs("stddev  n/a (one run)\n", f);
 	else
 		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
+}
+
+void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r)
+{
+	const struct vb_config *cfg = c->cfg;
+	const char *what = stage_text(r->stage);
+	const char *kind = r->warmup ? "warm-up" : "run";
+	unsigned long long n = r->run, off = r->err_offset_bytes;
+
+	if (r->stop == VB_STOP_SIGNAL)
+		fprintf(f, "vbench: %s %llu stopped by signal %d after %llu bytes; it is left out "
+			"of the summary\n", kind, n, r->signo, (unsigned long long)r->bytes);
+	else if (r->stop == VB_STOP_TIMEOUT)
+		fprintf(f, "vbench: %s %llu aborted: a %s of %s did not return within --timeout "
+			"%.0f s (at offset %llu)\n", kind, n, what, cfg->target_path,
+			cfg->timeout_secs, off);
+	else if (vb_direct_refused(cfg, r))
+		fprintf(f, "vbench: %s: the first O_DIRECT write of %llu bytes was refused "
+			"(EINVAL): bs must be a multiple of the device's logical block size\n",
+			cfg->target_path, (unsigned long long)cfg->bs_bytes);
+	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && r->err == ESTALE)
+		fprintf(f, "vbench: %s %llu: %s was replaced by another file since vbench created "
+			"it; that file is left alone\n", kind, n, cfg->target_path);
+	else if (r->stop != VB_STOP_DONE)
+		fprintf(f, "vbench: %s %llu: %s of %s failed at offset %llu: %s%s\n", kind, n,
+			what, cfg->target_path, off,
+			r->stop == VB_STOP_NOPROGRESS ? "write() stopped making progress" :
+			strerror(r->err), r->stage == VB_STAGE_SYNC ?
+			" (the data of this run is not durable)" : "");
 }
 
 static const char *const csv_columns =

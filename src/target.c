@@ -372,3 +372,23 @@ void vb_target_cleanup(struct vb_target *t)
 	if (lstat(t->path, &st) == 0 && st.st_dev == t->dev && st.st_ino == t->ino)
 		unlink(t->path);
 }
+
+const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
+{
+	switch (t->kind) {
+	case VB_TGT_DIR:
+		if (t->created && t->keep)
+			snprintf(buf, n, "a new file in this directory, kept as %s", t->path);
+		else if (t->created)
+			snprintf(buf, n, "one new file in this directory (%s) for all runs, removed "
+				 "at the end", t->path);
+		else
+			return "a new file in this directory for each run, removed at the end";
+		return buf;
+	case VB_TGT_NEWFILE: return t->keep ? "created, kept at the end" : "created, removed at the end";
+	case VB_TGT_EXISTING: return "an existing file, overwritten (--force), not removed";
+	case VB_TGT_BLOCKDEV: return "a device, overwritten (--force)";
+	case VB_TGT_CHARDEV: return "a data sink";
+	}
+	return NULL;
+}

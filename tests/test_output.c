@@ -1,5 +1,6 @@
 /* Formatters: the exact dd lines, summary lines, CSV and JSON for fixed inputs. */
 #include "vb_test.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,49 @@ static void test_partial_run_lines(void **state)
 	/* Marked as context, so that only complete runs leave bare dd lines. */
 	assert_non_null(strstr(buf, "# 5+1 records in\n# 5+1 records out\n# 5243392 bytes "
 			       "transferred"));
+}
+
+static void test_run_problems_on_stderr(void **state)
+{
+	struct vb_run r = run_of(3, 4096, 1.0);
+	FILE *f = open_buf();
+	(void)state;
+	cfg.target_path = "/mnt";
+	r.stop = VB_STOP_ERROR;
+	r.stage = VB_STAGE_WRITE;
+	r.err = ENOSPC;
+	r.err_offset_bytes = 4096;
+	vb_out_run_problem(f, &ctx, &r);
+	r.stage = VB_STAGE_SYNC;
+	r.err = EIO;
+	vb_out_run_problem(f, &ctx, &r);
+	r.stop = VB_STOP_NOPROGRESS;
+	r.stage = VB_STAGE_WRITE;
+	vb_out_run_problem(f, &ctx, &r);
+	cfg.direct = true;
+	r.stop = VB_STOP_ERROR;
+	r.err = EINVAL;
+	r.err_offset_bytes = 0;
+	vb_out_run_problem(f, &ctx, &r);
+	r.stop = VB_STOP_DONE;
+	vb_out_run_problem(f, &ctx, &r);  /* a complete run: nothing to say */
+	fclose(f);
+	char expect[1024];
+	snprintf(expect, sizeof expect,
+		 "vbench: run 3: write of /mnt failed at offset 4096: %s\n"
+		 "vbench: run 3: sync of /mnt failed at offset 4096: %s (the data of this run is "
+		 "not durable)\n"
+		 "vbench: run 3: write of /mnt failed at offset 4096: write() stopped making "
+		 "progress\n"
+		 "vbench: /mnt: the first O_DIRECT write of 1048576 bytes was refused (EINVAL): bs "
+		 "must be a multiple of the device's logical block size\n",
+		 strerror(ENOSPC), strerror(EIO));
+	assert_string_equal(buf, expect);
+	assert_true(vb_direct_refused(&cfg, &r) == 0);
+	r.stop = VB_STOP_ERROR;
+	assert_true(vb_direct_refused(&cfg, &r) == 1);
+	cfg.direct = false;
+	assert_true(vb_direct_refused(&cfg, &r) == 0);
 }
 
 static void test_summary_lines(void **state)
@@ -239,6 +283,7 @@ int main(void)
 		cmocka_unit_test_setup(test_rate_rounding, setup),
 		cmocka_unit_test_setup(test_human_run_lines, setup),
 		cmocka_unit_test_setup(test_partial_run_lines, setup),
+		cmocka_unit_test_setup(test_run_problems_on_stderr, setup),
 		cmocka_unit_test_setup(test_summary_lines, setup),
 		cmocka_unit_test_setup(test_summary_one_run_and_none, setup),
 		cmocka_unit_test_setup(test_warmups_left_out, setup),

@@ -61,8 +61,26 @@ static void test_new_path_created_and_planned_without_o_trunc(void **state)
 	assert_true(plan.truncate);
 	assert_true(plan.check_identity);
 	assert_true(plan.dev == st.st_dev && plan.ino == st.st_ino);
+	assert_string_equal(vb_target_note(&t, err, sizeof err), "created, removed at the end");
 	vb_target_cleanup(&t);
 	assert_int_not_equal(lstat(path, &st), 0);
+}
+
+static void test_kept_file_in_a_directory_is_named(void **state)
+{
+	struct vb_target t;
+	(void)state;
+	cfg.target_path = dir;
+	cfg.keep = true;
+	assert_int_equal(vb_target_prepare(&t, &cfg, err, sizeof err), 0);
+	assert_true(t.created && t.keep);
+	char note[4200];
+	const char *text = vb_target_note(&t, note, sizeof note);
+	assert_non_null(strstr(text, "kept as "));
+	assert_non_null(strstr(text, t.path));
+	assert_int_equal(access(t.path, F_OK), 0);
+	vb_target_cleanup(&t);
+	assert_int_equal(access(t.path, F_OK), 0); /* kept */
 }
 
 static void test_cleanup_spares_a_replaced_file(void **state)
@@ -174,6 +192,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_new_path_created_and_planned_without_o_trunc,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kept_file_in_a_directory_is_named, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_cleanup_spares_a_replaced_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_existing_file_refused_then_forced, setup,
 						teardown),
