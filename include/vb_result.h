@@ -43,6 +43,10 @@ struct vb_run {
 /* Rounds bytes/secs to an integer the way dd prints it (0 when secs <= 0). */
 uint64_t vb_rate(uint64_t bytes, double secs);
 
+/* Lower-case name of a stage for messages: "open", "write", "sync", "close" ("run"
+ * for none). */
+const char *vb_stage_name(enum vb_stage s);
+
 /* Frees what a run owns (its interval list). */
 void vb_run_free(struct vb_run *r);
 

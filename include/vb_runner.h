@@ -16,7 +16,6 @@ struct vb_session {
 	int out_of_memory;        /* a run could not be recorded */
 	int stop_signal;          /* SIGINT/SIGTERM/SIGHUP that ended the session, or 0 */
 	int failed;               /* the last run ended in an I/O error or timeout */
-	size_t pool_bytes;        /* size of the data pool */
 };
 
 /* Called after each run, to print it as soon as it is known. */

@@ -64,7 +64,7 @@ struct vb_write_plan {
 	double interval_secs;         /* 0: no interval samples */
 	volatile sig_atomic_t *stop;  /* non-zero: stop between writes (signal or timeout) */
 	struct vb_watch *watch;       /* NULL: nothing published */
-	struct vb_hist *latency;      /* NULL, or receives the run's full histogram */
+	struct vb_hist *latency;      /* NULL, or where the run's full histogram is kept */
 	vb_tick_fn tick;              /* NULL: no callback */
 	void *tick_arg;
 };

@@ -129,12 +129,6 @@ static int set_format(struct parse_state *st, const char *how, const char *v)
 	return 0;
 }
 
-static int set_text(const char *v, const char **dst)
-{
-	*dst = v;
-	return 0;
-}
-
 /* Applies one setting; `how` names it as typed, for messages and repeat detection. */
 static int apply(struct parse_state *st, enum key k, const char *how, const char *v)
 {
@@ -157,7 +151,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	if (v != NULL && *v == '\0')
 		return fail(st, "%s: the value is empty", name);
 	switch (k) {
-	case K_OUTPUT: return set_text(v, &cfg->target_path);
+	case K_OUTPUT: cfg->target_path = v; return 0;
 	case K_SOURCE: return set_source(st, how, v);
 	case K_BS: return size_value(st, how, v, 0, &cfg->bs_bytes);
 	case K_COUNT:
@@ -174,7 +168,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_DIRECT: cfg->direct = true; return 0;
 	case K_SYNC: return set_sync(st, how, v);
 	case K_PROGRESS: cfg->progress = strcmp(v, "progress") == 0 ? VB_ON : VB_OFF; return 0;
-	case K_LABEL: return set_text(v, &cfg->label);
+	case K_LABEL: cfg->label = v; return 0;
 	case K_FORMAT: return set_format(st, how, v);
 	case K_KEEP: cfg->keep = true; return 0;
 	case K_FORCE: cfg->force = true; return 0;
@@ -189,7 +183,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_INTERVAL: return secs_value(st, how, v, &cfg->interval_secs);
 	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
 	case K_TIMEOUT: return secs_value(st, how, v, &cfg->timeout_secs);
-	case K_CSV_APPEND: return set_text(v, &cfg->csv_append_path);
+	case K_CSV_APPEND: cfg->csv_append_path = v; return 0;
 	case K_NKEYS: break;
 	}
 	return fail(st, "%s: internal error", how);

@@ -75,11 +75,6 @@ static void latency_line(FILE *f, const char *prefix, const struct vb_latency *l
 	fprintf(f, " max %s (%" PRIu64 " writes)\n", text, l->writes);
 }
 
-static const char *source_text(enum vb_source s)
-{
-	return vb_source_name(s);
-}
-
 /* Writes s with control characters shown as \xNN, so that a label or path can never
  * start a line of its own that looks like a dd result. */
 static void put_text(FILE *f, const char *s)
@@ -102,7 +97,7 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 		cfg->bs_bytes, cfg->count_blocks, cfg->runs);
 	if (cfg->warmup_runs)
 		fprintf(f, " after %" PRIu64 " warm-up", cfg->warmup_runs);
-	fprintf(f, ", source %s, sync %s, %s%s\n", source_text(cfg->source),
+	fprintf(f, ", source %s, sync %s, %s%s\n", vb_source_name(cfg->source),
 		vb_sync_name(cfg->sync), cfg->direct ? "direct I/O" : "buffered I/O",
 		cfg->overwrite ? ", overwrite in place" : "");
 	fputs("# target ", f);
@@ -124,18 +119,6 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 			"4 KiB sector stamped\n", c->pool_bytes);
 }
 
-static const char *stage_text(enum vb_stage s)
-{
-	switch (s) {
-	case VB_STAGE_OPEN: return "open";
-	case VB_STAGE_WRITE: return "write";
-	case VB_STAGE_SYNC: return "sync";
-	case VB_STAGE_CLOSE: return "close";
-	case VB_STAGE_NONE: break;
-	}
-	return "run";
-}
-
 static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
 	if (r->warmup)
@@ -153,14 +136,14 @@ static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *
 		break;
 	case VB_STOP_TIMEOUT:
 		fprintf(f, ": partial, aborted by --timeout during %s at offset %" PRIu64,
-			stage_text(r->stage), r->err_offset_bytes);
+			vb_stage_name(r->stage), r->err_offset_bytes);
 		break;
 	case VB_STOP_NOPROGRESS:
 		fprintf(f, ": partial, write stopped making progress at offset %" PRIu64,
 			r->err_offset_bytes);
 		break;
 	case VB_STOP_ERROR:
-		fprintf(f, ": partial, %s failed at offset %" PRIu64 ": %s", stage_text(r->stage),
+		fprintf(f, ": partial, %s failed at offset %" PRIu64 ": %s", vb_stage_name(r->stage),
 			r->err_offset_bytes, strerror(r->err));
 		break;
 	}
@@ -226,7 +209,7 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
 	const struct vb_config *cfg = c->cfg;
-	const char *what = stage_text(r->stage);
+	const char *what = vb_stage_name(r->stage);
 	const char *kind = r->warmup ? "warm-up" : "run";
 	unsigned long long n = r->run, off = r->err_offset_bytes;
 
@@ -320,7 +303,7 @@ static void json_run(FILE *f, const struct vb_run *r)
 	if (r->stop == VB_STOP_ERROR || r->stop == VB_STOP_NOPROGRESS ||
 	    r->stop == VB_STOP_TIMEOUT) {
 		fprintf(f, ", \"error\": {\"stage\": \"%s\", \"offset_bytes\": %" PRIu64
-			", \"message\": ", stage_text(r->stage), r->err_offset_bytes);
+			", \"message\": ", vb_stage_name(r->stage), r->err_offset_bytes);
 		vb_json_string(f, strerror(r->err));
 		fputs("}", f);
 	}

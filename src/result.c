@@ -19,3 +19,15 @@ void vb_run_free(struct vb_run *r)
 	r->intervals = NULL;
 	r->n_intervals = 0;
 }
+
+const char *vb_stage_name(enum vb_stage s)
+{
+	switch (s) {
+	case VB_STAGE_OPEN: return "open";
+	case VB_STAGE_WRITE: return "write";
+	case VB_STAGE_SYNC: return "sync";
+	case VB_STAGE_CLOSE: return "close";
+	case VB_STAGE_NONE: break;
+	}
+	return "run";
+}

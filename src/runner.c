@@ -125,16 +125,6 @@ static void erase_progress(struct run_ctx *c)
 	}
 }
 
-static const char *stage_name(int stage)
-{
-	switch (stage) {
-	case VB_STAGE_OPEN: return "open";
-	case VB_STAGE_SYNC: return "sync";
-	case VB_STAGE_CLOSE: return "close";
-	default: return "write";
-	}
-}
-
 /* Sleeps up to ms milliseconds or until told to quit; returns non-zero to quit. */
 static int watchdog_sleep(struct run_ctx *c, unsigned ms)
 {
@@ -162,7 +152,7 @@ static void warn_stall(struct run_ctx *c, uint64_t held_ns)
 		"after %.0f s\n", atomic_load(&c->progress_drawn) ? "\n" : "",
 		atomic_load(&c->warmup) ? "warm-up" : "run",
 		(unsigned long long)atomic_load(&c->watch.run),
-		stage_name(atomic_load(&c->watch.stage)),
+		vb_stage_name((enum vb_stage)atomic_load(&c->watch.stage)),
 		(unsigned long long)atomic_load(&c->watch.offset_bytes), (double)held_ns / 1e9);
 	fflush(c->io->status);
 }
@@ -357,7 +347,6 @@ int vb_runner_run(const struct vb_config *cfg, struct vb_target *t,
 	if (vb_source_init(&src, cfg->source, (size_t)cfg->bs_bytes, align, cfg->seed,
 			   cfg->seed_given) != 0)
 		return -2;
-	s->pool_bytes = src.pool_bytes;
 	memset(&c, 0, sizeof c);
 	c.cfg = cfg;
 	c.io = io;

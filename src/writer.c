@@ -275,12 +275,13 @@ static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_pla
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		 struct vb_run *out)
 {
-	struct vb_hist hist;
+	struct vb_hist local;
+	struct vb_hist *hist = p->latency != NULL ? p->latency : &local;
 	int rc;
 
 	memset(out, 0, sizeof *out);
 	out->run = p->run;
-	vb_hist_init(&hist);
+	vb_hist_init(hist);
 	publish(p->watch, VB_STAGE_OPEN, 0, vb_now_ns());
 	int fd = open_target(ops, p, out);
 	publish(p->watch, VB_STAGE_NONE, 0, 0);
@@ -292,7 +293,7 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	 * the timed close still does what a close does (NFS, for one, flushes there). */
 	int keep_fd = p->defer_release ? ops->dup(ops->ctx, fd) : -1;
 	uint64_t start = vb_now_ns();
-	if (write_blocks(ops, p, fd, start, &hist, out) != 0) {
+	if (write_blocks(ops, p, fd, start, hist, out) != 0) {
 		uint64_t end = vb_now_ns();
 		publish(p->watch, VB_STAGE_NONE, 0, 0);
 		ops->close(ops->ctx, fd);
@@ -304,8 +305,6 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		finish_times(out, start, write_end, vb_now_ns());
 	}
 	release(ops, keep_fd);
-	out->latency = vb_hist_summary(&hist);
-	if (p->latency != NULL)
-		*p->latency = hist;
+	out->latency = vb_hist_summary(hist);
 	return rc;
 }
