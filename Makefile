@@ -1,68 +1,89 @@
 # vbench: one binary, libc only. See README.md.
-VERSION   = 0.1.0
+#
+# GNU make (4.0 and later) and BSD make (bmake, the make of FreeBSD, DragonFly and
+# NetBSD) both read this file: no pattern rules, no GNU functions, and the lists come
+# from the shell with "!=". Every .c file under src/ is compiled on every system; the
+# files of the platform layer (src/os/) are empty except on their own system.
+VERSION   = 0.2.0
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD       = -std=c11
-CPPFLAGS += -Iinclude -DVB_VERSION='"$(VERSION)"' -D_FILE_OFFSET_BITS=64
-LDLIBS   += -lm -lpthread
+VB_CPPFLAGS = -Iinclude -Isrc/os -Isrc/report -DVB_VERSION='"$(VERSION)"' \
+	-D_FILE_OFFSET_BITS=64
+LIBS      = -lm -lpthread
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 BUILD    ?= build
 
-SRCS      = $(wildcard src/*.c)
-LIB_OBJS  = $(patsubst src/%.c,$(BUILD)/%.o,$(filter-out src/main.c,$(SRCS)))
-TEST_SRCS = $(wildcard tests/test_*.c)
-TESTS     = $(patsubst tests/%.c,$(BUILD)/%,$(TEST_SRCS))
-HEADERS   = $(wildcard include/*.h src/*.h)
-
-ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS)
+LIB_SRCS  != find src -name '*.c' ! -name main.c | LC_ALL=C sort
+HEADERS   != find include src -name '*.h' | LC_ALL=C sort
+TEST_SRCS != ls tests/test_*.c
+TESTS     != ls tests/test_*.c | sed 's|^tests/|$(BUILD)/|; s|\.c$$||'
+VB_CFLAGS = $(VB_CPPFLAGS) $(CPPFLAGS) $(STD) $(WARN) $(CFLAGS)
 
 .PHONY: all test unit-test system-test asan valgrind install uninstall clean static \
-	vmtest cross-macos fuzz check-cmocka man-check
+	vmtest cross-macos cross-bsd windows windows-test fuzz check-cmocka man-check \
+	check-layers mutate mutate-quick bench
 
 all: vbench
 
 vbench: $(BUILD)/vbench
-	cp $(BUILD)/vbench $@
+	cp $(BUILD)/vbench vbench
 
-$(BUILD)/vbench: $(BUILD)/main.o $(LIB_OBJS)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(BUILD)/vbench: $(BUILD)/libvbench.a src/main.c $(HEADERS)
+	$(CC) $(VB_CFLAGS) $(LDFLAGS) -o $(BUILD)/vbench src/main.c $(BUILD)/libvbench.a \
+		$(LIBS)
 
-$(BUILD)/%.o: src/%.c $(HEADERS) | $(BUILD)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+# Each object is rebuilt when its source or any header is newer; then the archive.
+$(BUILD)/libvbench.a: $(LIB_SRCS) $(HEADERS)
+	@mkdir -p $(BUILD)/obj
+	@newest=`ls -t $(HEADERS) | head -n 1`; objs=""; \
+	for f in $(LIB_SRCS); do \
+		o=$(BUILD)/obj/`echo $$f | sed 's|^src/||; s|/|_|g; s|\.c$$|.o|'`; \
+		objs="$$objs $$o"; \
+		if [ -f $$o ] && [ $$o -nt $$f ] && [ $$o -nt $$newest ]; then continue; fi; \
+		echo "$(CC) -c $$f"; \
+		$(CC) $(VB_CFLAGS) -c -o $$o $$f || exit 1; \
+	done; \
+	rm -f $(BUILD)/libvbench.a; \
+	echo "ar rcs $(BUILD)/libvbench.a"; \
+	ar rcs $(BUILD)/libvbench.a $$objs
 
-$(BUILD):
-	mkdir -p $(BUILD)
-
-# Unit tests link the library objects (everything but main.c) with cmocka.
-$(BUILD)/test_%: tests/test_%.c tests/vb_test.h $(LIB_OBJS) $(HEADERS)
-	$(CC) $(CPPFLAGS) -Itests $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) -lcmocka $(LDLIBS)
+# Unit tests link the library (everything but main.c) with cmocka.
+$(TESTS): $(BUILD)/libvbench.a $(TEST_SRCS) tests/vb_test.h
+	$(CC) $(VB_CFLAGS) -Itests $(LDFLAGS) -o $@ tests/`basename $@`.c \
+		$(BUILD)/libvbench.a -lcmocka $(LIBS)
 
 check-cmocka:
 	@sh tests/ensure-cmocka.sh "$(CC)"
 
 test: check-cmocka
-	@$(MAKE) --no-print-directory unit-test system-test
+	@$(MAKE) BUILD=$(BUILD) unit-test system-test check-layers
 
 unit-test: $(TESTS) $(BUILD)/vbench
 	@sh tests/run-unit.sh $(TESTS)
 
 system-test: $(BUILD)/vbench
-	@VBENCH=$(abspath $(BUILD)/vbench) sh tests/system/run.sh
+	@VBENCH=`pwd`/$(BUILD)/vbench sh tests/system/run.sh
+
+# No include cycle, and no operating system named outside the platform layer.
+check-layers: $(BUILD)/libvbench.a
+	@sh tests/tools/check-layers.sh $(BUILD)/libvbench.a
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan: check-cmocka
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) BUILD=build/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" unit-test system-test
 
 # The unit tests and the system tests under valgrind memcheck.
 valgrind: check-cmocka
-	@$(MAKE) --no-print-directory BUILD=build/vg CFLAGS="-O0 -g" $(patsubst $(BUILD)/%,build/vg/%,$(TESTS)) build/vg/vbench
-	@VALGRIND=1 sh tests/run-unit.sh $(patsubst $(BUILD)/%,build/vg/%,$(TESTS))
-	@VALGRIND=1 VBENCH=$(abspath build/vg/vbench) sh tests/system/run.sh
+	@$(MAKE) BUILD=build/vg CFLAGS="-O0 -g" build/vg/vbench
+	@$(MAKE) BUILD=build/vg CFLAGS="-O0 -g" `echo $(TESTS) | sed 's|$(BUILD)/|build/vg/|g'`
+	@VALGRIND=1 sh tests/run-unit.sh `echo $(TESTS) | sed 's|$(BUILD)/|build/vg/|g'`
+	@VALGRIND=1 VBENCH=`pwd`/build/vg/vbench sh tests/system/run.sh
 
 static:
 	@sh tests/vm/build-static.sh
@@ -73,8 +94,29 @@ vmtest: static
 cross-macos:
 	@sh tests/cross/macos.sh
 
+# Every source compiled for FreeBSD, DragonFly and NetBSD against their headers.
+cross-bsd:
+	@sh tests/cross/bsd.sh
+
+# vbench.exe for Windows (MinGW-w64), and its tests under Wine.
+windows:
+	@sh tests/windows/build.sh
+
+windows-test: windows
+	@sh tests/windows/run.sh
+
 fuzz:
 	@sh tests/fuzz/run.sh
+
+# One-line mutations of the code, each of which the tests must catch.
+mutate:
+	@sh tests/mutate/run.sh
+
+mutate-quick:
+	@MUTATE_QUICK=1 sh tests/mutate/run.sh
+
+bench:
+	@sh bench/compare.sh
 
 man-check:
 	@groff -mdoc -ww -z man/vbench.1
@@ -90,4 +132,4 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vbench $(DESTDIR)$(MANPREFIX)/man1/vbench.1
 
 clean:
-	rm -rf build vbench vbench-static
+	rm -rf build vbench vbench-static vbench.exe

@@ -25,6 +25,8 @@ struct vb_run_analysis {
 	double slowest_iv_bytes_per_sec, fastest_iv_bytes_per_sec;
 	uint64_t slowest_iv_run, fastest_iv_run;
 	double slowest_iv_start_secs, fastest_iv_start_secs;
+	uint64_t paused_runs;          /* measured runs during which vbench was stopped */
+	uint64_t first_paused_run;
 	int page_cache_risk;           /* neither a sync nor direct I/O */
 	int smaller_than_ram;          /* bytes per run below twice the RAM (with the above) */
 };
@@ -41,6 +43,10 @@ int vb_direct_refused(const struct vb_config *cfg, const struct vb_run *r);
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
  * results are not stable") into buf; returns 0 when there is nothing to say. */
 int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n);
+
+/* Writes the warning about runs that include a pause (SIGSTOP, Ctrl-Z) into buf;
+ * returns 0 when no counted run was paused. */
+int vb_analysis_paused_text(const struct vb_run_analysis *a, char *buf, size_t n);
 
 /* Writes the page-cache warning into buf; returns 0 when there is none. */
 int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_config *cfg,

@@ -18,19 +18,11 @@ struct vb_env {
 	uint64_t ram_bytes;       /* total RAM, 0 when unknown */
 };
 
-/* Detects the environment of path (a file, directory or device that exists). On Linux
- * it reads ROOT/proc/self/mountinfo and ROOT/sys, so tests can pass a fake tree as root;
- * pass "" for the real system. Never fails: what is not found stays "unknown". */
-void vb_env_detect(struct vb_env *e, const char *path, const char *root);
+/* The platform layer (vb_os_detect) fills a vb_env; this module only names it. */
 
-/* Writes the default label, "<fs>-<driver>" (e.g. "ext4-virtio_blk"), into buf. */
+/* Writes the default label, "<fs>-<driver>" (e.g. "ext4-virtio_blk"), into buf: "none"
+ * and "unknown" say nothing and are left out, a raw disk's fs is "raw", and only
+ * [A-Za-z0-9._-] is kept, since labels end up in file names and shell loops. */
 void vb_env_label(const struct vb_env *e, char *buf, size_t n);
-
-/* Linux vb_env_detect for a given device number, for tests: sets fs..physical_block. */
-void vb_env_detect_dev(struct vb_env *e, const char *path, unsigned maj, unsigned min,
-		const char *root);
-
-/* Driver a BSD disk name means ("vtbd0" -> "virtio_blk"), else "unknown"; static. */
-const char *vb_env_driver_for_name(const char *name);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "vb_config.h"
+#include "vb_status.h"
 
 /* What the command line asked for besides a benchmark. */
 enum vb_opts_action { VB_ACT_RUN, VB_ACT_HELP, VB_ACT_VERSION };
@@ -18,9 +19,10 @@ enum vb_opts_action { VB_ACT_RUN, VB_ACT_HELP, VB_ACT_VERSION };
 #define VB_INTERVAL_MIN_SECS 0.01
 
 /* Parses argv (without the program name) into cfg, which must hold the defaults already;
- * returns 0 and sets *action, or -1 with a message naming the operand and value in err. */
-int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
-		  enum vb_opts_action *action, char *err, size_t errlen);
+ * returns VB_OK and sets *action, or VB_E_USAGE with a message naming the operand and
+ * value in err. A benchmark needs a target; --help and --version do not. */
+enum vb_status vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
+			     enum vb_opts_action *action, struct vb_err *err);
 
 /* Writes the --help text to f; man/vbench.1 documents the same options. */
 void vb_opts_usage(FILE *f);

@@ -1,10 +1,18 @@
 #ifndef VB_OUTPUT_H
 #define VB_OUTPUT_H
 
+/* Everything vbench prints: the human dd-style lines, CSV rows, the JSON document, the
+ * progress and status lines with their terminal codes, and messages. Results are
+ * computed first (vb_run, vb_run_analysis) and then formatted here, one writer per
+ * output kind, so that the kinds cannot disagree. Text that vbench did not write (paths,
+ * labels, anything read from the system) is escaped on the way out. */
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "vb_analysis.h"
+#include "vb_buf.h"
 #include "vb_config.h"
 #include "vb_env.h"
 #include "vb_result.h"
@@ -17,6 +25,8 @@ struct vb_context {
 	const char *target;       /* the path written, as the user gave it */
 	const char *target_note;  /* how vbench treats it ("a temporary file ..."), or NULL */
 	uint64_t pool_bytes;      /* size of the data pool */
+	bool sink;                /* the target is a data sink: no disk, no filesystem */
+	const char *sync_note;    /* how the sync mode is done here, when not as named */
 };
 
 /* A live progress reading. */
@@ -33,6 +43,26 @@ void vb_format_status(char *buf, size_t n, uint64_t bytes, double secs);
 /* One progress line (no newline): bytes, percent, current and average rate, ETA. */
 void vb_format_progress(char *buf, size_t n, const struct vb_progress *p);
 
+/* Draws the progress line over the previous one (a terminal line, no newline). */
+void vb_out_progress(FILE *f, const char *line);
+
+/* Erases a drawn progress line. */
+void vb_out_progress_erase(FILE *f);
+
+/* A status line (SIGUSR1, SIGINFO) on a line of its own, erasing a drawn progress line. */
+void vb_out_status_line(FILE *f, const char *line, bool progress_drawn);
+
+/* The stall warning: "vbench: stall: run 2: write at offset N has not returned after
+ * 30 s"; who names a writer when several are in flight (or is ""). */
+void vb_out_stall(FILE *f, bool progress_drawn, const char *kind, uint64_t run,
+		  const char *stage, const char *who, uint64_t offset, double secs);
+
+/* "vbench: MSG" on a line of its own, the message escaped: it may quote paths. */
+void vb_out_error(FILE *f, const char *msg);
+
+/* "vbench: warning: MSG". */
+void vb_out_warning(FILE *f, const char *msg);
+
 /* Human output: the "# " context lines before the first run. */
 void vb_out_human_header(FILE *f, const struct vb_context *c);
 
@@ -45,11 +75,11 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 /* stderr's account of a run that did not complete: what failed, where, and why. */
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r);
 
-/* CSV: the header row. */
-void vb_out_csv_header(FILE *f);
+/* CSV: the header row, appended to b. */
+void vb_out_csv_header(struct vb_buf *b);
 
-/* CSV: one row for a run. */
-void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r);
+/* CSV: one row for a run, appended to b. */
+void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r);
 
 /* JSON: the whole document of an invocation; warnings are sentences (may be NULL). */
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "vb_stats.h"
+#include "vb_status.h"
 
 /* One measured run as read from an input. */
 struct vb_sample {
@@ -35,6 +36,8 @@ struct vb_sample {
 struct vb_dataset {
 	char **labels;         /* NUL-terminated, owned */
 	size_t n_labels, cap_labels;
+	size_t *index;         /* hash index of labels: label number + 1, 0 for empty */
+	size_t index_cap;      /* a power of two, or 0 */
 	struct vb_sample *samples;
 	size_t n_samples, cap_samples;
 	size_t skipped_warmup; /* warm-up and partial runs left out */
@@ -177,7 +180,7 @@ void vb_report_usage(FILE *f);
 
 /* Runs `vbench report`: argv[0] is the subcommand name ("report") and is skipped; options
  * may follow the files; "--" ends options; "-" reads standard input. Prints the report on
- * out and messages on err; returns 0, or 1 for bad usage or any bad input. */
-int vb_report_main(int argc, char *argv[], FILE *out, FILE *err);
+ * out and messages on err; returns VB_OK, or VB_E_USAGE for bad usage or any bad input. */
+enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err);
 
 #endif

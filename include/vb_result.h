@@ -6,7 +6,10 @@
 #include "vb_hist.h"
 
 /* Where in a run something went wrong. */
-enum vb_stage { VB_STAGE_NONE, VB_STAGE_OPEN, VB_STAGE_WRITE, VB_STAGE_SYNC, VB_STAGE_CLOSE };
+enum vb_stage {
+	VB_STAGE_NONE, VB_STAGE_OPEN, VB_STAGE_WRITE, VB_STAGE_SYNC, VB_STAGE_CLOSE,
+	VB_STAGE_RELEASE   /* the last close of a file without a name, which frees it */
+};
 
 /* Why a run ended before it wrote everything. */
 enum vb_stop { VB_STOP_DONE, VB_STOP_ERROR, VB_STOP_SIGNAL, VB_STOP_TIMEOUT, VB_STOP_NOPROGRESS };
@@ -35,6 +38,8 @@ struct vb_run {
 	double write_secs;            /* time in write() calls and between them */
 	double sync_secs;             /* time in the final fsync/fdatasync and close */
 	uint64_t bytes_per_sec;       /* bytes / secs rounded, as dd prints it; 0 if secs is 0 */
+	bool paused;                  /* the process was stopped (SIGSTOP) during the run */
+	char detail[192];             /* what held or replaced the target, when that failed it */
 	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
 	uint64_t n_intervals;
@@ -43,8 +48,8 @@ struct vb_run {
 /* Rounds bytes/secs to an integer the way dd prints it (0 when secs <= 0). */
 uint64_t vb_rate(uint64_t bytes, double secs);
 
-/* Lower-case name of a stage for messages: "open", "write", "sync", "close" ("run"
- * for none). */
+/* Lower-case name of a stage for messages: "open", "write", "sync", "close", "release"
+ * ("run" for none). */
 const char *vb_stage_name(enum vb_stage s);
 
 /* Frees what a run owns (its interval list). */

@@ -1,53 +1,64 @@
 #ifndef VB_RUNNER_H
 #define VB_RUNNER_H
 
+/* The engine: the warm-up and measured runs of one invocation, one after the other,
+ * with the live progress line. It runs inside the worker (see vb_supervise.h) or, in
+ * tests, in the calling thread. */
+
+#include <stdbool.h>
 #include <stdio.h>
 #include "vb_config.h"
+#include "vb_hist.h"
+#include "vb_io.h"
+#include "vb_os.h"
 #include "vb_result.h"
 #include "vb_target.h"
 #include "vb_writer.h"
 
-/* Everything measured by one invocation, in the order it happened. */
-struct vb_session {
-	struct vb_run *runs;      /* warm-up runs first (flagged), then measured ones */
-	uint64_t n_runs;
-	uint64_t cap_runs;        /* allocated entries of runs */
-	struct vb_hist latency;   /* writes of the completed measured runs */
-	int out_of_memory;        /* a run could not be recorded */
-	int stop_signal;          /* SIGINT/SIGTERM/SIGHUP that ended the session, or 0 */
-	int failed;               /* the last run ended in an I/O error or timeout */
-};
-
-/* Called after each run, to print it as soon as it is known. */
-typedef void (*vb_run_fn)(void *arg, const struct vb_run *run);
-
-/* How the runner talks to the user while it works. */
-struct vb_runner_io {
+/* How the engine reaches the system and reports. */
+struct vb_engine_io {
 	const struct vb_io_ops *ops;  /* system calls (fakes in tests) */
-	FILE *status;                 /* progress, stall warnings, status lines: stderr */
-	int progress;                 /* draw the live progress line */
-	vb_run_fn on_run;             /* NULL: nothing */
+	FILE *status;                 /* progress and status lines: stderr */
+	bool progress;                /* draw the live progress line */
+	struct vb_sigflags *flags;    /* stop and status requests */
+	struct vb_watch *watch;       /* the call in progress, for a watchdog (may be NULL) */
+	/* Called after each run with its histogram, to record and show it; returns false
+	 * when it could not (the engine then stops). */
+	bool (*on_run)(void *arg, const struct vb_run *run, const struct vb_hist *latency);
 	void *arg;
-	void (*on_abort)(void *arg);  /* --timeout while a call never returns: print, exit;
-				       * called with the session locked, so it may read it */
 };
 
-/* Installs the flag handlers: SIGINT, SIGTERM, SIGHUP and SIGPIPE stop, SIGUSR1 (and
- * SIGINFO) ask for a status line, SIGALRM is the watchdog's timeout. A signal that was
- * ignored when vbench started (nohup, a background job) stays ignored. */
-void vb_runner_install_signals(void);
+/* How the engine's session ended. */
+struct vb_engine_result {
+	int stop_signal;              /* the signal that ended it, or 0 */
+	bool failed;                  /* a run ended in an error or a timeout */
+	bool not_recorded;            /* on_run said no */
+	int pool_errno;               /* the data could not be prepared (then no run was made) */
+};
 
-/* Runs the warm-up and measured runs of cfg against the prepared target; returns 0
- * when every run completed, -1 otherwise (see s->failed and s->stop_signal), or -2
- * with errno when the data pool could not be made. */
-int vb_runner_run(const struct vb_config *cfg, struct vb_target *t,
-		  const struct vb_runner_io *io, struct vb_session *s);
+/* Runs the warm-up and measured runs of cfg against the prepared target; returns true
+ * when every run completed. */
+bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
+		   const struct vb_engine_io *io, struct vb_engine_result *res);
+
+/* Everything measured by one invocation, in the order it happened (kept by the process
+ * that prints). */
+struct vb_session {
+	struct vb_run *runs;          /* warm-up runs first (flagged), then measured ones */
+	uint64_t n_runs;
+	uint64_t cap_runs;
+	struct vb_hist latency;       /* writes of the completed measured runs */
+	bool out_of_memory;           /* a run could not be recorded */
+};
+
+/* Makes s empty. */
+void vb_session_init(struct vb_session *s);
+
+/* Appends a copy of r (taking over its interval list) and merges its histogram when it
+ * is a completed measured run; false when out of memory. */
+bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist *latency);
 
 /* Frees the session's runs. */
 void vb_session_free(struct vb_session *s);
-
-/* The stop flag the signal handlers and watchdog set (a signal number, or
- * VB_STOPFLAG_TIMEOUT); exposed for tests. */
-extern volatile sig_atomic_t vb_stop_flag;
 
 #endif

@@ -1,57 +1,74 @@
 #ifndef VB_TARGET_H
 #define VB_TARGET_H
 
+/* The target: what the path turned out to be, what vbench owns of it, and how each run
+ * may reach it. Everything is done through the ops table and relative to a directory
+ * descriptor opened once; a file or device is identified once and checked again on
+ * every open, so a name swapped between two calls is refused, never followed. */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 #include "vb_config.h"
-#include "vb_writer.h"
+#include "vb_io.h"
+#include "vb_status.h"
 
-/* What the target path turned out to be. */
 enum vb_target_kind {
 	VB_TGT_DIR,       /* a directory: an anonymous or uniquely named file inside it */
 	VB_TGT_NEWFILE,   /* a path that did not exist: created by vbench */
 	VB_TGT_EXISTING,  /* an existing regular file, allowed by --force */
-	VB_TGT_BLOCKDEV,  /* a block device not in use, or a character device (a BSD raw
-			   * disk, say), both allowed by --force */
-	VB_TGT_CHARDEV    /* a data sink: /dev/null, /dev/zero or /dev/full */
+	VB_TGT_DISK,      /* a disk not in use, allowed by --force */
+	VB_TGT_SINK       /* a data sink: /dev/null, /dev/zero or /dev/full */
 };
 
-/* A checked target and what vbench owns of it. */
 struct vb_target {
 	enum vb_target_kind kind;
-	char path[4096];        /* the file written (created name), or the device */
-	char dir[4096];         /* the directory of a VB_TGT_DIR target */
-	bool use_tmpfile;       /* each run opens a fresh O_TMPFILE in dir */
-	bool per_run_name;      /* each run creates a unique name in dir and unlinks it at once */
-	bool created;           /* `path` exists and was created by vbench */
-	bool keep;              /* leave `path` behind at the end */
-	dev_t dev;              /* identity of the created file, checked before removal */
-	ino_t ino;
-	uint64_t device_bytes;  /* size of a block device, else 0 */
-	bool excl_open;         /* open with O_EXCL: the kernel refuses a device in use */
-	uint32_t align_bytes;   /* O_DIRECT granularity of the device under the target */
-	unsigned name_serial;   /* makes per-run names unique */
+	const struct vb_io_ops *ops;
+	const char *shown;      /* the path as given, for messages */
+	int dirfd;              /* the target directory, or the one holding the file */
+	char name[256];         /* the file's or node's name in dirfd; "" for VB_TGT_DIR runs */
+	bool anon;              /* VB_TGT_DIR: every run an anonymous file */
+	bool per_run_name;      /* VB_TGT_DIR: every run a new name, unlinked once open */
+	bool created;           /* name was created by vbench */
+	bool keep;              /* leave it at the end */
+	struct vb_fileinfo id;  /* the file or device, as first identified */
+	int held_fd;            /* a disk: open for the whole session, -1 otherwise */
+	uint64_t device_bytes;  /* a disk's size */
+	uint32_t align_bytes;   /* direct I/O granularity under the target */
+	uint64_t name_seed;     /* makes per-run names unpredictable */
+	unsigned name_serial;
+	char run_name[64];      /* the per-run name being used */
 };
 
-/* Checks cfg's target without writing data; on success fills t and returns 0, else
- * returns the exit status (2) with a message in err. Refuses to clobber, as documented. */
-int vb_target_prepare(struct vb_target *t, const struct vb_config *cfg, char *err, size_t errlen);
+/* Checks cfg's target through ops without writing any data; on success fills t (which
+ * then holds descriptors until vb_target_close) and returns VB_OK, else VB_E_SETUP with
+ * the reason in err. Refuses, even with --force, a disk or file that something is
+ * layered on. */
+enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cfg,
+				 const struct vb_io_ops *ops, struct vb_err *err);
 
-/* Fills the part of a write plan that says how to open the target for one run. */
-void vb_target_plan(struct vb_target *t, const struct vb_config *cfg, bool first_run,
-		    struct vb_write_plan *plan);
+/* A fresh name for the next per-run file ("vbench-XXXXXXXX.tmp"), in t->run_name. */
+const char *vb_target_next_name(struct vb_target *t);
 
-/* Removes what vbench created (unless kept), and only if it is still the same file;
- * safe to call twice and from a signal-free context. */
+/* Removes what vbench created (unless kept), and only while it is still the same file;
+ * closes the descriptors. Safe to call twice. */
 void vb_target_cleanup(struct vb_target *t);
 
-/* Says how vbench treats the target ("created, removed at the end"), naming a kept
- * file; the text is static or written into buf of n bytes. */
+/* What is left behind when vbench must exit without touching the filesystem (a call
+ * stuck in the kernel): a sentence in buf, or NULL when nothing is. name is a per-run
+ * file that the stuck worker may have created, or NULL. */
+const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
+			       size_t n);
+
+/* How vbench treats the target ("created, removed at the end"); static or in buf. */
 const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
 
-/* Writes "vbench-XXXXXX.tmp"-style unique name for serial into buf of n bytes. */
-void vb_target_unique_name(char *buf, size_t n, const char *dir, unsigned serial);
+/* The directory part of path ("." when there is none) into buf, the last component
+ * into base; false when path names no file (empty, or ends with '/'). Pure. */
+bool vb_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn);
+
+/* A block size near bs that direct I/O accepts with granularity align: the power of
+ * two nearest to bs, at least align, as a size with a suffix ("1M", "4k"). Pure. */
+void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n);
 
 #endif

@@ -1,76 +1,81 @@
 #ifndef VB_WRITER_H
 #define VB_WRITER_H
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 #include "vb_config.h"
+#include "vb_hist.h"
+#include "vb_io.h"
+#include "vb_os.h"
 #include "vb_result.h"
 #include "vb_source.h"
 
-/* Every system call the writer makes, so tests can hand it fakes that fail on cue. */
-struct vb_io_ops {
-	int (*open)(void *ctx, const char *path, int flags, mode_t mode);
-	ssize_t (*write)(void *ctx, int fd, const void *buf, size_t n);
-	int (*fsync)(void *ctx, int fd);
-	int (*fdatasync)(void *ctx, int fd);
-	int (*close)(void *ctx, int fd);
-	int (*unlink)(void *ctx, const char *path);
-	int (*fstat)(void *ctx, int fd, struct stat *st);
-	int (*dup)(void *ctx, int fd);
-	int (*ftruncate)(void *ctx, int fd, off_t len);
-	void *ctx;
-};
-
-/* The real system calls. */
-extern const struct vb_io_ops vb_posix_ops;
-
-/* The call in progress, published for the stall watchdog (all fields atomic). */
-struct vb_watch {
+/* One call in progress, published for the watchdog (all fields atomic, and the
+ * structure may live in memory shared with the supervising process). */
+struct vb_watch_slot {
 	atomic_ullong call_start_ns;  /* 0 when no call is in progress */
 	atomic_ullong offset_bytes;   /* file offset of the call */
 	atomic_int stage;             /* enum vb_stage of the call */
-	atomic_ullong run;
 };
 
-/* Called between writes with the run so far; may read it, must not change it. */
-typedef void (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t now_ns,
-			   uint64_t run_start_ns);
+/* What the watchdog and the abort path may read of a running session. */
+struct vb_watch {
+	struct vb_watch_slot slot[VB_QD_MAX];   /* one per write in flight */
+	atomic_ullong run;                      /* number of the run in progress */
+	atomic_int warmup;                      /* it is a warm-up run */
+	atomic_int progress_drawn;              /* a progress line is on the terminal */
+	atomic_int name_live;                   /* name below exists in the target directory */
+	char name[64];                          /* the per-run file being created */
+};
 
-/* Values the stop flag takes: a signal number, or this for --timeout. */
-#define VB_STOPFLAG_TIMEOUT (-1)
+/* How a run gets its descriptor. */
+enum vb_acquire {
+	VB_ACQ_ANON,      /* a file with no name in dirfd */
+	VB_ACQ_NEWNAME,   /* a new name in dirfd, unlinked as soon as it is open */
+	VB_ACQ_NAMED,     /* name in dirfd, which must still be the file id describes */
+	VB_ACQ_DISK,      /* a duplicate of held_fd, the disk opened once for the session */
+	VB_ACQ_SINK       /* name in dirfd, which must still be the sink id describes */
+};
 
-/* One run: how to open the target, what to write, and how to stop. */
+/* Called between writes, at most once per tick interval or when a status line is due;
+ * returns the time of the next call. */
+typedef uint64_t (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t now_ns,
+			       uint64_t run_start_ns);
+
+/* One run: how to open the target, what to write, and how to stop. Made by
+ * vb_plan_build (plan.c) from the configuration and the target; the runner adds the
+ * pointers of its session. */
 struct vb_write_plan {
-	const char *open_path;
-	int open_flags;
-	mode_t open_mode;
-	bool unlink_after_open;       /* the name was created for this run only */
-	bool defer_release;           /* the file has no name: free it after the clock stops */
-	bool nocache_fcntl;           /* F_NOCACHE after open (macOS way of O_DIRECT) */
-	bool check_identity;          /* the opened file must be dev/ino below */
+	enum vb_acquire acquire;
+	int dirfd;
+	const char *name;             /* VB_ACQ_NEWNAME, _NAMED, _SINK */
+	int held_fd;                  /* VB_ACQ_DISK */
+	struct vb_open_req req;
+	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; SINK: rdev) */
+	bool check_in_use;            /* ask the platform whether anything is layered on it */
 	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
-	dev_t dev;
-	ino_t ino;
+	bool defer_release;           /* the file has no name: free it after the clock stops */
+	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (sinks) */
 	uint64_t bs_bytes;
 	uint64_t count_blocks;
-	enum vb_sync sync;
-	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (/dev/null) */
-	uint64_t run;                 /* 1-based number stamped into data */
+	uint64_t qd;                  /* writes in flight */
+	enum vb_sync_call end_call;
+	uint64_t run;                 /* 1-based number stamped into the data */
 	struct vb_source_buf *source;
 	double interval_secs;         /* 0: no interval samples */
-	volatile sig_atomic_t *stop;  /* non-zero: stop between writes (signal or timeout) */
+	atomic_int *stop;             /* non-zero: stop (a signal number or VB_STOPFLAG_TIMEOUT) */
+	atomic_int *resumed;          /* set when the process was continued: the run paused */
 	struct vb_watch *watch;       /* NULL: nothing published */
-	struct vb_hist *latency;      /* NULL, or where the run's full histogram is kept */
+	struct vb_hist *latency;      /* where the run's histogram goes (NULL: a local one) */
 	vb_tick_fn tick;              /* NULL: no callback */
 	void *tick_arg;
 };
 
 /* Performs one run through ops and fills out; returns 0 when every byte was written and
- * synced, else -1 with out->stop, stage, err and offset saying what happened. */
+ * synced, else -1 with out->stop, stage, err, offset (and detail) saying what happened.
+ * The clock (ops->now_ns) starts just before the first write and stops after the sync
+ * and the close. */
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
 		 struct vb_run *out);
 

@@ -1,48 +1,75 @@
+/* vbench: parse, check the target, run the session in a supervised worker, print, and
+ * turn what happened into an exit status. Only this file knows the exit codes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <signal.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "vb_analysis.h"
+#include "vb_csvfile.h"
 #include "vb_env.h"
 #include "vb_opts.h"
+#include "vb_os.h"
 #include "vb_output.h"
-#include "vb_platform.h"
 #include "vb_report.h"
 #include "vb_runner.h"
 #include "vb_source.h"
+#include "vb_supervise.h"
 #include "vb_target.h"
 
 /* Exit statuses, as documented in vbench(1). */
-enum { EXIT_USAGE = 1, EXIT_SETUP = 2, EXIT_IO = 3 };
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_SETUP = 2, EXIT_IO = 3 };
 
-/* The state of one invocation, so the per-run callbacks can reach it. */
+static int exit_code(enum vb_status s)
+{
+	switch (s) {
+	case VB_OK: return EXIT_OK;
+	case VB_E_USAGE: return EXIT_USAGE;
+	case VB_E_SETUP: return EXIT_SETUP;
+	case VB_E_IO: return EXIT_IO;
+	}
+	return EXIT_IO;
+}
+
+/* The state of one invocation, so the per-run callback can reach it. */
 struct app {
 	struct vb_config cfg;
+	struct vb_shared *sh;
 	struct vb_target target;
 	struct vb_env env;
 	struct vb_context ctx;
 	struct vb_session session;
-	FILE *csv_append;
-	char label[256];
+	struct vb_csvfile csv;
+	bool csv_failed;
+	char label[320];
 	char note[4200];
+	char sync_note[128];
+	struct vb_err err;
 };
 
 static void on_run(void *arg, const struct vb_run *r)
 {
 	struct app *a = arg;
+	struct vb_buf row, header;
+
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_run(stdout, &a->ctx, r);
-	else if (a->cfg.format == VB_FMT_CSV)
-		vb_out_csv_run(stdout, &a->ctx, r);
-	if (a->csv_append != NULL) {
-		vb_out_csv_run(a->csv_append, &a->ctx, r);
-		fflush(a->csv_append);
+	vb_buf_init(&row);
+	vb_buf_init(&header);
+	vb_out_csv_run(&row, &a->ctx, r);
+	if (a->cfg.format == VB_FMT_CSV)
+		fwrite(row.p, 1, row.len, stdout);
+	if (a->csv.fd >= 0 && !a->csv_failed) {
+		vb_out_csv_header(&header);
+		if (vb_csvfile_append(&a->csv, &header, &row, &a->err) != VB_OK) {
+			vb_out_error(stderr, a->err.msg);
+			a->csv_failed = true;
+		}
 	}
+	vb_buf_free(&row);
+	vb_buf_free(&header);
 	fflush(stdout);
 }
 
@@ -50,16 +77,18 @@ static void on_run(void *arg, const struct vb_run *r)
 static void finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
-	char cache[512], drift[512];
-	const char *warnings[2];
+	char cache[512], drift[512], paused[256];
+	const char *warnings[3];
 	size_t nw = 0;
 
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
 		   a->env.ram_bytes, &an);
 	if (vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache, sizeof cache))
 		warnings[nw++] = cache;
-	if (vb_analysis_stability_text(&an, drift, sizeof drift))
+	if (!a->ctx.sink && vb_analysis_stability_text(&an, drift, sizeof drift))
 		warnings[nw++] = drift;
+	if (vb_analysis_paused_text(&an, paused, sizeof paused))
+		warnings[nw++] = paused;
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_summary(stdout, &a->ctx, &an);
 	else if (a->cfg.format == VB_FMT_JSON)
@@ -67,127 +96,199 @@ static void finish_output(struct app *a)
 	fflush(stdout);
 	/* After the summary, so that on a terminal the warning is the last thing read. */
 	for (size_t i = 0; i < nw; i++)
-		fprintf(stderr, "vbench: warning: %s\n", warnings[i]);
+		vb_out_warning(stderr, warnings[i]);
 }
 
-/* --timeout while a call never returns: report what completed and leave at once. */
-static void on_abort(void *arg)
+/* Writes what --help or --version print; a failed write is an error, not a success. */
+static int print_info(bool help)
 {
-	struct app *a = arg;
-	fprintf(stderr, "vbench: a call is still stuck 2 s after --timeout %.0f expired and "
-		"cannot be interrupted; reporting what completed and exiting\n",
-		a->cfg.timeout_secs);
-	finish_output(a);
-	vb_target_cleanup(&a->target);
-	_exit(EXIT_IO);
+	if (help)
+		vb_opts_usage(stdout);
+	else
+		printf("vbench %s\n", VB_VERSION);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "vbench: write error on standard output: %s\n", strerror(errno));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
 }
 
 /* Parses the command line; returns -1 to go on, or the exit status. */
 static int parse(struct app *a, int argc, char *argv[])
 {
 	enum vb_opts_action act;
-	char err[512];
 
 	vb_config_defaults(&a->cfg);
-	if (vb_opts_parse(argc - 1, argv + 1, &a->cfg, &act, err, sizeof err) != 0) {
-		fprintf(stderr, "vbench: %s\nTry 'vbench --help'.\n", err);
+	if (vb_opts_parse(argc - 1, argv + 1, &a->cfg, &act, &a->err) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		fputs("Try 'vbench --help'.\n", stderr);
 		return EXIT_USAGE;
 	}
-	if (act == VB_ACT_HELP) {
-		vb_opts_usage(stdout);
-		return 0;
-	}
-	if (act == VB_ACT_VERSION) {
-		printf("vbench %s\n", VB_VERSION);
-		return 0;
-	}
-	uint64_t avail = vb_platform_avail_mem();
+	if (act != VB_ACT_RUN)
+		return print_info(act == VB_ACT_HELP);
+	uint64_t avail = vb_os_avail_mem();
 	if (avail > 0 && a->cfg.bs_bytes > avail) {
-		fprintf(stderr, "vbench: bs=%llu is more than the %llu bytes of memory available\n",
-			(unsigned long long)a->cfg.bs_bytes, (unsigned long long)avail);
+		fprintf(stderr, "vbench: bs=%" PRIu64 " is more than the %" PRIu64 " bytes of "
+			"memory available\n", a->cfg.bs_bytes, avail);
 		return EXIT_USAGE;
 	}
 	if (a->cfg.progress == VB_AUTO)
-		a->cfg.progress = isatty(STDERR_FILENO) ? VB_ON : VB_OFF;
+		a->cfg.progress = vb_os_isatty(2) ? VB_ON : VB_OFF;
 	return -1;
 }
 
-/* Checks the target, detects the environment and opens the CSV file; -1 or a status. */
-static int setup(struct app *a)
+/* A stop signal during setup: undo what was done and die of it. */
+static void stop_if_signalled(struct app *a)
 {
-	char err[1024];
-	struct stat st;
+	int signo = atomic_load(&a->sh->flags.stop);
 
-	if (vb_target_prepare(&a->target, &a->cfg, err, sizeof err) != 0) {
-		fprintf(stderr, "vbench: %s\n", err);
-		return EXIT_SETUP;
+	if (signo <= 0)
+		return;
+	vb_target_cleanup(&a->target);
+	vb_os_die(signo);
+}
+
+/* What is written where: the environment, the label, the notes for the header. */
+static void describe(struct app *a)
+{
+	const struct vb_caps *caps = vb_os_caps();
+	struct vb_target *t = &a->target;
+
+	vb_os_detect(&a->env, t->held_fd >= 0 ? t->held_fd : t->dirfd, a->cfg.target_path);
+	if (t->kind == VB_TGT_SINK) {
+		/* No disk, no filesystem: nothing about them means anything here. */
+		snprintf(a->env.fs, sizeof a->env.fs, "none");
+		snprintf(a->env.mount, sizeof a->env.mount, "none");
+		snprintf(a->env.device, sizeof a->env.device, "%s", t->name);
+		snprintf(a->env.driver, sizeof a->env.driver, "none");
+		a->env.logical_block = a->env.physical_block = 0;
 	}
-	vb_env_detect(&a->env, a->target.kind == VB_TGT_DIR ? a->target.dir : a->target.path, "");
 	if (a->cfg.label != NULL)
 		snprintf(a->label, sizeof a->label, "%s", a->cfg.label);
+	else if (t->kind == VB_TGT_SINK)
+		snprintf(a->label, sizeof a->label, "sink-%s", t->name);
 	else
 		vb_env_label(&a->env, a->label, sizeof a->label);
-	if (a->cfg.csv_append_path != NULL) {
-		a->csv_append = fopen(a->cfg.csv_append_path, "a");
-		if (a->csv_append == NULL) {
-			fprintf(stderr, "vbench: --csv-append %s: %s\n", a->cfg.csv_append_path,
-				strerror(errno));
-			vb_target_cleanup(&a->target);
-			return EXIT_SETUP;
-		}
-		if (fstat(fileno(a->csv_append), &st) == 0 && st.st_size == 0)
-			vb_out_csv_header(a->csv_append);
-	}
+	if (a->cfg.sync == VB_SYNC_FDATASYNC && strcmp(caps->fdatasync_call, "fdatasync") != 0)
+		snprintf(a->sync_note, sizeof a->sync_note, "done with %s: fdatasync is not "
+			 "available here", caps->fdatasync_call);
 	a->ctx = (struct vb_context){&a->cfg, &a->env, a->label, a->cfg.target_path,
-				     vb_target_note(&a->target, a->note, sizeof a->note),
-				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes)};
+				     vb_target_note(t, a->note, sizeof a->note),
+				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes),
+				     t->kind == VB_TGT_SINK,
+				     a->sync_note[0] ? a->sync_note : NULL};
+}
+
+/* Opens the CSV file, checks the target and learns the environment; -1 or a status. */
+static int setup(struct app *a)
+{
+	a->csv.fd = -1;
+	if (a->cfg.csv_append_path != NULL &&
+	    vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
+	stop_if_signalled(a);
+	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
+		stop_if_signalled(a);
+		vb_out_error(stderr, a->err.msg);
+		return exit_code(a->err.status);
+	}
+	stop_if_signalled(a);
+	describe(a);
+	if (vb_fs_direct_may_cache(a->env.fs) && a->cfg.direct)
+		vb_out_warning(stderr, "--direct on ZFS: ZFS may still cache the data (its ARC), "
+			       "so the figures may measure memory, not the disk");
 	return -1;
+}
+
+/* Says what happened to the session, besides the runs; returns the exit status. */
+static int report_session(struct app *a, enum vb_status st, const struct vb_supervise_result *res)
+{
+	const struct vb_run *last = a->session.n_runs ? &a->session.runs[a->session.n_runs - 1]
+						      : NULL;
+	char msg[1024];
+
+	if (res->pool_errno != 0) {
+		snprintf(msg, sizeof msg, "cannot prepare %" PRIu64 " bytes of %s data: %s",
+			 a->cfg.bs_bytes, vb_source_name(a->cfg.source), strerror(res->pool_errno));
+		vb_out_error(stderr, msg);
+		return EXIT_SETUP;
+	}
+	if (last != NULL && !res->aborted)
+		vb_out_run_problem(stderr, &a->ctx, last);
+	if (a->session.out_of_memory)
+		vb_out_error(stderr, "out of memory recording the runs; stopping");
+	if (res->worker_signal != 0) {
+		snprintf(msg, sizeof msg, "the benchmark process died of signal %d", res->worker_signal);
+		vb_out_error(stderr, msg);
+	} else if (res->worker_lost) {
+		vb_out_error(stderr, "the benchmark process ended without reporting");
+	}
+	if (res->aborted) {
+		char left[4500];
+		const char *what = vb_target_leftover(&a->target, res->name_live ?
+						      res->leftover_name : NULL, left, sizeof left);
+		if (res->stop_signal == 0)
+			snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %.0f "
+				 "expired and cannot be interrupted; reporting what completed and "
+				 "exiting without touching the target again", a->cfg.timeout_secs);
+		else
+			snprintf(msg, sizeof msg, "the benchmark process did not stop after the "
+				 "signal (a call stuck in the kernel); reporting what completed and "
+				 "exiting without touching the target again");
+		vb_out_error(stderr, msg);
+		vb_out_error(stderr, what != NULL ? what : "nothing is left behind: the file of the "
+			     "stuck run has no name, and is freed when the call returns");
+	}
+	if (st == VB_OK)
+		return EXIT_OK;
+	return last != NULL && vb_direct_refused(&a->cfg, last) ? EXIT_SETUP : EXIT_IO;
 }
 
 static int run(struct app *a)
 {
-	struct vb_runner_io io = {&vb_posix_ops, stderr, a->cfg.progress == VB_ON, on_run, a,
-				  on_abort};
+	struct vb_supervise_io io = {&vb_os_io, stderr, a->cfg.progress == VB_ON, on_run, a};
+	struct vb_supervise_result res;
+	struct vb_buf header;
 
 	if (a->cfg.format == VB_FMT_HUMAN && !a->cfg.quiet)
 		vb_out_human_header(stdout, &a->ctx);
-	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header)
-		vb_out_csv_header(stdout);
+	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header) {
+		vb_buf_init(&header);
+		vb_out_csv_header(&header);
+		fwrite(header.p, 1, header.len, stdout);
+		vb_buf_free(&header);
+	}
 	fflush(stdout);
-	int rc = vb_runner_run(&a->cfg, &a->target, &io, &a->session);
-	if (rc == -2) {
-		fprintf(stderr, "vbench: cannot prepare %llu bytes of %s data: %s\n",
-			(unsigned long long)a->cfg.bs_bytes, vb_source_name(a->cfg.source),
-			strerror(errno));
+	vb_session_init(&a->session);
+	enum vb_status st = vb_supervise(&a->cfg, &a->target, a->sh, &io, &a->session, &res,
+					 &a->err);
+	if (st == VB_E_SETUP) {
+		vb_out_error(stderr, a->err.msg);
 		vb_target_cleanup(&a->target);
 		return EXIT_SETUP;
 	}
-	const struct vb_run *last = a->session.n_runs ? &a->session.runs[a->session.n_runs - 1]
-						      : NULL;
-	if (last != NULL)
-		vb_out_run_problem(stderr, &a->ctx, last);
-	if (a->session.out_of_memory)
-		fprintf(stderr, "vbench: out of memory recording the runs; stopping\n");
-	finish_output(a);
-	vb_target_cleanup(&a->target);
-	int status = rc == 0 ? 0 : last != NULL && vb_direct_refused(&a->cfg, last) ? EXIT_SETUP
-											: EXIT_IO;
-	if (a->csv_append != NULL && (ferror(a->csv_append) | fclose(a->csv_append))) {
-		fprintf(stderr, "vbench: --csv-append %s: the rows could not all be written\n",
-			a->cfg.csv_append_path);
+	int status = report_session(a, st, &res);
+	if (res.pool_errno == 0)
+		finish_output(a);
+	/* After an abort the worker may be stuck in the filesystem: any call there could
+	 * hang too, so the target is left exactly as it is. */
+	if (!res.aborted)
+		vb_target_cleanup(&a->target);
+	if (a->csv_failed || vb_csvfile_close(&a->csv, &a->err) != VB_OK) {
+		if (!a->csv_failed)
+			vb_out_error(stderr, a->err.msg);
 		status = EXIT_IO;
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "vbench: the results could not all be written to stdout\n");
+		vb_out_error(stderr, "the results could not all be written to standard output");
 		status = EXIT_IO;
 	}
-	int signo = a->session.stop_signal;
 	vb_session_free(&a->session);
-	if (signo != 0) {
-		/* Die of the same signal, so a calling shell loop sees it and stops too. */
-		signal(signo, SIG_DFL);
-		raise(signo);
-	}
+	/* Die of the same signal, so a calling shell loop sees it and stops too. */
+	if (res.stop_signal > 0)
+		vb_os_die(res.stop_signal);
 	return status;
 }
 
@@ -195,16 +296,25 @@ int main(int argc, char *argv[])
 {
 	static struct app a;
 
+	/* Before anything is opened: a closed stdout must not become the CSV file. */
+	vb_os_std_fds();
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return vb_report_main(argc - 1, argv + 1, stdout, stderr);
+		return exit_code(vb_report_main(argc - 1, argv + 1, stdout, stderr));
 	int rc = parse(&a, argc, argv);
 	if (rc >= 0)
 		return rc;
-	/* Before anything is created, so that a signal at any later moment still leads to
-	 * the cleanup; a signal that arrives before the first run stops it from starting. */
-	vb_runner_install_signals();
+	/* The handlers go in before anything is created, so that a signal at any later
+	 * moment still leads to the cleanup; they write into memory the worker shares. */
+	a.sh = vb_shared_new();
+	if (a.sh == NULL) {
+		vb_out_error(stderr, "cannot allocate the memory shared with the benchmark process");
+		return EXIT_SETUP;
+	}
+	vb_os_signals_install(&a.sh->flags);
 	rc = setup(&a);
-	if (rc >= 0)
+	if (rc >= 0) {
+		vb_csvfile_close(&a.csv, &a.err);
 		return rc;
+	}
 	return run(&a);
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "vb_opts.h"
 
-static char err[512];
+static struct vb_err err;
 static enum vb_opts_action action;
 
 /* Parses a NULL-terminated list of words into cfg; returns vb_opts_parse's result. */
@@ -14,30 +14,31 @@ static int parse_words(struct vb_config *cfg, const char *const *words)
 	while (words[n] != NULL)
 		n++;
 	vb_config_defaults(cfg);
-	err[0] = '\0';
-	return vb_opts_parse(n, (char *const *)words, cfg, &action, err, sizeof err);
+	return vb_opts_parse(n, (char *const *)words, cfg, &action, &err) == VB_OK ? 0 : -1;
 }
 
 #define PARSE_OK(cfg, ...) do { \
 	const char *const w_[] = {__VA_ARGS__, NULL}; \
-	if (parse_words(cfg, w_) != 0) fail_msg("rejected: %s", err); \
+	if (parse_words(cfg, w_) != 0) fail_msg("rejected: %s", err.msg); \
 } while (0)
 
 #define PARSE_FAILS(fragment, ...) do { \
 	struct vb_config c_; \
 	const char *const w_[] = {__VA_ARGS__, NULL}; \
 	if (parse_words(&c_, w_) == 0) fail_msg("accepted: %s", #__VA_ARGS__); \
-	if (strstr(err, fragment) == NULL) fail_msg("message '%s' lacks '%s'", err, fragment); \
+	if (err.status != VB_E_USAGE) fail_msg("status %d for %s", err.status, #__VA_ARGS__); \
+	if (strstr(err.msg, fragment) == NULL) fail_msg("message '%s' lacks '%s'", err.msg, fragment); \
 } while (0)
 
 static void test_defaults(void **state)
 {
 	struct vb_config c;
-	const char *const none[] = {NULL};
+	const char *const only_target[] = {"/t", NULL};
 	(void)state;
-	assert_int_equal(parse_words(&c, none), 0);
+	assert_int_equal(parse_words(&c, only_target), 0);
 	assert_int_equal(action, VB_ACT_RUN);
-	assert_string_equal(c.target_path, ".");
+	assert_string_equal(c.target_path, "/t");
+	assert_int_equal(c.qd, 1);
 	assert_int_equal(c.bs_bytes, 1048576);
 	assert_int_equal(c.count_blocks, 1000);
 	assert_int_equal(c.runs, 5);
@@ -66,11 +67,11 @@ static void test_operands(void **state)
 	assert_true(c.direct);
 	assert_int_equal(c.sync, VB_SYNC_DSYNC);
 	assert_int_equal(c.progress, VB_ON);
-	PARSE_OK(&c, "conv=fdatasync", "if=/dev/zero", "status=none");
+	PARSE_OK(&c, "conv=fdatasync", "if=/dev/zero", "status=none", "/t");
 	assert_int_equal(c.sync, VB_SYNC_FDATASYNC);
 	assert_int_equal(c.source, VB_SRC_ZERO);
 	assert_int_equal(c.progress, VB_OFF);
-	PARSE_OK(&c, "conv=fsync", "if=random");
+	PARSE_OK(&c, "conv=fsync", "if=random", "/t");
 	assert_int_equal(c.sync, VB_SYNC_FSYNC);
 	assert_int_equal(c.source, VB_SRC_RANDOM);
 }
@@ -99,7 +100,7 @@ static void test_option_twins(void **state)
 	assert_int_equal(c.runs, 9);
 	assert_int_equal(c.progress, VB_OFF);
 	assert_int_equal(c.format, VB_FMT_CSV);
-	PARSE_OK(&c, "-dkq", "-b4k", "--progress");
+	PARSE_OK(&c, "-dkq", "-b4k", "--progress", "/t");
 	assert_true(c.direct && c.keep && c.quiet);
 	assert_int_equal(c.bs_bytes, 4096);
 	assert_int_equal(c.progress, VB_ON);
@@ -109,7 +110,7 @@ static void test_later_issue_options(void **state)
 {
 	struct vb_config c;
 	(void)state;
-	PARSE_OK(&c, "--warmup", "2", "--overwrite", "--seed", "42", "--interval", "0.5",
+	PARSE_OK(&c, "/t", "--warmup", "2", "--overwrite", "--seed", "42", "--interval", "0.5",
 		 "--stall-timeout", "10", "--timeout", "60", "--csv-append", "all.csv",
 		 "--no-header");
 	assert_int_equal(c.warmup_runs, 2);
@@ -121,7 +122,7 @@ static void test_later_issue_options(void **state)
 	assert_true(c.timeout_secs == 60.0);
 	assert_string_equal(c.csv_append_path, "all.csv");
 	assert_true(c.no_header);
-	PARSE_OK(&c, "--warmup=0", "--stall-timeout=0");
+	PARSE_OK(&c, "--warmup=0", "--stall-timeout=0", "/t");
 	assert_int_equal(c.warmup_runs, 0);
 	assert_true(c.stall_secs == 0.0);
 }
@@ -130,7 +131,7 @@ static void test_size_option(void **state)
 {
 	struct vb_config c;
 	(void)state;
-	PARSE_OK(&c, "bs=1M", "--size", "64M");
+	PARSE_OK(&c, "bs=1M", "--size", "64M", "/t");
 	assert_int_equal(c.count_blocks, 64);
 	PARSE_FAILS("count=4 and --size 4M both given", "count=4", "--size", "4M");
 	PARSE_FAILS("-s 1500k is not a multiple of bs", "bs=1M", "-s", "1500k");
@@ -160,7 +161,14 @@ static void test_bad_values(void **state)
 	PARSE_FAILS("bs=: the value is empty", "bs=");
 	PARSE_FAILS("count=abc", "count=abc");
 	PARSE_FAILS("--bs 1Q", "--bs", "1Q");
-	PARSE_FAILS("runs=0", "runs=0");
+	PARSE_FAILS("runs=0: zero", "runs=0");
+	PARSE_FAILS("count=0: zero is not allowed", "count=0");
+	PARSE_FAILS("-c 0: zero is not allowed", "-c", "0");
+	PARSE_FAILS("-c 0: zero is not allowed", "-c0");
+	PARSE_FAILS("--count 0: zero is not allowed", "--count", "0");
+	PARSE_FAILS("--count 0: zero is not allowed", "--count=0");
+	PARSE_FAILS("--size 0: zero is not allowed", "--size", "0");
+	PARSE_FAILS("qd=0: zero is not allowed", "qd=0");
 	PARSE_FAILS("unknown source", "if=/dev/random");
 	PARSE_FAILS("unknown sync mode", "--sync", "always");
 	PARSE_FAILS("unknown format", "-f", "xml");
@@ -180,6 +188,22 @@ static void test_limits(void **state)
 	PARSE_FAILS("too large", "count=9223372036854775808");
 	PARSE_FAILS("runs=200000: at most 100000 runs", "runs=200000");
 	PARSE_FAILS("--interval 0.001: the interval must be at least 0.01", "--interval", "0.001");
+	PARSE_FAILS("--qd 257: at most 256 writes in flight", "--qd", "257", "/t");
+}
+
+static void test_target_required(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_FAILS("no target given", "bs=4k");
+	PARSE_FAILS("no target given", "--direct");
+	PARSE_OK(&c, "--help");   /* help and version need none */
+	assert_int_equal(action, VB_ACT_HELP);
+	PARSE_OK(&c, "qd=8", ".");
+	assert_int_equal(c.qd, 8);
+	assert_string_equal(c.target_path, ".");
+	PARSE_OK(&c, "--qd", "256", "of=x");
+	assert_int_equal(c.qd, 256);
 }
 
 static void test_unknown_and_repeated(void **state)
@@ -219,7 +243,7 @@ static void test_usage_mentions_every_option(void **state)
 			       "--direct", "--sync", "--progress", "--no-progress", "--label",
 			       "--format", "--keep", "--force", "--quiet", "--help", "--version",
 			       "--warmup", "--overwrite", "--seed", "--interval", "--stall-timeout",
-			       "--timeout", "--csv-append", "--no-header", "of=", "if=", "bs=",
+			       "--timeout", "--csv-append", "--no-header", "--qd", "qd=", "of=", "if=", "bs=",
 			       "count=", "runs=", "oflag=direct", "oflag=dsync", "conv=fsync",
 			       "conv=fdatasync", "status=progress", "status=none"};
 	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
@@ -243,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_path_and_order),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_target_required),
 		cmocka_unit_test(test_unknown_and_repeated),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_usage_mentions_every_option),

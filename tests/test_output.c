@@ -34,7 +34,7 @@ static int setup(void **state)
 	strcpy(env.mount, "/mnt");
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
-	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0};
+	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, false, NULL};
 	return 0;
 }
 
@@ -202,34 +202,115 @@ static void test_warmups_left_out(void **state)
 
 static void test_csv_quoting(void **state)
 {
-	FILE *f = open_buf();
+	struct vb_buf b;
 	(void)state;
-	vb_csv_field(f, "plain");
-	fputc('|', f);
-	vb_csv_field(f, "a,b");
-	fputc('|', f);
-	vb_csv_field(f, "say \"hi\"");
-	fputc('|', f);
-	vb_csv_field(f, "two\nlines");
-	fputc('|', f);
-	vb_csv_field(f, "caf\xc3\xa9 \xff");
-	fclose(f);
-	assert_string_equal(buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|caf\xc3\xa9 \xff");
+	vb_buf_init(&b);
+	const char *fields[] = {"plain", "a,b", "say \"hi\"", "two\nlines", "caf\xc3\xa9 \xff"};
+	for (size_t i = 0; i < 5; i++) {
+		if (i)
+			vb_buf_putc(&b, '|');
+		vb_csv_field(&b, fields[i]);
+	}
+	assert_string_equal(b.p, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|caf\xc3\xa9 \xff");
+	vb_buf_free(&b);
+}
+
+/* A field a spreadsheet would run as a formula gets an apostrophe, which the reader
+ * takes off again: the text survives the round trip exactly. */
+static void test_csv_formula_fields(void **state)
+{
+	static const char *const cases[][2] = {
+		{"=1+2", "'=1+2"}, {"+x", "'+x"}, {"-rf", "'-rf"}, {"@SUM(A1)", "'@SUM(A1)"},
+		{"'=x", "''=x"}, {"\tx", "'\tx"}, {"a=b", "a=b"}, {"'a", "'a"}, {"'", "'"},
+		{"=a,b", "\"'=a,b\""}, {"", ""},
+	};
+	struct vb_buf b;
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		vb_buf_init(&b);
+		vb_csv_field(&b, cases[i][0]);
+		assert_string_equal(b.p ? b.p : "", cases[i][1]);
+		vb_buf_free(&b);
+	}
+	assert_string_equal(vb_csv_plain("'=1+2"), "=1+2");
+	assert_string_equal(vb_csv_plain("''=x"), "'=x");
+	assert_string_equal(vb_csv_plain("'a"), "'a");
+	assert_string_equal(vb_csv_plain("'"), "'");
+	assert_string_equal(vb_csv_plain("'=a,b"), "=a,b");
 }
 
 static void test_csv_row(void **state)
 {
 	struct vb_run r = run_of(2, 1048576, 0.5);
+	struct vb_buf b;
+	(void)state;
+	vb_buf_init(&b);
+	ctx.label = "ext4, \"fast\"";
+	cfg.qd = 4;
+	vb_out_csv_header(&b);
+	vb_out_csv_run(&b, &ctx, &r);
+	assert_memory_equal(b.p, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
+			    "fs,device,driver,host,", 71);
+	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd\r\n"));
+	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
+			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
+	assert_non_null(strstr(b.p, ",,4\r\n"));   /* no intervals, then the depth */
+	vb_buf_free(&b);
+}
+
+/* Text from the system reaches a terminal escaped: no control character, no byte that
+ * is not UTF-8, no C1 code; UTF-8 stays readable. */
+static void test_text_escaping(void **state)
+{
+	char out[256];
+	(void)state;
+	vb_text_to(out, sizeof out, "a\nb\rc\x1b[2Jd\x7f e\xc2\x9b f\xff caf\xc3\xa9");
+	assert_string_equal(out, "a\\x0ab\\x0dc\\x1b[2Jd\\x7f e\\xc2\\x9b f\\xff caf\xc3\xa9");
+	assert_int_equal(vb_text_width("caf\xc3\xa9"), 4);
+	assert_int_equal(vb_text_width("a\n"), 5);
+	vb_text_to(out, 8, "abcdef\n");
+	assert_string_equal(out, "abcdef");   /* cut before an escape, never inside one */
+}
+
+/* A mount source with newlines cannot forge a dd line in the human output. */
+static void test_header_escapes_the_environment(void **state)
+{
 	FILE *f = open_buf();
 	(void)state;
-	ctx.label = "ext4, \"fast\"";
-	vb_out_csv_header(f);
-	vb_out_csv_run(f, &ctx, &r);
+	strcpy(env.mount, "/mnt\n1048576000 bytes transferred in 1.000000 secs (1 bytes/sec)");
+	strcpy(env.device, "vda\x1b]0;owned\x07");
+	strcpy(env.host, "h\nmean    1 bytes/sec");
+	ctx.target = "/mnt/t\nx";
+	vb_out_human_header(f, &ctx);
 	fclose(f);
-	assert_memory_equal(buf, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
-			    "fs,device,driver,host,", 71);
-	assert_non_null(strstr(buf, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
-			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
+	for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+		if (line[0] != '#')
+			fail_msg("a line that is not context: %s", line);
+	assert_non_null(strstr(buf, "/mnt\\x0a1048576000 bytes"));
+	assert_non_null(strstr(buf, "vda\\x1b]0;owned\\x07"));
+	assert_null(strchr(buf, '\x1b'));
+}
+
+static void test_sink_header_has_no_disk_context(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	ctx.sink = true;
+	ctx.label = "sink-null";
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_null(strstr(buf, "block size"));
+	assert_null(strstr(buf, "mounted on"));
+	assert_non_null(strstr(buf, "# label sink-null\n"));
+}
+
+static void test_error_messages_escaped(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	vb_out_error(f, "cannot open /tmp/a\nvbench: fake: \x1b[31m");
+	fclose(f);
+	assert_string_equal(buf, "vbench: cannot open /tmp/a\\x0avbench: fake: \\x1b[31m\n");
 }
 
 static void test_json_escaping(void **state)
@@ -288,7 +369,12 @@ int main(void)
 		cmocka_unit_test_setup(test_summary_one_run_and_none, setup),
 		cmocka_unit_test_setup(test_warmups_left_out, setup),
 		cmocka_unit_test_setup(test_csv_quoting, setup),
+		cmocka_unit_test_setup(test_csv_formula_fields, setup),
 		cmocka_unit_test_setup(test_csv_row, setup),
+		cmocka_unit_test_setup(test_text_escaping, setup),
+		cmocka_unit_test_setup(test_header_escapes_the_environment, setup),
+		cmocka_unit_test_setup(test_sink_header_has_no_disk_context, setup),
+		cmocka_unit_test_setup(test_error_messages_escaped, setup),
 		cmocka_unit_test_setup(test_json_escaping, setup),
 		cmocka_unit_test_setup(test_json_document, setup),
 		cmocka_unit_test_setup(test_progress_line, setup),

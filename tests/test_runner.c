@@ -1,230 +1,214 @@
-/* The runner: run numbering, warm-ups, signals and the stall watchdog, with fake I/O. */
+/* The engine: run numbering, warm-ups, stop flags, status lines, and what reaches the
+ * statistics (warm-up and partial runs do not), on the fake ops table. */
 #include "vb_test.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "vb_platform.h"
+#include "fake_io.h"
+#include "vb_analysis.h"
 #include "vb_runner.h"
 
-/* A fake whose write number `block_at` blocks: interruptibly, or ignoring signals. */
-struct fake {
-	int writes;
-	int block_at;
-	int ignore_signals;
-	int raise_at;           /* write number at which SIGINT is raised, or 0 */
-	atomic_int released;
-	int aborts;
-};
+#define MS 1000000ULL
 
 static struct fake fk;
-
-static int f_open(void *ctx, const char *p, int fl, mode_t m)
-{
-	(void)ctx; (void)p; (void)fl; (void)m;
-	return 5;
-}
-
-static ssize_t f_write(void *ctx, int fd, const void *buf, size_t n)
-{
-	struct fake *f = ctx;
-	(void)fd; (void)buf;
-	f->writes++;
-	if (f->raise_at && f->writes == f->raise_at)
-		raise(SIGINT);
-	if (f->block_at && f->writes == f->block_at) {
-		struct timespec ts = {30, 0};
-		if (!f->ignore_signals) {
-			if (nanosleep(&ts, NULL) != 0 && errno == EINTR)
-				return -1;
-			return (ssize_t)n;
-		}
-		/* Like a disk in uninterruptible sleep: only the abort callback frees it. */
-		while (!atomic_load(&f->released)) {
-			struct timespec tick = {0, 10000000};
-			nanosleep(&tick, NULL);
-		}
-		errno = EIO;
-		return -1;
-	}
-	return (ssize_t)n;
-}
-
-static int f_ok(void *ctx, int fd)
-{
-	(void)ctx; (void)fd;
-	return 0;
-}
-
-static int f_unlink(void *ctx, const char *p)
-{
-	(void)ctx; (void)p;
-	return 0;
-}
-
-static int f_fstat(void *ctx, int fd, struct stat *st)
-{
-	(void)ctx; (void)fd;
-	memset(st, 0, sizeof *st);
-	return 0;
-}
-
-static int f_dup(void *ctx, int fd)
-{
-	(void)ctx;
-	return fd + 1;
-}
-
-static int f_ftruncate(void *ctx, int fd, off_t len)
-{
-	(void)ctx; (void)fd; (void)len;
-	return 0;
-}
-
-static const struct vb_io_ops ops = {f_open, f_write, f_ok, f_ok, f_ok, f_unlink, f_fstat, f_dup,
-				     f_ftruncate, &fk};
-
+static struct vb_io_ops ops;
 static struct vb_config cfg;
 static struct vb_target tgt;
+static struct vb_sigflags flags;
+static struct vb_session session;
 static char seen[64];
 static int n_seen;
+static uint64_t data_runs[64];
 
-static void on_run(void *arg, const struct vb_run *r)
+static bool on_run(void *arg, const struct vb_run *r, const struct vb_hist *latency)
 {
+	struct vb_run copy = *r;
 	(void)arg;
 	seen[n_seen++] = r->warmup ? 'w' : (r->stop == VB_STOP_DONE ? 'r' : 'x');
-}
-
-static void on_abort(void *arg)
-{
-	(void)arg;
-	fk.aborts++;
-	atomic_store(&fk.released, 1);
+	copy.intervals = NULL;
+	copy.n_intervals = 0;
+	return vb_session_add(&session, &copy, latency);
 }
 
 static int setup(void **state)
 {
 	(void)state;
 	memset(&fk, 0, sizeof fk);
+	ops = fake_ops(&fk);
 	vb_config_defaults(&cfg);
+	cfg.target_path = "/fake";
 	cfg.bs_bytes = 4096;
 	cfg.count_blocks = 10;
 	cfg.runs = 3;
-	cfg.stall_secs = 0;
 	memset(&tgt, 0, sizeof tgt);
-	tgt.kind = VB_TGT_CHARDEV;
-	strcpy(tgt.path, "/fake");
+	tgt.kind = VB_TGT_DIR;
+	tgt.anon = true;
+	tgt.dirfd = FAKE_DIRFD;
+	tgt.held_fd = -1;
+	memset(&flags, 0, sizeof flags);
 	memset(seen, 0, sizeof seen);
+	memset(data_runs, 0, sizeof data_runs);
 	n_seen = 0;
-	vb_stop_flag = 0;
-	vb_runner_install_signals();
+	vb_session_init(&session);
 	return 0;
 }
 
-static void run(FILE *status, struct vb_session *s, int want_rc)
+static int teardown(void **state)
 {
-	struct vb_runner_io io = {&ops, status, 0, on_run, NULL, on_abort};
-	assert_int_equal(vb_runner_run(&cfg, &tgt, &io, s), want_rc);
+	(void)state;
+	vb_session_free(&session);
+	return 0;
+}
+
+static bool run(FILE *status, struct vb_engine_result *res)
+{
+	struct vb_engine_io io = {&ops, status, false, &flags, NULL, on_run, NULL};
+	return vb_engine_run(&cfg, &tgt, &io, res);
 }
 
 static void test_runs_and_warmups(void **state)
 {
-	struct vb_session s;
+	struct vb_engine_result res;
 	(void)state;
 	cfg.warmup_runs = 2;
-	run(stderr, &s, 0);
-	assert_int_equal(s.n_runs, 5);
+	assert_true(run(stderr, &res));
+	assert_int_equal(session.n_runs, 5);
 	assert_string_equal(seen, "wwrrr");
-	assert_int_equal(s.runs[0].run, 1);
-	assert_int_equal(s.runs[1].run, 2);
-	assert_int_equal(s.runs[2].run, 1);
-	assert_int_equal(s.runs[4].run, 3);
+	assert_int_equal(session.runs[0].run, 1);
+	assert_int_equal(session.runs[1].run, 2);
+	assert_int_equal(session.runs[2].run, 1);
+	assert_int_equal(session.runs[4].run, 3);
 	assert_int_equal(fk.writes, 50);
-	assert_int_equal(s.stop_signal, 0);
-	vb_session_free(&s);
+	assert_int_equal(res.stop_signal, 0);
+	assert_false(res.failed);
 }
 
-static void test_sigint_stops_promptly(void **state)
+static void test_stop_signal_ends_the_run_promptly(void **state)
 {
-	struct vb_session s;
+	struct vb_engine_result res;
 	(void)state;
-	fk.raise_at = 14; /* during run 2 */
-	run(stderr, &s, -1);
-	assert_int_equal(s.stop_signal, SIGINT);
-	assert_false(s.failed);
+	fk.poke = &flags.stop;
+	fk.poke_at = 14;   /* during run 2 */
+	fk.poke_value = SIGINT;
+	assert_false(run(stderr, &res));
+	assert_int_equal(res.stop_signal, SIGINT);
+	assert_false(res.failed);
 	assert_string_equal(seen, "rx");
-	assert_int_equal(s.runs[1].stop, VB_STOP_SIGNAL);
-	assert_int_equal(s.runs[1].full_blocks, 4); /* the write that saw the signal counts */
+	assert_int_equal(session.runs[1].stop, VB_STOP_SIGNAL);
+	assert_int_equal(session.runs[1].full_blocks, 4); /* the write that saw it counts */
 	assert_int_equal(fk.writes, 14);
-	vb_session_free(&s);
 }
 
 static void test_signal_between_runs_starts_no_new_run(void **state)
 {
-	struct vb_session s;
+	struct vb_engine_result res;
 	(void)state;
-	fk.raise_at = 10; /* the last write of run 1: the run completes, run 2 never starts */
-	run(stderr, &s, -1);
-	assert_int_equal(s.stop_signal, SIGINT);
+	fk.poke = &flags.stop;
+	fk.poke_at = 10;   /* the last write of run 1: the run completes, run 2 never starts */
+	fk.poke_value = SIGTERM;
+	assert_false(run(stderr, &res));
+	assert_int_equal(res.stop_signal, SIGTERM);
 	assert_string_equal(seen, "r");
-	assert_int_equal(s.n_runs, 1);
+	assert_int_equal(session.n_runs, 1);
 	assert_int_equal(fk.writes, 10);
-	vb_session_free(&s);
 }
 
-static void test_watchdog_warns_then_times_out(void **state)
+static void test_failed_run_ends_the_session(void **state)
 {
-	struct vb_session s;
-	char text[4096] = {0};
+	const struct step script[] = {{0, 0, 0}, {0, ENOSPC, 0}};
+	struct vb_engine_result res;
+	(void)state;
+	fk.script = script;
+	fk.n_script = 2;
+	assert_false(run(stderr, &res));
+	assert_true(res.failed);
+	assert_string_equal(seen, "x");
+	assert_int_equal(session.runs[0].err, ENOSPC);
+}
+
+/* What reaches the statistics: completed measured runs only. */
+static void test_warmups_and_partial_runs_stay_out_of_the_statistics(void **state)
+{
+	struct vb_engine_result res;
+	struct vb_run_analysis an;
+	(void)state;
+	cfg.warmup_runs = 1;
+	fk.write_ns = MS;
+	fk.poke = &flags.stop;
+	fk.poke_at = 35;   /* run 3 (the fourth run made) is cut short */
+	fk.poke_value = SIGINT;
+	assert_false(run(stderr, &res));
+	assert_string_equal(seen, "wrrx");
+	vb_analyze(&cfg, session.runs, session.n_runs, &session.latency, 0, &an);
+	assert_int_equal(an.completed, 2);
+	assert_int_equal(an.rate.n, 2);
+	assert_int_equal(an.latency.writes, 20);   /* the two completed runs' writes */
+}
+
+static void test_data_is_stamped_with_the_session_run_number(void **state)
+{
+	struct vb_engine_result res;
+	unsigned char first[16];
+	(void)state;
+	cfg.source = VB_SRC_RANDOM;
+	cfg.seed = 7;
+	cfg.seed_given = true;
+	cfg.runs = 1;
+	assert_true(run(stderr, &res));
+	memcpy(first, fk.first_bytes, 16);
+	/* The same measured run after a warm-up carries another run number in its stamps. */
+	setup(state);
+	cfg.source = VB_SRC_RANDOM;
+	cfg.seed = 7;
+	cfg.seed_given = true;
+	cfg.runs = 1;
+	cfg.warmup_runs = 1;
+	assert_true(run(stderr, &res));
+	assert_int_not_equal(memcmp(first, fk.first_bytes, 8), 0);   /* the hash half */
+}
+
+static void test_status_request_prints_a_dd_status_line(void **state)
+{
+	struct vb_engine_result res;
+	char text[512] = {0};
 	FILE *status = tmpfile();
 	(void)state;
 	assert_non_null(status);
-	fk.block_at = 3;
-	cfg.stall_secs = 0.2;
-	cfg.timeout_secs = 0.7;
-	uint64_t t0 = vb_now_ns();
-	run(status, &s, -1);
-	double took = (double)(vb_now_ns() - t0) / 1e9;
-	assert_true(took < 10.0); /* far below the fake's 30 s block */
-	assert_true(s.failed);
-	assert_int_equal(s.runs[0].stop, VB_STOP_TIMEOUT);
-	assert_int_equal(s.runs[0].full_blocks, 2);
+	cfg.runs = 1;
+	fk.write_ns = MS;
+	atomic_store(&flags.status, 1);
+	assert_true(run(status, &res));
 	rewind(status);
 	size_t n = fread(text, 1, sizeof text - 1, status);
-	text[n] = '\0';
 	fclose(status);
-	if (strstr(text, "stall: run 1: write at offset 8192 has not returned after") == NULL)
-		fail_msg("no stall warning in: %s", text);
-	assert_int_equal(fk.aborts, 0);
-	vb_session_free(&s);
+	text[n] = '\0';
+	if (strstr(text, "4096 bytes transferred in 0.001000 secs (4096000 bytes/sec)") == NULL)
+		fail_msg("no status line in: %s", text);
+	assert_int_equal(atomic_load(&flags.status), 0);
 }
 
-static void test_watchdog_gives_up_on_unkillable_call(void **state)
+static void test_recording_failure_stops(void **state)
 {
-	struct vb_session s;
+	struct vb_engine_result res;
+	struct vb_engine_io io = {&ops, stderr, false, &flags, NULL, NULL, NULL};
 	(void)state;
-	fk.block_at = 2;
-	fk.ignore_signals = 1;
-	cfg.timeout_secs = 0.3;
-	run(stderr, &s, -1);
-	/* The abort callback ran (in vbench it prints the summary and exits 3). */
-	assert_int_equal(fk.aborts, 1);
-	assert_true(s.failed);
-	vb_session_free(&s);
+	io.on_run = NULL;
+	assert_true(vb_engine_run(&cfg, &tgt, &io, &res));   /* nothing to record into: fine */
+	assert_int_equal(fk.writes, 30);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_runs_and_warmups, setup),
-		cmocka_unit_test_setup(test_sigint_stops_promptly, setup),
-		cmocka_unit_test_setup(test_signal_between_runs_starts_no_new_run, setup),
-		cmocka_unit_test_setup(test_watchdog_warns_then_times_out, setup),
-		cmocka_unit_test_setup(test_watchdog_gives_up_on_unkillable_call, setup),
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(test_runs_and_warmups),
+		T(test_stop_signal_ends_the_run_promptly),
+		T(test_signal_between_runs_starts_no_new_run),
+		T(test_failed_run_ends_the_session),
+		T(test_warmups_and_partial_runs_stay_out_of_the_statistics),
+		T(test_data_is_stamped_with_the_session_run_number),
+		T(test_status_request_prints_a_dd_status_line),
+		T(test_recording_failure_stops),
+#undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

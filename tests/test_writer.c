@@ -1,151 +1,21 @@
-/* The writer against a fake ops table: short writes, EINTR, faults, sync modes. */
+/* The writer against a fake ops table whose clock moves only when a call takes time:
+ * what is inside the clock and what is counted, exactly; short writes, EINTR, faults,
+ * sync modes, and how each run gets and checks its descriptor. */
 #include "vb_test.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
+#include "fake_io.h"
 #include "vb_writer.h"
 
-/* One scripted answer to write(): a byte limit (0 = all asked) or an errno. */
-struct step {
-	size_t max_bytes;
-	int err;
-	int zero;       /* return 0 */
-};
-
-struct fake {
-	const struct step *script;
-	size_t n_script, next;
-	uint64_t written;
-	int writes, fsyncs, fdatasyncs, closes, opens, unlinks, dups, truncates;
-	int closed_after_dup;   /* fd closed last */
-	int open_flags;
-	int fsync_err, close_err, open_err;
-	unsigned char first_bytes[16];
-	volatile sig_atomic_t *raise_stop_on_eintr;
-};
-
-static int f_open(void *ctx, const char *path, int flags, mode_t mode)
-{
-	struct fake *f = ctx;
-	(void)path;
-	(void)mode;
-	f->opens++;
-	f->open_flags = flags;
-	if (f->open_err) {
-		errno = f->open_err;
-		return -1;
-	}
-	return 42;
-}
-
-static ssize_t f_write(void *ctx, int fd, const void *buf, size_t n)
-{
-	struct fake *f = ctx;
-	assert_int_equal(fd, 42);
-	f->writes++;
-	if (f->written == 0 && n >= 16)
-		memcpy(f->first_bytes, buf, 16);
-	if (f->next < f->n_script) {
-		const struct step *s = &f->script[f->next++];
-		if (s->err) {
-			if (s->err == EINTR && f->raise_stop_on_eintr)
-				*f->raise_stop_on_eintr = 2; /* as if SIGINT had arrived */
-			errno = s->err;
-			return -1;
-		}
-		if (s->zero)
-			return 0;
-		if (s->max_bytes && s->max_bytes < n)
-			n = s->max_bytes;
-	}
-	f->written += n;
-	return (ssize_t)n;
-}
-
-static int f_fsync(void *ctx, int fd)
-{
-	struct fake *f = ctx;
-	(void)fd;
-	f->fsyncs++;
-	if (f->fsync_err) {
-		errno = f->fsync_err;
-		return -1;
-	}
-	return 0;
-}
-
-static int f_fdatasync(void *ctx, int fd)
-{
-	struct fake *f = ctx;
-	(void)fd;
-	f->fdatasyncs++;
-	if (f->fsync_err) {
-		errno = f->fsync_err;
-		return -1;
-	}
-	return 0;
-}
-
-static int f_close(void *ctx, int fd)
-{
-	struct fake *f = ctx;
-	f->closed_after_dup = fd;
-	f->closes++;
-	if (f->close_err) {
-		errno = f->close_err;
-		return -1;
-	}
-	return 0;
-}
-
-static int f_unlink(void *ctx, const char *path)
-{
-	struct fake *f = ctx;
-	(void)path;
-	f->unlinks++;
-	return 0;
-}
-
-static int f_fstat(void *ctx, int fd, struct stat *st)
-{
-	(void)ctx;
-	(void)fd;
-	memset(st, 0, sizeof *st);
-	st->st_dev = 7;
-	st->st_ino = 99;
-	return 0;
-}
-
-static int f_dup(void *ctx, int fd)
-{
-	struct fake *f = ctx;
-	f->dups++;
-	return fd + 1;
-}
-
-static int f_ftruncate(void *ctx, int fd, off_t len)
-{
-	struct fake *f = ctx;
-	(void)fd;
-	assert_int_equal(len, 0);
-	f->truncates++;
-	return 0;
-}
-
-static struct vb_io_ops ops_for(struct fake *f)
-{
-	struct vb_io_ops o = {f_open, f_write, f_fsync, f_fdatasync, f_close, f_unlink, f_fstat,
-			      f_dup, f_ftruncate, f};
-	return o;
-}
+#define MS 1000000ULL
 
 static struct vb_source_buf src;
-static volatile sig_atomic_t stop;
+static atomic_int stop;
 
 static int setup(void **state)
 {
 	(void)state;
-	stop = 0;
+	atomic_store(&stop, 0);
 	return vb_source_init(&src, VB_SRC_ZERO, 4096, 4096, 0, 1);
 }
 
@@ -160,25 +30,34 @@ static struct vb_write_plan plan_for(uint64_t count, enum vb_sync sync)
 {
 	struct vb_write_plan p;
 	memset(&p, 0, sizeof p);
-	p.open_path = "/fake";
-	p.open_flags = O_WRONLY;
-	p.open_mode = 0600;
+	p.acquire = VB_ACQ_ANON;
+	p.dirfd = FAKE_DIRFD;
+	p.req.kind = VB_OPEN_ANON;
+	p.req.dsync = vb_sync_mode(sync)->dsync_open;
+	p.end_call = vb_sync_mode(sync)->end_call;
 	p.bs_bytes = 4096;
 	p.count_blocks = count;
-	p.sync = sync;
+	p.qd = 1;
 	p.run = 1;
 	p.source = &src;
 	p.stop = &stop;
 	return p;
 }
 
+static void near(double got, double want)
+{
+	if (got < want - 1e-9 || got > want + 1e-9)
+		fail_msg("got %.9f, want %.9f", got, want);
+}
+
 static void test_complete_run_counts(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
+	f.write_ns = MS;
 	assert_int_equal(vb_write_run(&o, &p, &r), 0);
 	assert_int_equal(r.stop, VB_STOP_DONE);
 	assert_int_equal(r.full_blocks, 10);
@@ -186,12 +65,104 @@ static void test_complete_run_counts(void **state)
 	assert_int_equal(r.bytes, 40960);
 	assert_int_equal(f.written, 40960);
 	assert_int_equal(f.writes, 10);
+	assert_false(f.out_of_order);
 	assert_int_equal(f.fsyncs, 1);
 	assert_int_equal(f.fdatasyncs, 0);
 	assert_int_equal(f.closes, 1);
 	assert_int_equal(r.latency.writes, 10);
-	assert_true(r.secs >= r.write_secs && r.secs >= r.sync_secs);
 	assert_int_equal(r.bytes_per_sec, vb_rate(r.bytes, r.secs));
+	vb_run_free(&r);
+}
+
+/* The promise vbench exists for: the clock runs from just before the first write to
+ * after the sync and the close, and nothing else is in it. */
+static void test_clock_covers_writes_sync_and_close(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.acquire = VB_ACQ_NAMED;
+	p.name = "file";
+	p.req.kind = VB_OPEN_EXISTING;
+	p.truncate = true;
+	f.file = fake_reg(1, 2);
+	p.id = f.file;
+	f.open_ns = 500 * MS;      /* before the clock */
+	f.truncate_ns = 300 * MS;  /* before the clock */
+	f.write_ns = 1 * MS;       /* 10 writes: 10 ms */
+	f.sync_ns = 20 * MS;       /* a sync that takes 20 ms */
+	f.close_ns = 3 * MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	near(r.write_secs, 0.010);
+	near(r.sync_secs, 0.023);
+	near(r.secs, 0.033);
+	assert_int_equal(r.bytes_per_sec, vb_rate(40960, 0.033));
+	assert_true(f.sync_at == f.last_write_end);  /* the sync follows the last write */
+	assert_true(f.close_at > f.sync_at);
+	vb_run_free(&r);
+}
+
+/* The same for fdatasync, which is timed the same way and called once. */
+static void test_fdatasync_is_timed_and_called_once(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(4, VB_SYNC_FDATASYNC);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = 5 * MS;
+	f.sync_ns = 40 * MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.fdatasyncs, 1);
+	assert_int_equal(f.fsyncs, 0);
+	near(r.sync_secs, 0.040);
+	near(r.secs, 0.060);
+	vb_run_free(&r);
+}
+
+/* An anonymous file's last close frees it, after the clock has stopped. */
+static void test_release_is_outside_the_clock(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.defer_release = true;
+	f.write_ns = MS;
+	f.release_ns = 900 * MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	near(r.secs, 0.002);
+	assert_int_equal(f.dups, 1);
+	assert_int_equal(f.closes, 2);
+	assert_int_equal(f.last_closed, FAKE_FD + 1);  /* the extra descriptor goes last */
+	vb_run_free(&r);
+	p.defer_release = false;
+	memset(&f, 0, sizeof f);
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.dups, 0);
+	assert_int_equal(f.closes, 1);
+	vb_run_free(&r);
+}
+
+/* Every write is timed on its own: write k takes k ms here. */
+static void test_latency_is_per_write(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(10, VB_SYNC_NONE);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = MS;
+	f.write_step_ns = MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.latency.writes, 10);
+	assert_int_equal(r.latency.max_ns, 10 * MS);
+	/* The median of 1..10 ms lies in the bucket of 5 ms: within 1/32 of it. */
+	assert_true(r.latency.p50_ns >= 5 * MS && r.latency.p50_ns <= 5 * MS + 5 * MS / 32);
+	near(r.write_secs, 0.055);
 	vb_run_free(&r);
 }
 
@@ -199,24 +170,43 @@ static void test_sync_modes(void **state)
 {
 	const enum vb_sync modes[] = {VB_SYNC_NONE, VB_SYNC_FSYNC, VB_SYNC_FDATASYNC, VB_SYNC_DSYNC};
 	const int want_fsync[] = {0, 1, 0, 0}, want_fdatasync[] = {0, 0, 1, 0};
+	const bool want_dsync[] = {false, false, false, true};
 	(void)state;
 	for (int i = 0; i < 4; i++) {
 		struct fake f = {0};
-		struct vb_io_ops o = ops_for(&f);
+		struct vb_io_ops o = fake_ops(&f);
 		struct vb_write_plan p = plan_for(3, modes[i]);
 		struct vb_run r;
+		f.sync_ns = 7 * MS;
 		assert_int_equal(vb_write_run(&o, &p, &r), 0);
 		assert_int_equal(f.fsyncs, want_fsync[i]);
 		assert_int_equal(f.fdatasyncs, want_fdatasync[i]);
+		/* O_DSYNC on the open, so that every write is durable; no sync at the end. */
+		assert_int_equal(f.req.dsync, want_dsync[i]);
+		near(r.sync_secs, want_fsync[i] + want_fdatasync[i] ? 0.007 : 0.0);
 		vb_run_free(&r);
 	}
+}
+
+static void test_direct_is_asked_on_the_open(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.req.direct = true;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(f.opens, 1);
+	assert_true(f.req.direct);
+	vb_run_free(&r);
 }
 
 static void test_short_writes_continue(void **state)
 {
 	const struct step script[] = {{1000, 0, 0}, {1, 0, 0}, {0, 0, 0}, {3000, 0, 0}};
 	struct fake f = {.script = script, .n_script = 4};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
@@ -224,6 +214,7 @@ static void test_short_writes_continue(void **state)
 	assert_int_equal(r.full_blocks, 2);
 	assert_int_equal(r.bytes, 8192);
 	assert_int_equal(f.written, 8192);
+	assert_false(f.out_of_order);   /* each piece goes where the last one ended */
 	/* Block 1: 1000 + 1 + 3095; block 2: 3000 + 1096. */
 	assert_int_equal(f.writes, 5);
 	assert_int_equal(r.latency.writes, 2); /* one latency per block, not per call */
@@ -234,7 +225,7 @@ static void test_eintr_retried(void **state)
 {
 	const struct step script[] = {{0, EINTR, 0}, {0, EINTR, 0}, {100, 0, 0}, {0, EINTR, 0}};
 	struct fake f = {.script = script, .n_script = 4};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(3, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
@@ -248,13 +239,13 @@ static void test_eintr_with_stop_flag_stops(void **state)
 {
 	const struct step script[] = {{0, 0, 0}, {0, EINTR, 0}};
 	struct fake f = {.script = script, .n_script = 2, .raise_stop_on_eintr = &stop};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(5, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stop, VB_STOP_SIGNAL);
-	assert_int_equal(r.signo, 2);
+	assert_int_equal(r.signo, SIGINT);
 	assert_int_equal(r.full_blocks, 1);
 	assert_int_equal(r.bytes, 4096);
 	assert_int_equal(f.fsyncs, 0);  /* a stopped run is not synced: it ends promptly */
@@ -262,11 +253,13 @@ static void test_eintr_with_stop_flag_stops(void **state)
 	vb_run_free(&r);
 }
 
+/* Bytes are counted once written, and only those: the partial block and the offset of
+ * the failure are what the fake accepted. */
 static void check_write_fault(int err)
 {
 	const struct step script[] = {{0, 0, 0}, {0, 0, 0}, {512, 0, 0}, {0, err, 0}};
 	struct fake f = {.script = script, .n_script = 4};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
 	struct vb_run r;
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
@@ -276,8 +269,10 @@ static void check_write_fault(int err)
 	assert_int_equal(r.full_blocks, 2);
 	assert_int_equal(r.partial_blocks, 1);
 	assert_int_equal(r.bytes, 2 * 4096 + 512);
+	assert_int_equal(r.bytes, f.written);
 	assert_int_equal(r.err_offset_bytes, 2 * 4096 + 512);
 	assert_int_equal(f.closes, 1);
+	assert_int_equal(f.fsyncs, 0);
 	vb_run_free(&r);
 }
 
@@ -287,17 +282,17 @@ static void test_write_faults(void **state)
 	check_write_fault(ENOSPC);
 	check_write_fault(EIO);
 	check_write_fault(EDQUOT);
-	check_write_fault(ENOENT);
+	check_write_fault(EFBIG);
 }
 
 static void test_sync_eio(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(4, VB_SYNC_FDATASYNC);
 	struct vb_run r;
 	(void)state;
-	f.fsync_err = EIO;
+	f.sync_err = EIO;
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stop, VB_STOP_ERROR);
 	assert_int_equal(r.stage, VB_STAGE_SYNC);
@@ -307,10 +302,27 @@ static void test_sync_eio(void **state)
 	vb_run_free(&r);
 }
 
+static void test_sink_sync_refusal_is_not_an_error(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	f.sync_err = EINVAL;
+	p.sync_may_fail = true;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	vb_run_free(&r);
+	p.sync_may_fail = false;
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.stage, VB_STAGE_SYNC);
+	vb_run_free(&r);
+}
+
 static void test_close_error(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(1, VB_SYNC_NONE);
 	struct vb_run r;
 	(void)state;
@@ -324,7 +336,7 @@ static void test_no_progress(void **state)
 {
 	struct step script[12];
 	struct fake f = {.script = script, .n_script = 12};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(3, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
@@ -343,7 +355,7 @@ static void test_no_progress(void **state)
 static void test_open_failure(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
@@ -355,60 +367,110 @@ static void test_open_failure(void **state)
 	assert_int_equal(f.closes, 0);
 }
 
-static void test_identity_and_unlink(void **state)
+/* A per-run name is unlinked at once, but only while it is the file just created. */
+static void test_new_name_unlinked_when_it_is_ours(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
-	p.unlink_after_open = true;
+	p.acquire = VB_ACQ_NEWNAME;
+	p.name = "vbench-abcdefgh.tmp";
+	p.req.kind = VB_OPEN_CREATE;
+	f.file = fake_reg(7, 99);
+	f.named = fake_reg(7, 99);
 	assert_int_equal(vb_write_run(&o, &p, &r), 0);
 	assert_int_equal(f.unlinks, 1);
+	assert_int_equal(f.req.kind, VB_OPEN_CREATE);
 	vb_run_free(&r);
-	p.unlink_after_open = false;
-	p.check_identity = true;
+	f.named = fake_reg(7, 100);   /* the name was swapped for another file */
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.err, ESTALE);
+	assert_int_equal(f.unlinks, 1);
+	assert_int_equal(f.writes, 1);
+}
+
+/* A named file is emptied only after it is known to be the identified one. */
+static void test_named_file_checked_before_it_is_emptied(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.acquire = VB_ACQ_NAMED;
+	p.name = "data";
+	p.req.kind = VB_OPEN_EXISTING;
 	p.truncate = true;
-	p.dev = 7;
-	p.ino = 100; /* the fake file is inode 99: someone replaced ours */
+	p.check_in_use = true;
+	p.id = fake_reg(7, 100);
+	f.file = fake_reg(7, 99);   /* someone replaced ours */
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stage, VB_STAGE_OPEN);
 	assert_int_equal(r.err, ESTALE);
-	assert_int_equal(f.writes, 1);
+	assert_non_null(strstr(r.detail, "replaced"));
+	assert_int_equal(f.writes, 0);
 	assert_int_equal(f.truncates, 0); /* the stranger's file is not emptied */
-	p.ino = 99;
+	f.file = fake_reg(7, 100);
 	assert_int_equal(vb_write_run(&o, &p, &r), 0);
 	assert_int_equal(f.truncates, 1);
+	assert_int_equal(f.in_use_calls, 1);
 	vb_run_free(&r);
 }
 
-static void test_anonymous_file_released_after_the_clock(void **state)
+/* Something layered on the target since the last run stops the run before a write. */
+static void test_in_use_checked_on_every_open(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
-	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
-	p.defer_release = true;
-	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	p.acquire = VB_ACQ_DISK;
+	p.held_fd = FAKE_HELD;
+	p.check_in_use = true;
+	f.in_use = 1;
+	f.in_use_text = "loop device loop3 is backed by it";
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.err, EBUSY);
+	assert_string_equal(r.detail, "loop device loop3 is backed by it");
+	assert_int_equal(f.writes, 0);
 	assert_int_equal(f.dups, 1);
-	assert_int_equal(f.closes, 2);
-	assert_int_equal(f.closed_after_dup, 43); /* the extra descriptor goes last */
-	p.defer_release = false;
-	memset(&f, 0, sizeof f);
-	assert_int_equal(vb_write_run(&o, &p, &r), 0);
-	assert_int_equal(f.dups, 0);
 	assert_int_equal(f.closes, 1);
+}
+
+/* A sink is checked to be the same device on every open. */
+static void test_sink_identity(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(1, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	p.acquire = VB_ACQ_SINK;
+	p.name = "null";
+	p.req.kind = VB_OPEN_EXISTING;
+	p.id.type = VB_FT_CHR;
+	p.id.rdev = 0x103;
+	f.file.type = VB_FT_CHR;
+	f.file.rdev = 0x103;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	vb_run_free(&r);
+	f.file.rdev = 0x708;   /* another device under that name now */
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.err, ESTALE);
+	assert_int_equal(f.writes, 1);
 }
 
 static void test_stop_before_start(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(5, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
-	stop = VB_STOPFLAG_TIMEOUT;
+	atomic_store(&stop, VB_STOPFLAG_TIMEOUT);
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stop, VB_STOP_TIMEOUT);
 	assert_int_equal(f.writes, 0);
@@ -418,38 +480,74 @@ static void test_stop_before_start(void **state)
 static void test_intervals_recorded(void **state)
 {
 	struct fake f = {0};
-	struct vb_io_ops o = ops_for(&f);
+	struct vb_io_ops o = fake_ops(&f);
 	struct vb_write_plan p = plan_for(200, VB_SYNC_FSYNC);
 	struct vb_run r;
 	(void)state;
-	p.interval_secs = 1e-9; /* every block ends an interval */
+	f.write_ns = MS;
+	p.interval_secs = 0.01; /* ten blocks an interval */
 	assert_int_equal(vb_write_run(&o, &p, &r), 0);
-	assert_true(r.n_intervals >= 1);
+	assert_int_equal(r.n_intervals, 20);
 	uint64_t sum = 0;
-	for (uint64_t i = 0; i < r.n_intervals; i++)
+	for (uint64_t i = 0; i < r.n_intervals; i++) {
 		sum += r.intervals[i].bytes;
+		near(r.intervals[i].secs, 0.010);
+	}
 	assert_int_equal(sum, r.bytes);
+	vb_run_free(&r);
+}
+
+/* A resume (SIGCONT) during the run marks it paused. */
+static void test_pause_is_noted(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(3, VB_SYNC_FSYNC);
+	struct vb_run r;
+	atomic_int resumed;
+	(void)state;
+	atomic_store(&resumed, 1);   /* before the run: not this run's pause */
+	p.resumed = &resumed;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_false(r.paused);
+	vb_run_free(&r);
+	f.poke = &resumed;   /* continued during the second write */
+	f.poke_at = 2;
+	f.poke_value = 1;
+	f.writes = 0;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_true(r.paused);
 	vb_run_free(&r);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_complete_run_counts, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sync_modes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_writes_continue, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_eintr_retried, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_eintr_with_stop_flag_stops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_write_faults, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sync_eio, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_close_error, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_progress, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_open_failure, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_identity_and_unlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_anonymous_file_released_after_the_clock, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_stop_before_start, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_intervals_recorded, setup, teardown),
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(test_complete_run_counts),
+		T(test_clock_covers_writes_sync_and_close),
+		T(test_fdatasync_is_timed_and_called_once),
+		T(test_release_is_outside_the_clock),
+		T(test_latency_is_per_write),
+		T(test_sync_modes),
+		T(test_direct_is_asked_on_the_open),
+		T(test_short_writes_continue),
+		T(test_eintr_retried),
+		T(test_eintr_with_stop_flag_stops),
+		T(test_write_faults),
+		T(test_sync_eio),
+		T(test_sink_sync_refusal_is_not_an_error),
+		T(test_close_error),
+		T(test_no_progress),
+		T(test_open_failure),
+		T(test_new_name_unlinked_when_it_is_ours),
+		T(test_named_file_checked_before_it_is_emptied),
+		T(test_in_use_checked_on_every_open),
+		T(test_sink_identity),
+		T(test_stop_before_start),
+		T(test_intervals_recorded),
+		T(test_pause_is_noted),
+#undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

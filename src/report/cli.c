@@ -233,7 +233,7 @@ static int run_report(const struct report_args *ra, FILE *out, FILE *err)
 	return rc;
 }
 
-int vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
+enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 {
 	struct report_args ra = {VB_REPORT_TEXT, NULL, NULL, NULL, 0, false};
 	char msg[ERR_MAX];
@@ -248,5 +248,5 @@ int vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 		rc = run_report(&ra, out, err);
 	}
 	free(ra.files);
-	return rc;
+	return rc == 0 ? VB_OK : VB_E_USAGE;
 }

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "vb_escape.h"
+#include "vb_os.h"
 #include "vb_output.h"
+#include "vb_schema.h"
 
 #define MIB 1048576.0
 #define MB 1000000.0
@@ -75,16 +77,47 @@ static void latency_line(FILE *f, const char *prefix, const struct vb_latency *l
 	fprintf(f, " max %s (%" PRIu64 " writes)\n", text, l->writes);
 }
 
-/* Writes s with control characters shown as \xNN, so that a label or path can never
- * start a line of its own that looks like a dd result. */
-static void put_text(FILE *f, const char *s)
+void vb_out_progress(FILE *f, const char *line)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
+	fprintf(f, "\r\033[K%s", line);
+	fflush(f);
+}
+
+void vb_out_progress_erase(FILE *f)
+{
+	fputs("\r\033[K", f);
+	fflush(f);
+}
+
+void vb_out_status_line(FILE *f, const char *line, bool progress_drawn)
+{
+	fprintf(f, "%s%s\n", progress_drawn ? "\r\033[K" : "", line);
+	fflush(f);
+}
+
+void vb_out_stall(FILE *f, bool progress_drawn, const char *kind, uint64_t run,
+		  const char *stage, const char *who, uint64_t offset, double secs)
+{
+	fprintf(f, "%svbench: stall: %s %" PRIu64 "%s: %s at offset %" PRIu64 " has not "
+		"returned after %.0f s\n", progress_drawn ? "\n" : "", kind, run, who, stage,
+		offset, secs);
+	fflush(f);
+}
+
+void vb_out_error(FILE *f, const char *msg)
+{
+	fputs("vbench: ", f);
+	vb_text(f, msg);
+	fputc('\n', f);
+	fflush(f);
+}
+
+void vb_out_warning(FILE *f, const char *msg)
+{
+	fputs("vbench: warning: ", f);
+	vb_text(f, msg);
+	fputc('\n', f);
+	fflush(f);
 }
 
 void vb_out_human_header(FILE *f, const struct vb_context *c)
@@ -93,27 +126,46 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	const struct vb_env *e = c->env;
 
 	fprintf(f, "# vbench %s: %" PRIu64 " bytes per run (bs=%" PRIu64 " count=%" PRIu64
-		"), %" PRIu64 " runs", VB_VERSION, cfg->bs_bytes * cfg->count_blocks,
-		cfg->bs_bytes, cfg->count_blocks, cfg->runs);
+		"), %" PRIu64 " runs", VB_VERSION, vb_run_bytes(cfg), cfg->bs_bytes,
+		cfg->count_blocks, cfg->runs);
 	if (cfg->warmup_runs)
 		fprintf(f, " after %" PRIu64 " warm-up", cfg->warmup_runs);
-	fprintf(f, ", source %s, sync %s, %s%s\n", vb_source_name(cfg->source),
-		vb_sync_name(cfg->sync), cfg->direct ? "direct I/O" : "buffered I/O",
+	fprintf(f, ", source %s, sync %s", vb_source_name(cfg->source), vb_sync_name(cfg->sync));
+	if (c->sync_note != NULL)
+		fprintf(f, " (%s)", c->sync_note);
+	fprintf(f, ", %s%s", cfg->direct ? "direct I/O" : "buffered I/O",
 		cfg->overwrite ? ", overwrite in place" : "");
-	fputs("# target ", f);
-	put_text(f, c->target);
+	if (cfg->qd > 1)
+		fprintf(f, ", %" PRIu64 " writes in flight", cfg->qd);
+	fputs("\n# target ", f);
+	vb_text(f, c->target);
 	if (c->target_note != NULL) {
 		fputs(": ", f);
-		put_text(f, c->target_note);
+		vb_text(f, c->target_note);
 	}
 	fputs("\n# label ", f);
-	put_text(f, c->label);
-	fprintf(f, ": %s on %s (driver %s), mounted on ", e->fs, e->device, e->driver);
-	put_text(f, e->mount);
+	vb_text(f, c->label);
+	if (!c->sink) {
+		fputs(": ", f);
+		vb_text(f, e->fs);
+		fputs(" on ", f);
+		vb_text(f, e->device);
+		fputs(" (driver ", f);
+		vb_text(f, e->driver);
+		fputs("), mounted on ", f);
+		vb_text(f, e->mount);
+	}
 	fputs("\n# host ", f);
-	put_text(f, e->host);
-	fprintf(f, ", %s %s, RAM %" PRIu64 " bytes, block size %u logical / %u physical\n",
-		e->os, e->kernel, e->ram_bytes, e->logical_block, e->physical_block);
+	vb_text(f, e->host);
+	fputs(", ", f);
+	vb_text(f, e->os);
+	fputc(' ', f);
+	vb_text(f, e->kernel);
+	fprintf(f, ", RAM %" PRIu64 " bytes", e->ram_bytes);
+	if (!c->sink)
+		fprintf(f, ", block size %u logical / %u physical", e->logical_block,
+			e->physical_block);
+	fputc('\n', f);
 	if (cfg->source != VB_SRC_ZERO)
 		fprintf(f, "# data pool %" PRIu64 " bytes, filled before the clock starts, every "
 			"4 KiB sector stamped\n", c->pool_bytes);
@@ -128,6 +180,9 @@ static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *
 		fprintf(f, "# run %" PRIu64 " of %" PRIu64, r->run, c->cfg->runs);
 	if (r->allocating)
 		fprintf(f, " (allocating: the file was new)");
+	if (r->paused)
+		fprintf(f, " (paused: vbench was stopped during this run, and the pause counts "
+			"in its time)");
 	switch (r->stop) {
 	case VB_STOP_DONE:
 		break;
@@ -206,44 +261,52 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
 }
 
+/* The target as named in messages, escaped. */
+static void target_text(char *buf, size_t n, const struct vb_context *c)
+{
+	vb_text_to(buf, n, c->target);
+}
+
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
 	const struct vb_config *cfg = c->cfg;
 	const char *what = vb_stage_name(r->stage);
 	const char *kind = r->warmup ? "warm-up" : "run";
 	unsigned long long n = r->run, off = r->err_offset_bytes;
+	char tgt[1024], detail[sizeof r->detail * 4];
 
+	target_text(tgt, sizeof tgt, c);
+	vb_text_to(detail, sizeof detail, r->detail);
 	if (r->stop == VB_STOP_SIGNAL)
 		fprintf(f, "vbench: %s %llu stopped by signal %d after %llu bytes; it is left out "
 			"of the summary\n", kind, n, r->signo, (unsigned long long)r->bytes);
 	else if (r->stop == VB_STOP_TIMEOUT)
 		fprintf(f, "vbench: %s %llu aborted: a %s of %s did not return within --timeout "
-			"%.0f s (at offset %llu)\n", kind, n, what, cfg->target_path,
-			cfg->timeout_secs, off);
+			"%.0f s (at offset %llu)\n", kind, n, what, tgt, cfg->timeout_secs, off);
 	else if (vb_direct_refused(cfg, r))
-		fprintf(f, "vbench: %s: the first O_DIRECT write of %llu bytes was refused "
+		fprintf(f, "vbench: %s: the first %s write of %llu bytes was refused "
 			"(EINVAL): bs must be a multiple of the device's logical block size\n",
-			cfg->target_path, (unsigned long long)cfg->bs_bytes);
-	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && r->err == ESTALE)
-		fprintf(f, "vbench: %s %llu: %s was replaced by another file since vbench created "
-			"it; that file is left alone\n", kind, n, cfg->target_path);
+			tgt, vb_os_caps()->direct_how ? vb_os_caps()->direct_how : "direct",
+			(unsigned long long)cfg->bs_bytes);
+	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && detail[0] != '\0')
+		fprintf(f, "vbench: %s %llu: %s: %s; nothing was written to it\n", kind, n, tgt,
+			detail);
 	else if (r->stop != VB_STOP_DONE)
 		fprintf(f, "vbench: %s %llu: %s of %s failed at offset %llu: %s%s\n", kind, n,
-			what, cfg->target_path, off,
-			r->stop == VB_STOP_NOPROGRESS ? "write() stopped making progress" :
-			strerror(r->err), r->stage == VB_STAGE_SYNC ?
-			" (the data of this run is not durable)" : "");
+			what, tgt, off, r->stop == VB_STOP_NOPROGRESS ?
+			"write() stopped making progress" : strerror(r->err),
+			r->stage == VB_STAGE_SYNC ? " (the data of this run is not durable)" : "");
+	fflush(f);
 }
 
-static const char *const csv_columns =
-	"label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,fs,device,driver,host,"
-	"os,kernel,mount,logical_block,physical_block,ram_bytes,warmup,partial,status,"
-	"write_secs,sync_secs,lat_p50_ns,lat_p90_ns,lat_p99_ns,lat_p999_ns,lat_max_ns,"
-	"interval_bytes_per_sec";
-
-void vb_out_csv_header(FILE *f)
+void vb_out_csv_header(struct vb_buf *b)
 {
-	fprintf(f, "%s\r\n", csv_columns);
+	for (int i = 0; i < VB_N_COLS; i++) {
+		if (i > 0)
+			vb_buf_putc(b, ',');
+		vb_buf_puts(b, vb_csv_names[i]);
+	}
+	vb_buf_puts(b, "\r\n");
 }
 
 static const char *status_word(const struct vb_run *r)
@@ -258,29 +321,30 @@ static const char *status_word(const struct vb_run *r)
 	return "?";
 }
 
-void vb_out_csv_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
+void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r)
 {
 	const struct vb_config *cfg = c->cfg;
 	const struct vb_env *e = c->env;
 
-	vb_csv_field(f, c->label);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%s,",
-		r->run, r->bytes, r->secs, r->bytes_per_sec, cfg->bs_bytes, cfg->count_blocks,
-		vb_source_name(cfg->source), cfg->direct ? 1 : 0, vb_sync_name(cfg->sync));
+	vb_csv_field(b, c->label);
+	vb_buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%s,",
+		      r->run, r->bytes, r->secs, r->bytes_per_sec, cfg->bs_bytes, cfg->count_blocks,
+		      vb_source_name(cfg->source), cfg->direct ? 1 : 0, vb_sync_name(cfg->sync));
 	const char *texts[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount};
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
-		vb_csv_field(f, texts[i]);
-		fputc(',', f);
+		vb_csv_field(b, texts[i]);
+		vb_buf_putc(b, ',');
 	}
-	fprintf(f, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block, e->physical_block,
-		e->ram_bytes, r->warmup ? 1 : 0, r->stop != VB_STOP_DONE ? 1 : 0, status_word(r),
-		r->write_secs, r->sync_secs);
-	fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", r->latency.p50_ns,
-		r->latency.p90_ns, r->latency.p99_ns, r->latency.p999_ns, r->latency.max_ns);
+	vb_buf_printf(b, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block,
+		      e->physical_block, e->ram_bytes, r->warmup ? 1 : 0, r->stop != VB_STOP_DONE,
+		      status_word(r), r->write_secs, r->sync_secs);
+	vb_buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+		      r->latency.p50_ns, r->latency.p90_ns, r->latency.p99_ns, r->latency.p999_ns,
+		      r->latency.max_ns);
 	for (uint64_t i = 0; i < r->n_intervals; i++)
-		fprintf(f, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
-			(double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
-	fputs("\r\n", f);
+		vb_buf_printf(b, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
+			      (double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
+	vb_buf_printf(b, ",%" PRIu64 "\r\n", cfg->qd);
 }
 
 static void json_latency(FILE *f, const struct vb_latency *l)
@@ -292,8 +356,9 @@ static void json_latency(FILE *f, const struct vb_latency *l)
 
 static void json_run(FILE *f, const struct vb_run *r)
 {
-	fprintf(f, "    {\"run\": %" PRIu64 ", \"warmup\": %s, \"partial\": %s, \"status\": \"%s\", "
-		"\"bytes\": %" PRIu64 ", \"secs\": %.6f, \"bytes_per_sec\": %" PRIu64 ", "
+	fprintf(f, "    {\"" VB_JK_RUN "\": %" PRIu64 ", \"" VB_JK_WARMUP "\": %s, \"" VB_JK_PARTIAL
+		"\": %s, \"" VB_JK_STATUS "\": \"%s\", \"" VB_JK_BYTES "\": %" PRIu64 ", \""
+		VB_JK_SECS "\": %.6f, \"" VB_JK_BPS "\": %" PRIu64 ", "
 		"\"write_secs\": %.6f, \"sync_secs\": %.6f, \"records_out_full\": %" PRIu64
 		", \"records_out_partial\": %" PRIu64 ", \"latency\": ",
 		r->run, r->warmup ? "true" : "false", r->stop != VB_STOP_DONE ? "true" : "false",
@@ -305,10 +370,15 @@ static void json_run(FILE *f, const struct vb_run *r)
 		fprintf(f, ", \"error\": {\"stage\": \"%s\", \"offset_bytes\": %" PRIu64
 			", \"message\": ", vb_stage_name(r->stage), r->err_offset_bytes);
 		vb_json_string(f, strerror(r->err));
+		if (r->detail[0] != '\0') {
+			fputs(", \"detail\": ", f);
+			vb_json_string(f, r->detail);
+		}
 		fputs("}", f);
 	}
 	if (r->stop == VB_STOP_SIGNAL)
 		fprintf(f, ", \"signal\": %d", r->signo);
+	fprintf(f, ", \"paused\": %s", r->paused ? "true" : "false");
 	fputs(", \"intervals\": [", f);
 	for (uint64_t i = 0; i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
@@ -323,22 +393,23 @@ static void json_config(FILE *f, const struct vb_context *c)
 {
 	const struct vb_config *cfg = c->cfg;
 
-	fprintf(f, "  \"config\": {\"bs\": %" PRIu64 ", \"count\": %" PRIu64 ", \"bytes_per_run\": %"
-		PRIu64 ", \"source\": \"%s\", \"direct\": %s, \"sync\": \"%s\", \"runs\": %" PRIu64
-		", \"warmup_runs\": %" PRIu64 ", \"overwrite\": %s, \"pool_bytes\": %" PRIu64
-		", \"target\": ", cfg->bs_bytes, cfg->count_blocks, cfg->bs_bytes * cfg->count_blocks,
-		vb_source_name(cfg->source), cfg->direct ? "true" : "false", vb_sync_name(cfg->sync),
-		cfg->runs, cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
+	fprintf(f, "  \"" VB_JK_CONFIG "\": {\"bs\": %" PRIu64 ", \"count\": %" PRIu64
+		", \"bytes_per_run\": %" PRIu64 ", \"source\": \"%s\", \"direct\": %s, \"sync\": "
+		"\"%s\", \"" VB_JK_QD "\": %" PRIu64 ", \"runs\": %" PRIu64 ", \"warmup_runs\": %"
+		PRIu64 ", \"overwrite\": %s, \"pool_bytes\": %" PRIu64 ", \"target\": ",
+		cfg->bs_bytes, cfg->count_blocks, vb_run_bytes(cfg), vb_source_name(cfg->source),
+		cfg->direct ? "true" : "false", vb_sync_name(cfg->sync), cfg->qd, cfg->runs,
+		cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
 	vb_json_string(f, c->target);
 	fputs("},\n", f);
 }
 
 static void json_env(FILE *f, const struct vb_env *e)
 {
-	const char *keys[] = {"fs", "device", "driver", "host", "os", "kernel", "mount"};
+	const char *keys[] = {VB_JK_FS, "device", VB_JK_DRIVER, "host", "os", "kernel", "mount"};
 	const char *vals[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount};
 
-	fputs("  \"environment\": {", f);
+	fputs("  \"" VB_JK_ENV "\": {", f);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
 		fprintf(f, "\"%s\": ", keys[i]);
 		vb_json_string(f, vals[i]);
@@ -353,11 +424,11 @@ static void json_summary(FILE *f, const struct vb_run_analysis *a)
 	const struct vb_summary *s = &a->rate;
 
 	if (s->n == 0) {
-		fputs("  \"summary\": {\"runs\": 0, \"mean\": null, \"min\": null, \"max\": null, "
+		fputs("  \"" VB_JK_SUMMARY "\": {\"runs\": 0, \"mean\": null, \"min\": null, \"max\": null, "
 		      "\"stddev\": null},\n", f);
 		return;
 	}
-	fprintf(f, "  \"summary\": {\"unit\": \"bytes_per_sec\", \"runs\": %" PRIu64 ", \"mean\": "
+	fprintf(f, "  \"" VB_JK_SUMMARY "\": {\"unit\": \"bytes_per_sec\", \"runs\": %" PRIu64 ", \"mean\": "
 		"%.1f, \"min\": %.0f, \"max\": %.0f, \"stddev\": ", s->n, s->mean, s->min, s->max);
 	if (s->n < 2)
 		fputs("null, \"cv\": null", f);
@@ -379,19 +450,19 @@ static void json_summary(FILE *f, const struct vb_run_analysis *a)
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
 		 const struct vb_run_analysis *a, const char *const *warnings, size_t n_warnings)
 {
-	fprintf(f, "{\n  \"vbench_version\": \"%s\",\n  \"label\": ", VB_VERSION);
+	fprintf(f, "{\n  \"" VB_JK_VERSION "\": \"%s\",\n  \"" VB_JK_LABEL "\": ", VB_VERSION);
 	vb_json_string(f, c->label);
 	fputs(",\n", f);
 	json_config(f, c);
 	json_env(f, c->env);
-	fputs("  \"runs\": [\n", f);
+	fputs("  \"" VB_JK_RUNS "\": [\n", f);
 	for (uint64_t i = 0; i < n; i++) {
 		json_run(f, &runs[i]);
 		fputs(i + 1 < n ? ",\n" : "\n", f);
 	}
 	fputs("  ],\n", f);
 	json_summary(f, a);
-	fputs("  \"warnings\": [", f);
+	fputs("  \"" VB_JK_WARNINGS "\": [", f);
 	for (size_t i = 0; i < n_warnings; i++) {
 		fputs(i ? ", " : "", f);
 		vb_json_string(f, warnings[i]);

@@ -51,6 +51,8 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 			rates[a->completed] = (double)runs[i].bytes_per_sec;
 		a->completed++;
 		vb_welford_add(&w, (double)runs[i].bytes_per_sec);
+		if (runs[i].paused && a->paused_runs++ == 0)
+			a->first_paused_run = runs[i].run;
 		if (runs[i].sync_secs > a->sync_max_secs)
 			a->sync_max_secs = runs[i].sync_secs;
 		note_intervals(a, &runs[i]);
@@ -68,7 +70,7 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 	free(rates);
 	a->page_cache_risk = cfg->sync == VB_SYNC_NONE && !cfg->direct;
 	a->smaller_than_ram = a->page_cache_risk && ram_bytes > 0 &&
-			      cfg->bs_bytes * cfg->count_blocks < 2 * ram_bytes;
+			      vb_run_bytes(cfg) < 2 * ram_bytes;
 }
 
 int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n)
@@ -92,6 +94,21 @@ int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_
 	return 1;
 }
 
+int vb_analysis_paused_text(const struct vb_run_analysis *a, char *buf, size_t n)
+{
+	if (a->paused_runs == 0)
+		return 0;
+	if (a->paused_runs == 1)
+		snprintf(buf, n, "run %llu was paused (vbench was stopped) during its measurement; "
+			 "its time includes the pause", (unsigned long long)a->first_paused_run);
+	else
+		snprintf(buf, n, "%llu runs, the first run %llu, were paused (vbench was stopped) "
+			 "during their measurement; their times include the pauses",
+			 (unsigned long long)a->paused_runs,
+			 (unsigned long long)a->first_paused_run);
+	return 1;
+}
+
 int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_config *cfg,
 			   uint64_t ram_bytes, char *buf, size_t n)
 {
@@ -101,7 +118,7 @@ int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_conf
 		snprintf(buf, n, "--sync none without --direct: the figures may measure memory, "
 			 "not the disk; %llu bytes per run is less than twice the %llu bytes of RAM, "
 			 "so the page cache can hold it all",
-			 (unsigned long long)(cfg->bs_bytes * cfg->count_blocks),
+			 (unsigned long long)vb_run_bytes(cfg),
 			 (unsigned long long)ram_bytes);
 	else
 		snprintf(buf, n, "--sync none without --direct: the figures may measure memory "

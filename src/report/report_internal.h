@@ -11,13 +11,9 @@
 
 #include "vb_report.h"
 
-#if defined(__GNUC__)
-#define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define VB_PRINTF(a, b)
-#endif
+#include "vb_status.h"   /* VB_PRINTF */
 
-/* report_read.c: small helpers. */
+/* util.c: small helpers. */
 
 /* Writes "name:line: message" ("name: message" if line is 0) into err (may be NULL); -1. */
 int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
@@ -28,6 +24,19 @@ int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
 
 /* A new NUL-terminated copy of the n bytes at s, or NULL without memory. */
 char *vbr_dup_n(const char *s, size_t n);
+
+/* Index of the first pat in the n bytes at s, or SIZE_MAX. */
+size_t vbr_find(const char *s, size_t n, const char *pat);
+
+/* Length of the decimal number at the start of the n bytes at s ("12", "1.5", "1e-05"),
+ * 0 if none: no sign, hex, inf or nan. */
+size_t vbr_decimal_len(const char *s, size_t n);
+
+/* Exactly the n bytes at s as a non-negative finite decimal number. */
+bool vbr_parse_number(const char *s, size_t n, double *out);
+
+/* csv.c: how many of the required column names the first record of text holds. */
+size_t vbr_csv_header_names(const char *text, size_t len);
 
 /* True for '0' to '9'. */
 bool vbr_is_digit(char c);
@@ -44,7 +53,7 @@ char *vbr_file_stem(const char *name);
 /* 3 when text starts with a UTF-8 byte order mark, else 0. */
 size_t vbr_bom_len(const char *text, size_t len);
 
-/* report_read.c: what every reader does to the dataset. */
+/* dataset.c: what every reader does to the dataset. */
 
 /* What a reader must restore when it fails, so that d is left unchanged. */
 struct vbr_mark {
@@ -65,7 +74,7 @@ int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t 
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen);
 
-/* report_print.c: shared with the SVG chart. */
+/* print.c: shared with the SVG chart. */
 
 /* Columns a label takes on a terminal as the text printer writes it. */
 size_t vbr_text_width(const char *s);

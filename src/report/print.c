@@ -17,32 +17,10 @@
 /* Escaping                                                                           */
 /* ---------------------------------------------------------------------------------- */
 
-/* Columns a label takes on a terminal as text_label prints it: one per code point (or
- * stray byte), four per control character. */
+/* Columns a label takes on a terminal, as vb_text writes it. */
 size_t vbr_text_width(const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strlen(s), w = 0;
-	for (size_t i = 0; i < len;) {
-		uint32_t cp;
-		size_t k = vb_utf8_decode(u + i, len - i, &cp);
-		w += (k == 1 && (cp < 0x20 || cp == 0x7f)) ? 4 : 1;
-		i += k ? k : 1;
-	}
-	return w;
-}
-
-/* Writes a label for a terminal: bytes as they are, control characters as \xNN so a
- * label cannot move the cursor or break the table. */
-static void text_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			putc(c, f);
-	}
+	return vb_text_width(s);
 }
 
 /* Writes a label into a markdown table cell: characters markdown would format are
@@ -169,7 +147,7 @@ static int text_table(FILE *f, const struct vb_analysis *a, size_t first)
 		width[g] = column_width(a, g);
 		fputs("  ", f);
 		pad(f, width[g] - vbr_text_width(a->groups[g].label));
-		text_label(f, a->groups[g].label);
+		vb_text(f, a->groups[g].label);
 	}
 	putc('\n', f);
 	for (size_t r = 0; r < a->max_runs + N_STATS; r++) {
@@ -199,7 +177,7 @@ int vb_report_print_text(FILE *f, const struct vb_analysis *a)
 			lw = vbr_text_width(a->groups[g].label);
 	if (a->n_groups > 1) {
 		fputs("\nagainst ", f);
-		text_label(f, base->label);
+		vb_text(f, base->label);
 		fputs(" (ratio of means):\n", f);
 	}
 	for (size_t g = 0; g < a->n_groups; g++) {
@@ -210,7 +188,7 @@ int vb_report_print_text(FILE *f, const struct vb_analysis *a)
 		fmt_ratio(gr, ratio, sizeof ratio);
 		fmt_test(gr, test, sizeof test);
 		vb_report_verdict(gr, verdict, sizeof verdict);
-		text_label(f, gr->label);
+		vb_text(f, gr->label);
 		pad(f, lw - vbr_text_width(gr->label));
 		fprintf(f, "  %s%s%s: %s\n", ratio, test[0] ? ", " : "", test, verdict);
 	}
@@ -282,6 +260,18 @@ static void num_or(FILE *f, double x, const char *none)
 		fputs(none, f);
 }
 
+/* One CSV field, escaped as vbench's own CSV files are. */
+static void csv_text(FILE *f, const char *s)
+{
+	struct vb_buf b;
+
+	vb_buf_init(&b);
+	vb_csv_field(&b, s);
+	if (b.p != NULL)
+		fputs(b.p, f);
+	vb_buf_free(&b);
+}
+
 int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 {
 	fputs("label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
@@ -291,7 +281,7 @@ int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 		bool test = gr->verdict != VB_VERDICT_BASELINE && gr->cmp.valid;
 		char verdict[96];
 		vb_report_verdict(gr, verdict, sizeof verdict);
-		vb_csv_field(f, gr->label);
+		csv_text(f, gr->label);
 		fprintf(f, ",%zu,%.15g,%.15g,%.15g,", gr->n, gr->sum.mean, gr->sum.min, gr->sum.max);
 		num_or(f, gr->n >= 2 ? gr->sum.stddev : NAN, "");
 		putc(',', f);
@@ -304,7 +294,7 @@ int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
 			num_or(f, test ? v[i] : NAN, "");
 		}
 		fprintf(f, ",%d,", gr->verdict == VB_VERDICT_FASTER || gr->verdict == VB_VERDICT_SLOWER);
-		vb_csv_field(f, verdict);
+		csv_text(f, verdict);
 		fputs("\r\n", f);
 	}
 	return vbr_finish(f);

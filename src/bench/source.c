@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "vb_platform.h"
+#include "vb_os.h"
 #include "vb_source.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -97,7 +97,7 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 		memset(mem, 0, pool);
 	} else if (kind == VB_SRC_RANDOM) {
 		vb_prng_fill(st, mem, pool);
-	} else if (vb_platform_urandom(mem, pool) != 0) {
+	} else if (vb_os_urandom(mem, pool) != 0) {
 		int e = errno;
 		vb_source_free(s);
 		errno = e;

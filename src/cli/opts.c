@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "vb_opts.h"
+#include "vb_status.h"
 #include "vb_size.h"
 
 /* One setting of the configuration; an operand and its option twin share one. */
@@ -11,7 +12,7 @@ enum key {
 	K_OUTPUT, K_SOURCE, K_BS, K_COUNT, K_SIZE, K_RUNS, K_DIRECT, K_SYNC, K_PROGRESS,
 	K_LABEL, K_FORMAT, K_KEEP, K_FORCE, K_QUIET, K_HELP, K_VERSION, K_WARMUP,
 	K_OVERWRITE, K_SEED, K_INTERVAL, K_STALL, K_TIMEOUT, K_CSV_APPEND, K_NO_HEADER,
-	K_NKEYS
+	K_QD, K_NKEYS
 };
 
 struct optdef {
@@ -48,6 +49,7 @@ static const struct optdef options[] = {
 	{"timeout", 0, 1, K_TIMEOUT, NULL},
 	{"csv-append", 0, 1, K_CSV_APPEND, NULL},
 	{"no-header", 0, 0, K_NO_HEADER, "1"},
+	{"qd", 0, 1, K_QD, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -59,16 +61,18 @@ struct parse_state {
 	int count_given;
 	int size_given;
 	uint64_t size_bytes;
-	char *err;
-	size_t errlen;
+	struct vb_err *err;
 };
+
+static int fail(struct parse_state *st, const char *fmt, ...) VB_PRINTF(2, 3);
 
 static int fail(struct parse_state *st, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(st->err, st->errlen, fmt, ap);
+	vsnprintf(st->err->msg, sizeof st->err->msg, fmt, ap);
 	va_end(ap);
+	st->err->status = VB_E_USAGE;
 	return -1;
 }
 
@@ -106,14 +110,13 @@ static int set_source(struct parse_state *st, const char *how, const char *v)
 
 static int set_sync(struct parse_state *st, const char *how, const char *v)
 {
-	static const char *names[] = {"none", "fsync", "fdatasync", "dsync"};
-	for (int i = 0; i < 4; i++) {
-		if (strcmp(v, names[i]) == 0) {
-			st->cfg->sync = (enum vb_sync)i;
-			return 0;
-		}
-	}
-	return fail(st, "%s%s: unknown sync mode (use none, fsync, fdatasync or dsync)", how, v);
+	int mode = vb_sync_by_name(v);
+
+	if (mode < 0)
+		return fail(st, "%s%s: unknown sync mode (use none, fsync, fdatasync or dsync)",
+			    how, v);
+	st->cfg->sync = (enum vb_sync)mode;
+	return 0;
 }
 
 static int set_format(struct parse_state *st, const char *how, const char *v)
@@ -184,6 +187,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
 	case K_TIMEOUT: return secs_value(st, how, v, &cfg->timeout_secs);
 	case K_CSV_APPEND: cfg->csv_append_path = v; return 0;
+	case K_QD: return size_value(st, how, v, 0, &cfg->qd);
 	case K_NKEYS: break;
 	}
 	return fail(st, "%s: internal error", how);
@@ -244,7 +248,7 @@ static const struct {
 	const char *how;
 } operands[] = {
 	{"of", K_OUTPUT, "of="}, {"if", K_SOURCE, "if="}, {"bs", K_BS, "bs="},
-	{"count", K_COUNT, "count="}, {"runs", K_RUNS, "runs="},
+	{"count", K_COUNT, "count="}, {"runs", K_RUNS, "runs="}, {"qd", K_QD, "qd="},
 };
 
 static int apply_operand(struct parse_state *st, const char *arg)
@@ -263,7 +267,8 @@ static int apply_operand(struct parse_state *st, const char *arg)
 		if (strlen(operands[i].word) == n && strncmp(arg, operands[i].word, n) == 0)
 			return apply(st, operands[i].key, operands[i].how, v);
 	}
-	return fail(st, "unknown operand '%.*s=' in '%s' (known: of if bs count runs oflag conv status)",
+	return fail(st, "unknown operand '%.*s=' in '%s' (known: of if bs count runs qd oflag conv "
+		    "status)",
 		    (int)n, arg, arg);
 }
 
@@ -378,9 +383,15 @@ static int finish(struct parse_state *st)
 		return fail(st, "%s: at most %d runs", st->seen_as[K_RUNS], VB_RUNS_MAX);
 	if (cfg->warmup_runs > VB_RUNS_MAX)
 		return fail(st, "%s: at most %d warm-up runs", st->seen_as[K_WARMUP], VB_RUNS_MAX);
+	if (cfg->qd > VB_QD_MAX)
+		return fail(st, "%s: at most %d writes in flight", st->seen_as[K_QD], VB_QD_MAX);
 	if (cfg->interval_secs > 0 && cfg->interval_secs < VB_INTERVAL_MIN_SECS)
 		return fail(st, "%s: the interval must be at least %g s", st->seen_as[K_INTERVAL],
 			    VB_INTERVAL_MIN_SECS);
+	/* Last: a benchmark that writes gigabytes must be asked for explicitly. */
+	if (cfg->target_path == NULL)
+		return fail(st, "no target given: name a directory, a new file, or (with --force) "
+			    "a disk to write to, e.g. 'vbench /var/tmp'");
 	return 0;
 }
 
@@ -391,8 +402,8 @@ static int is_operand(const char *a)
 	return eq != NULL && eq != a && memchr(a, '/', (size_t)(eq - a)) == NULL;
 }
 
-int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
-		  enum vb_opts_action *action, char *err, size_t errlen)
+enum vb_status vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
+			     enum vb_opts_action *action, struct vb_err *err)
 {
 	struct parse_state st = {0};
 	int path_seen = 0;
@@ -401,13 +412,13 @@ int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
 	st.cfg = cfg;
 	st.action = action;
 	st.err = err;
-	st.errlen = errlen;
+	vb_err_clear(err);
 	*action = VB_ACT_RUN;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		int rc = 0;
 		if (*a == '\0')
-			return fail(&st, "an empty argument was given (check the quoting)");
+			return fail(&st, "an empty argument was given (check the quoting)"), VB_E_USAGE;
 		if (!options_done && strcmp(a, "--") == 0) {
 			options_done = 1;
 			continue;
@@ -420,36 +431,38 @@ int vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
 			rc = apply_operand(&st, a);
 		else if (path_seen || st.seen[K_OUTPUT])
 			return fail(&st, "more than one target given ('%s' and '%s')",
-				    cfg->target_path, a);
+				    cfg->target_path, a), VB_E_USAGE;
 		else {
 			path_seen = 1;
 			rc = apply(&st, K_OUTPUT, "PATH ", a);
 		}
 		if (rc != 0)
-			return rc;
+			return VB_E_USAGE;
 	}
 	if (*action != VB_ACT_RUN)
-		return 0;
-	return finish(&st);
+		return VB_OK;
+	return finish(&st) == 0 ? VB_OK : VB_E_USAGE;
 }
 
 void vb_opts_usage(FILE *f)
 {
 	fputs(
-"usage: vbench [options] [operand ...] [PATH]\n"
+"usage: vbench [options] [operand ...] PATH\n"
 "       vbench report [options] FILE ...\n"
 "\n"
 "Measures sequential write throughput like `dd if=/dev/zero of=FILE bs=1M count=1000`,\n"
 "repeated, synced, with statistics in bytes/sec. PATH is a directory (a fresh file is\n"
-"made in it and removed), a new file, or with --force an existing file or block device.\n"
+"made in it and removed), a new file, or with --force an existing file or a disk that\n"
+"nothing is layered on. The target is required.\n"
 "\n"
 "Operands and options:\n"
-"  of=PATH          -o, --output PATH    target (default: .)\n"
+"  of=PATH          -o, --output PATH    target (required)\n"
 "  if=SRC           -i, --source SRC     zero, urandom or random (default: zero)\n"
 "  bs=SIZE          -b, --bs SIZE        bytes per write (default: 1M)\n"
 "  count=N          -c, --count N        writes per run (default: 1000)\n"
 "                   -s, --size SIZE      bytes per run instead of count\n"
 "  runs=N           -r, --runs N         measured runs (default: 5)\n"
+"  qd=N             --qd N               writes in flight, 1 to 256 (default: 1)\n"
 "  oflag=direct     -d, --direct         bypass the page cache (O_DIRECT, F_NOCACHE)\n"
 "  oflag=dsync      --sync dsync         every write durable (O_DSYNC)\n"
 "  conv=fsync       --sync fsync         one fsync before the clock stops (default)\n"
@@ -462,7 +475,7 @@ void vb_opts_usage(FILE *f)
 "                   --csv-append FILE    also append CSV rows to FILE (header once)\n"
 "                   --no-header          CSV without its header row\n"
 "                   -k, --keep           keep the file vbench created\n"
-"                   --force              allow an existing file or unmounted block device\n"
+"                   --force              allow an existing file or a disk not in use\n"
 "                   --overwrite          rewrite one file in place across runs\n"
 "                   --warmup N           unmeasured runs first (default: 0)\n"
 "                   --seed N             seed of the random source\n"

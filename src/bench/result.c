@@ -27,6 +27,7 @@ const char *vb_stage_name(enum vb_stage s)
 	case VB_STAGE_WRITE: return "write";
 	case VB_STAGE_SYNC: return "sync";
 	case VB_STAGE_CLOSE: return "close";
+	case VB_STAGE_RELEASE: return "release";
 	case VB_STAGE_NONE: break;
 	}
 	return "run";

@@ -1,0 +1,90 @@
+#ifndef VB_IO_H
+#define VB_IO_H
+
+/* Every system call the target checks and the writer make, as one table, so that tests
+ * can hand in fakes that fail or take time on cue. The platform layer provides the real
+ * table, vb_os_io. Descriptors are small non-negative integers on every system; names
+ * are always relative to a directory descriptor opened once, never looked up again by
+ * path, so that a directory swapped for a link between two calls changes nothing. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* What a name or descriptor refers to. */
+enum vb_ftype {
+	VB_FT_MISSING,   /* no such name */
+	VB_FT_REG, VB_FT_DIR, VB_FT_LINK, VB_FT_BLK, VB_FT_CHR, VB_FT_FIFO, VB_FT_OTHER
+};
+
+/* The identity and shape of a file: the same (dev, ino) is the same file. */
+struct vb_fileinfo {
+	enum vb_ftype type;
+	uint64_t dev, ino;
+	uint64_t rdev;          /* the device a device node stands for */
+	uint64_t nlink;
+	uint64_t size_bytes;
+};
+
+/* How a target is opened for writing. Links are never followed. */
+enum vb_open_kind {
+	VB_OPEN_EXISTING,       /* a file or device that exists; never created or emptied */
+	VB_OPEN_CREATE,         /* a new file, created exclusively with mode 0600 */
+	VB_OPEN_ANON            /* a file with no name in the directory, freed when closed */
+};
+
+struct vb_open_req {
+	enum vb_open_kind kind;
+	bool direct;            /* bypass the page cache, the platform's way */
+	bool dsync;             /* every write durable before it returns */
+	bool exclusive;         /* a device: have the kernel refuse mounts and other claims
+				 * while it is open (where the platform can) */
+};
+
+/* The end-of-run call of a sync mode. */
+enum vb_sync_call { VB_CALL_NONE, VB_CALL_FSYNC, VB_CALL_FDATASYNC };
+
+/* What a disk answers about itself. */
+struct vb_disk {
+	uint64_t size_bytes;
+	uint32_t sector_bytes;  /* 0 when it does not say */
+};
+
+struct vb_io_ops {
+	/* Opens the directory at path for use with the calls below; with nofollow, a link
+	 * as the last component is refused. Returns the descriptor, or -1 with errno. */
+	int (*open_dir)(void *ctx, const char *path, bool nofollow);
+	/* Opens name in dirfd for writing as req says; the descriptor or -1 with errno. For
+	 * VB_OPEN_ANON the name is ignored. */
+	int (*openat)(void *ctx, int dirfd, const char *name, const struct vb_open_req *req);
+	/* Describes name in dirfd without following a link; VB_FT_MISSING when absent.
+	 * Returns 0, or -1 with errno for other failures. */
+	int (*statat)(void *ctx, int dirfd, const char *name, struct vb_fileinfo *fi);
+	int (*fstat)(void *ctx, int fd, struct vb_fileinfo *fi);
+	int (*unlinkat)(void *ctx, int dirfd, const char *name);
+	/* Writes at offset; a short count or -1 with errno, as pwrite(2). */
+	ssize_t (*pwrite)(void *ctx, int fd, const void *buf, size_t n, uint64_t offset);
+	int (*sync)(void *ctx, int fd, enum vb_sync_call call);
+	int (*truncate)(void *ctx, int fd);   /* to zero bytes */
+	int (*dup)(void *ctx, int fd);
+	int (*close)(void *ctx, int fd);
+	/* Fills d and returns 0 when fd is a disk that reports its size; -1 otherwise. */
+	int (*disk)(void *ctx, int fd, struct vb_disk *d);
+	/* Bytes that direct I/O sizes must be multiples of on what fd is or is on; never 0. */
+	uint32_t (*logical_block)(void *ctx, int fd);
+	/* Whether anything is layered on the file or device fd (described by fi): 1 with
+	 * what holds it in holder (a sentence fragment such as "loop device loop1 is backed
+	 * by it"), 0 when nothing is, -1 with the reason in holder when it cannot be told. */
+	int (*in_use)(void *ctx, int fd, const struct vb_fileinfo *fi, char *holder, size_t n);
+	/* Whether fi is a data sink (/dev/null, /dev/zero, /dev/full): nothing at risk. */
+	bool (*is_sink)(void *ctx, const struct vb_fileinfo *fi);
+	/* The monotonic clock, in nanoseconds. */
+	uint64_t (*now_ns)(void *ctx);
+	void *ctx;
+};
+
+/* The platform's real calls. */
+extern const struct vb_io_ops vb_os_io;
+
+#endif

@@ -1,0 +1,176 @@
+#ifndef VB_OS_H
+#define VB_OS_H
+
+/* The platform layer: everything that differs from one operating system to another,
+ * behind one small interface. One implementation file per family lives in src/os/
+ * (posix.c for what POSIX systems share, linux.c, bsd.c, macos.c, windows.c); the rest
+ * of vbench names no operating system. What the writer and the target checks call is
+ * the ops table of vb_io.h (vb_os_io); this header holds the rest. */
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vb_env.h"
+#include "vb_io.h"
+
+/* What this build of vbench can do here, decided once at compile time. */
+struct vb_caps {
+	const char *direct_how;     /* how --direct bypasses the cache ("O_DIRECT",
+				     * "F_NOCACHE", ...), or NULL when it cannot */
+	const char *fsync_call;     /* what --sync fsync calls ("fsync", "F_FULLFSYNC") */
+	const char *fdatasync_call; /* what --sync fdatasync calls ("fdatasync", or "fsync"
+				     * where fdatasync is not declared) */
+	const char *dsync_how;      /* how --sync dsync opens ("O_DSYNC", ...) */
+	bool chr_disks;             /* disks are character devices (the BSDs) */
+	const char *status_how;     /* what asks for a status line ("SIGUSR1", ...) */
+};
+
+/* The capabilities of this build. */
+const struct vb_caps *vb_os_caps(void);
+
+/* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC, QueryPerformanceCounter). */
+uint64_t vb_now_ns(void);
+
+/* Sleeps about ms milliseconds (less when a signal arrives). */
+void vb_os_sleep_ms(unsigned ms);
+
+/* Makes sure descriptors 0, 1 and 2 are open (on the null device if they were closed),
+ * so that no file vbench opens later takes their place. */
+void vb_os_std_fds(void);
+
+/* Whether descriptor fd is a terminal. */
+bool vb_os_isatty(int fd);
+
+/* Bytes of memory that can be allocated now, or 0 when the system does not say. */
+uint64_t vb_os_avail_mem(void);
+
+/* Fills buf with n bytes of the kernel's randomness; 0, or -1 with errno. */
+int vb_os_urandom(void *buf, size_t n);
+
+/* Fills e (vb_env.h) for the target open as fd, whose path as given is path: host,
+ * system, kernel, RAM, and the filesystem, mount, device, driver and block sizes under
+ * it. Never fails: what cannot be found stays "unknown". */
+void vb_os_detect(struct vb_env *e, int fd, const char *path);
+
+/* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
+ * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
+bool vb_fs_direct_may_cache(const char *fs);
+
+/* Writes all n bytes to fd, continuing short writes; 0, or -1 with errno. */
+int vb_os_write_all(int fd, const void *buf, size_t n);
+
+/* ---- signals -------------------------------------------------------------------- */
+
+/* Flags the signal handlers set. They are lock-free atomics, which a handler may write,
+ * and they may live in memory shared with the worker (vb_os_shared). */
+struct vb_sigflags {
+	atomic_int stop;      /* the signal that asked to stop, VB_STOPFLAG_TIMEOUT, or 0 */
+	atomic_int status;    /* a status line was asked for */
+};
+
+/* The value of vb_sigflags.stop when --timeout, not a signal, ended a run. */
+#define VB_STOPFLAG_TIMEOUT (-1)
+
+/* Installs the handlers, which only set f's fields: every signal whose default action
+ * ends the process and that can be sent from outside stops (a fault signal only when it
+ * was sent, not raised by a fault); the status signals (SIGUSR1, SIGINFO) ask for a
+ * status line; a file-size limit becomes an EFBIG error instead of a signal. A stop
+ * signal ignored when vbench started (nohup) stays ignored. Handlers do not restart
+ * calls, so a blocked write returns to look at the flags. */
+void vb_os_signals_install(struct vb_sigflags *f);
+
+/* From now on, sets *flag when this process is continued after a stop (SIGCONT). */
+void vb_os_on_resume(atomic_int *flag);
+
+/* Ends the process the way signal signo would (so that a calling shell sees it), after
+ * restoring its default action; where there are no signals, exits with 128 + signo. */
+_Noreturn void vb_os_die(int signo);
+
+/* A short name for signo ("SIGTERM"), or "signal N" in buf. */
+const char *vb_os_signal_name(int signo, char *buf, size_t n);
+
+/* ---- threads --------------------------------------------------------------------- */
+
+/* An opaque handle of a thread that vb_os_thread_wake can interrupt. */
+typedef struct vb_os_thread *vb_os_thread_t;
+
+/* The calling thread's handle, for vb_os_thread_wake. */
+vb_os_thread_t vb_os_thread_self(void);
+
+/* Interrupts a call the thread is blocked in (a write, a sync), so that it returns with
+ * EINTR and looks at the stop flag; harmless when it is not blocked. */
+void vb_os_thread_wake(vb_os_thread_t t);
+
+/* ---- the worker -------------------------------------------------------------------- */
+
+/* The runs happen in a worker: a child process where there are processes, so that a
+ * write stuck in the kernel (a frozen filesystem, a hung disk) cannot keep vbench from
+ * reporting and exiting; a thread elsewhere. The worker sends its results over a
+ * channel descriptor. */
+struct vb_worker;
+
+/* Zeroed memory that this process and its worker both see; NULL with errno. It lives
+ * until the process ends. */
+void *vb_os_shared(size_t n);
+
+/* Starts fn(arg, channel) in a worker; fn's return value is the worker's exit status.
+ * Returns NULL with errno when no worker can be started. */
+struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg);
+
+/* Reads up to n bytes the worker sent, waiting at most ms milliseconds: the count read,
+ * 0 when the worker closed its end, or -1 with errno (EAGAIN: nothing yet). */
+ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms);
+
+/* Passes signal signo on to the worker (a status request, a stop). */
+void vb_os_worker_signal(struct vb_worker *w, int signo);
+
+/* Interrupts the call the worker is blocked in. */
+void vb_os_worker_wake(struct vb_worker *w);
+
+/* Waits at most ms milliseconds for the worker to end: true when it has, with its exit
+ * status in *status, or the signal that killed it in *signo (else 0). */
+bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo);
+
+/* Gives up on a worker that does not end: kills it where that is possible, and never
+ * waits for it. */
+void vb_os_worker_abandon(struct vb_worker *w);
+
+/* Closes this side of the channel and frees w (the worker itself is not waited for). */
+void vb_os_worker_free(struct vb_worker *w);
+
+/* ---- output files ------------------------------------------------------------------ */
+
+/* Opens path to append to it, creating it (mode 0666 less the umask) if needed: the last
+ * component must not be a link, and only a regular file with one name is accepted; it
+ * never blocks (a FIFO is refused). Returns the descriptor, or -1 with a sentence in
+ * why. */
+int vb_os_append_open(const char *path, char *why, size_t n);
+
+/* Takes an exclusive lock on the whole file fd, waiting at most ms; 0, or -1 with errno
+ * (ETIMEDOUT when another holder kept it). vb_os_unlock releases it. */
+int vb_os_lock(int fd, unsigned ms);
+void vb_os_unlock(int fd);
+
+/* Cuts fd to len bytes (to take back a short write). */
+int vb_os_truncate_to(int fd, uint64_t len);
+
+/* Reads up to n bytes at offset of fd; the count, or -1 with errno. */
+ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset);
+
+/* Creates a new file with a unique name "PREFIX-XXXXXXXX.tmp" in dirfd, exclusively
+ * and without following links (mode 0666 less the umask); its name goes into name.
+ * Returns the descriptor, or -1 with errno. */
+int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n);
+
+/* Opens name in dirfd for reading, refusing a link and anything but a regular file,
+ * without blocking; the descriptor, or -1 with errno (ELOOP for a link, EINVAL for
+ * another kind of file). */
+int vb_os_open_read(int dirfd, const char *name);
+
+/* Renames from to to, both in dirfd, replacing to (which is not followed if a link). */
+int vb_os_rename(int dirfd, const char *from, const char *to);
+
+#endif

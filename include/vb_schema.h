@@ -1,0 +1,45 @@
+#ifndef VB_SCHEMA_H
+#define VB_SCHEMA_H
+
+/* What vbench writes and reads back, named once: the CSV columns of a run row and the
+ * JSON keys of a document. The writers (output.c) and the readers of `vbench report`
+ * both use these names, and a unit test writes runs and reads them back. */
+
+/* The CSV columns, in the order they are written. */
+enum vb_col {
+	VB_COL_LABEL, VB_COL_RUN, VB_COL_BYTES, VB_COL_SECS, VB_COL_BPS, VB_COL_BS,
+	VB_COL_COUNT, VB_COL_SOURCE, VB_COL_DIRECT, VB_COL_SYNC, VB_COL_FS, VB_COL_DEVICE,
+	VB_COL_DRIVER, VB_COL_HOST, VB_COL_OS, VB_COL_KERNEL, VB_COL_MOUNT,
+	VB_COL_LOGICAL_BLOCK, VB_COL_PHYSICAL_BLOCK, VB_COL_RAM, VB_COL_WARMUP,
+	VB_COL_PARTIAL, VB_COL_STATUS, VB_COL_WRITE_SECS, VB_COL_SYNC_SECS, VB_COL_LAT_P50,
+	VB_COL_LAT_P90, VB_COL_LAT_P99, VB_COL_LAT_P999, VB_COL_LAT_MAX, VB_COL_INTERVALS,
+	VB_COL_QD,
+	VB_N_COLS
+};
+
+/* The name of each column, indexed by enum vb_col. */
+extern const char *const vb_csv_names[VB_N_COLS];
+
+/* The columns `vbench report` needs in a CSV file. */
+#define VB_CSV_REQUIRED 5   /* label, run, bytes, secs, bytes_per_sec: the first five */
+
+/* JSON keys. Macros, so that writers can paste them into format strings. */
+#define VB_JK_VERSION "vbench_version"
+#define VB_JK_LABEL "label"
+#define VB_JK_CONFIG "config"
+#define VB_JK_ENV "environment"
+#define VB_JK_RUNS "runs"
+#define VB_JK_SUMMARY "summary"
+#define VB_JK_WARNINGS "warnings"
+#define VB_JK_RUN "run"
+#define VB_JK_WARMUP "warmup"
+#define VB_JK_PARTIAL "partial"
+#define VB_JK_STATUS "status"
+#define VB_JK_BYTES "bytes"
+#define VB_JK_SECS "secs"
+#define VB_JK_BPS "bytes_per_sec"
+#define VB_JK_FS "fs"
+#define VB_JK_DRIVER "driver"
+#define VB_JK_QD "qd"
+
+#endif

@@ -1,0 +1,36 @@
+#ifndef VB_STATUS_H
+#define VB_STATUS_H
+
+/* The one error convention: a module returns a status and leaves a sentence in a
+ * struct vb_err; only main.c turns a status into an exit code. */
+
+#include <stddef.h>
+
+enum vb_status {
+	VB_OK = 0,
+	VB_E_USAGE,   /* the command line asked for something impossible */
+	VB_E_SETUP,   /* the target or an output file is refused or unusable */
+	VB_E_IO       /* a run failed, or results could not be written */
+};
+
+/* A status with the sentence that explains it (no "vbench:" prefix, no newline). */
+struct vb_err {
+	enum vb_status status;
+	char msg[1536];
+};
+
+#if defined(__GNUC__)
+#define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define VB_PRINTF(a, b)
+#endif
+
+/* Sets e to status s with a message made from fmt; returns s, so that callers can
+ * `return vb_fail(e, VB_E_SETUP, ...)`. e may be NULL. */
+enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
+	VB_PRINTF(3, 4);
+
+/* Resets e to VB_OK with an empty message. */
+void vb_err_clear(struct vb_err *e);
+
+#endif

@@ -1,0 +1,36 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_env.h"
+
+/* "none" and "unknown" say nothing about the setup, so they are left out of a label. */
+static int telling(const char *s)
+{
+	return s[0] != '\0' && strcmp(s, "none") != 0 && strcmp(s, "unknown") != 0;
+}
+
+/* Labels end up in file names, CSV cells and shell loops, so only a safe set of
+ * characters is kept. */
+static void sanitize(char *s)
+{
+	for (; *s; s++) {
+		char c = *s;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			*s = '_';
+	}
+}
+
+void vb_env_label(const struct vb_env *e, char *buf, size_t n)
+{
+	const char *fs = strcmp(e->fs, "none") == 0 ? "raw" : e->fs;
+
+	if (n == 0)
+		return;
+	if (telling(e->driver))
+		snprintf(buf, n, "%s-%s", fs[0] ? fs : "unknown", e->driver);
+	else
+		snprintf(buf, n, "%s", fs[0] ? fs : "unknown");
+	sanitize(buf);
+}

@@ -1,0 +1,214 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vb_output.h"
+#include "vb_plan.h"
+#include "vb_runner.h"
+#include "vb_source.h"
+
+/* How often the write loop looks at status requests; the progress line is redrawn once
+ * a second. */
+#define TICK_NS 100000000ULL
+#define PROGRESS_NS 1000000000ULL
+
+/* State shared by the write loop's tick callback and the engine. */
+struct engine {
+	const struct vb_config *cfg;
+	const struct vb_engine_io *io;
+	struct vb_hist scratch;      /* the current run's histogram */
+	uint64_t next_progress_ns;
+	uint64_t last_progress_ns;   /* when the progress line was last drawn, this run */
+	uint64_t last_progress_bytes;
+	atomic_int resumed;          /* this process was continued after a stop */
+};
+
+static void set_drawn(struct engine *c, int v)
+{
+	if (c->io->watch != NULL)
+		atomic_store(&c->io->watch->progress_drawn, v);
+}
+
+static int drawn(struct engine *c)
+{
+	return c->io->watch != NULL && atomic_load(&c->io->watch->progress_drawn);
+}
+
+static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64_t start)
+{
+	struct engine *c = arg;
+	char line[256];
+
+	if (atomic_exchange(&c->io->flags->status, 0)) {
+		vb_format_status(line, sizeof line, sofar->bytes, (double)(now - start) / 1e9);
+		vb_out_status_line(c->io->status, line, drawn(c));
+		set_drawn(c, 0);
+	}
+	if (!c->io->progress || now < c->next_progress_ns)
+		return now + TICK_NS;
+	c->next_progress_ns = now + PROGRESS_NS;
+	if (c->last_progress_ns < start) {
+		c->last_progress_ns = start;
+		c->last_progress_bytes = 0;
+	}
+	struct vb_progress pr = {sofar->run, c->cfg->runs, sofar->bytes, vb_run_bytes(c->cfg),
+				 (double)(now - start) / 1e9, 0};
+	if (now > c->last_progress_ns)
+		pr.current_bytes_per_sec = (double)(sofar->bytes - c->last_progress_bytes) /
+					   ((double)(now - c->last_progress_ns) / 1e9);
+	c->last_progress_ns = now;
+	c->last_progress_bytes = sofar->bytes;
+	vb_format_progress(line, sizeof line, &pr);
+	vb_out_progress(c->io->status, line);
+	set_drawn(c, 1);
+	return now + TICK_NS;
+}
+
+static void erase_progress(struct engine *c)
+{
+	if (drawn(c)) {
+		vb_out_progress_erase(c->io->status);
+		set_drawn(c, 0);
+	}
+}
+
+/* Runs one (warm-up or measured) run and reports it; returns vb_write_run's result, or
+ * -1 when the run could not be recorded. */
+static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *src,
+		   uint64_t number, bool warmup, bool first, struct vb_engine_result *res,
+		   struct vb_run *r)
+{
+	struct vb_write_plan plan;
+	const struct vb_engine_io *io = c->io;
+
+	vb_plan_build(c->cfg, t, number + (warmup ? 0 : c->cfg->warmup_runs), first, &plan);
+	plan.source = src;
+	plan.stop = &io->flags->stop;
+	plan.resumed = &c->resumed;
+	plan.watch = io->watch;
+	plan.latency = &c->scratch;
+	plan.tick = tick;
+	plan.tick_arg = c;
+	if (io->watch != NULL) {
+		atomic_store(&io->watch->run, number);
+		atomic_store(&io->watch->warmup, warmup);
+	}
+	c->next_progress_ns = io->ops->now_ns(io->ops->ctx) + PROGRESS_NS;
+	int rc = vb_write_run(io->ops, &plan, r);
+	erase_progress(c);
+	r->run = number;
+	r->warmup = warmup;
+	r->allocating = c->cfg->overwrite && first;
+	if (io->on_run != NULL && !io->on_run(io->arg, r, &c->scratch)) {
+		res->not_recorded = true;
+		return -1;
+	}
+	return rc;
+}
+
+/* Reads the stop flag into res; true when no further run may start. */
+static bool stopped(struct engine *c, struct vb_engine_result *res)
+{
+	int flag = atomic_load(&c->io->flags->stop);
+
+	if (flag > 0)
+		res->stop_signal = flag;
+	else if (flag == VB_STOPFLAG_TIMEOUT)
+		res->failed = true;
+	return flag != 0;
+}
+
+static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf *src,
+		    struct vb_engine_result *res)
+{
+	uint64_t total = c->cfg->warmup_runs + c->cfg->runs;
+	struct vb_run r;
+
+	for (uint64_t i = 0; i < total; i++) {
+		/* A signal that arrived during the last sync leaves that run complete; the
+		 * next one is not started at all rather than recorded as empty. */
+		if (stopped(c, res))
+			return false;
+		bool warmup = i < c->cfg->warmup_runs;
+		uint64_t number = warmup ? i + 1 : i + 1 - c->cfg->warmup_runs;
+		int rc = one_run(c, t, src, number, warmup, i == 0, res, &r);
+		vb_run_free(&r);
+		if (rc == 0)
+			continue;
+		if (res->not_recorded) {
+			res->failed = true;
+			return false;
+		}
+		res->stop_signal = r.stop == VB_STOP_SIGNAL ? r.signo : 0;
+		res->failed = r.stop != VB_STOP_SIGNAL;
+		return false;
+	}
+	/* A signal during the last run's sync: every run is complete, but the caller must
+	 * still learn of the signal. */
+	return !stopped(c, res);
+}
+
+bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
+		   const struct vb_engine_io *io, struct vb_engine_result *res)
+{
+	struct vb_source_buf src;
+	struct engine *c = calloc(1, sizeof *c);
+	size_t align = t->align_bytes > 4096 ? t->align_bytes : 4096;
+
+	memset(res, 0, sizeof *res);
+	if (c == NULL) {
+		res->pool_errno = ENOMEM;
+		return false;
+	}
+	if (vb_source_init(&src, cfg->source, (size_t)cfg->bs_bytes, align, cfg->seed,
+			   cfg->seed_given) != 0) {
+		res->pool_errno = errno;
+		free(c);
+		return false;
+	}
+	c->cfg = cfg;
+	c->io = io;
+	vb_os_on_resume(&c->resumed);
+	bool ok = run_all(c, t, &src, res);
+	vb_os_on_resume(NULL);
+	vb_source_free(&src);
+	free(c);
+	return ok;
+}
+
+void vb_session_init(struct vb_session *s)
+{
+	memset(s, 0, sizeof *s);
+	vb_hist_init(&s->latency);
+}
+
+bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist *latency)
+{
+	if (s->n_runs == s->cap_runs) {
+		uint64_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
+		struct vb_run *n = realloc(s->runs, cap * sizeof *s->runs);
+		if (n == NULL) {
+			s->out_of_memory = true;
+			return false;
+		}
+		s->runs = n;
+		s->cap_runs = cap;
+	}
+	s->runs[s->n_runs++] = *r;
+	r->intervals = NULL;
+	r->n_intervals = 0;
+	if (!r->warmup && r->stop == VB_STOP_DONE && latency != NULL)
+		vb_hist_merge(&s->latency, latency);
+	return true;
+}
+
+void vb_session_free(struct vb_session *s)
+{
+	for (uint64_t i = 0; i < s->n_runs; i++)
+		vb_run_free(&s->runs[i]);
+	free(s->runs);
+	s->runs = NULL;
+	s->n_runs = 0;
+	s->cap_runs = 0;
+}

@@ -1,0 +1,467 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_os.h"
+#include "vb_target.h"
+
+/* The longest path accepted; longer ones are refused rather than cut. */
+#define PATH_LIMIT 4000
+
+bool vb_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
+{
+	size_t len = strlen(path);
+	const char *slash = strrchr(path, '/');
+	int w;
+
+	if (len == 0 || path[len - 1] == '/')
+		return false;
+	if (slash == NULL)
+		w = snprintf(dir, dn, ".");
+	else if (slash == path)
+		w = snprintf(dir, dn, "/");
+	else
+		w = snprintf(dir, dn, "%.*s", (int)(slash - path), path);
+	if (w < 0 || (size_t)w >= dn)
+		return false;
+	w = snprintf(base, bn, "%s", slash ? slash + 1 : path);
+	return w > 0 && (size_t)w < bn;
+}
+
+void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n)
+{
+	uint64_t low = 1, pick;
+
+	while (low <= bs / 2)
+		low *= 2;
+	pick = bs - low <= 2 * low - bs ? low : 2 * low;
+	if (pick < align)
+		pick = align;
+	if (align == 0 || pick % align != 0)
+		pick = (bs / align + 1) * align;
+	if (pick % (1ULL << 30) == 0)
+		snprintf(buf, n, "%" PRIu64 "G", pick >> 30);
+	else if (pick % (1ULL << 20) == 0)
+		snprintf(buf, n, "%" PRIu64 "M", pick >> 20);
+	else if (pick % 1024 == 0)
+		snprintf(buf, n, "%" PRIu64 "k", pick >> 10);
+	else
+		snprintf(buf, n, "%" PRIu64, pick);
+}
+
+static const char *direct_hint(int e)
+{
+	return e == EINVAL ? "the filesystem refuses direct I/O (tmpfs and some others do); "
+			     "drop --direct or test a disk-backed filesystem"
+			   : strerror(e);
+}
+
+static bool same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
+{
+	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
+}
+
+/* Checks that bs suits direct I/O where the target lives (fd is on it). */
+static enum vb_status check_alignment(struct vb_target *t, const struct vb_config *cfg, int fd,
+				      struct vb_err *err)
+{
+	char hint[32];
+
+	if (t->align_bytes == 0)
+		t->align_bytes = t->ops->logical_block(t->ops->ctx, fd);
+	if (!cfg->direct || t->align_bytes == 0 || cfg->bs_bytes % t->align_bytes == 0)
+		return VB_OK;
+	vb_direct_suggestion(cfg->bs_bytes, t->align_bytes, hint, sizeof hint);
+	return vb_fail(err, VB_E_SETUP, "bs=%" PRIu64 " with --direct: %s needs a multiple of "
+		       "the %u-byte logical block size of the device under %s (e.g. bs=%s)",
+		       cfg->bs_bytes, vb_os_caps()->direct_how, t->align_bytes, t->shown, hint);
+}
+
+static struct vb_open_req request(const struct vb_config *cfg, enum vb_open_kind kind,
+				  bool exclusive)
+{
+	struct vb_open_req r = {kind, cfg->direct, vb_sync_mode(cfg->sync)->dsync_open,
+				exclusive};
+	return r;
+}
+
+/* Whether the flags of every run (direct I/O, O_DSYNC) are accepted on name. */
+static enum vb_status probe_flags(struct vb_target *t, const struct vb_config *cfg,
+				  const char *name, const struct vb_fileinfo *id,
+				  struct vb_err *err)
+{
+	struct vb_open_req req = request(cfg, VB_OPEN_EXISTING, false);
+	struct vb_fileinfo fi;
+
+	if (!req.direct && !req.dsync)
+		return VB_OK;
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, name, &req);
+	if (fd < 0)
+		return vb_fail(err, VB_E_SETUP, "cannot open %s for direct or synchronous writes: "
+			       "%s", t->shown, direct_hint(errno));
+	int ok = t->ops->fstat(t->ops->ctx, fd, &fi) == 0 && same_file(&fi, id);
+	t->ops->close(t->ops->ctx, fd);
+	if (!ok)
+		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
+			       "written", t->shown);
+	return VB_OK;
+}
+
+/* Removes name from dirfd if it is still the file id describes. */
+static void remove_own(struct vb_target *t, const char *name, const struct vb_fileinfo *id)
+{
+	struct vb_fileinfo fi;
+
+	if (t->ops->statat(t->ops->ctx, t->dirfd, name, &fi) == 0 && same_file(&fi, id))
+		t->ops->unlinkat(t->ops->ctx, t->dirfd, name);
+}
+
+/* Creates name in dirfd (exclusively, mode 0600, no link followed) and records it as
+ * vbench's own; checks the alignment and the flags on it. */
+static enum vb_status create_owned(struct vb_target *t, const struct vb_config *cfg,
+				   const char *name, bool *exists, struct vb_err *err)
+{
+	struct vb_open_req req = request(cfg, VB_OPEN_CREATE, false);
+	enum vb_status st;
+
+	req.direct = req.dsync = false;
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, name, &req);
+	*exists = fd < 0 && errno == EEXIST;
+	if (fd < 0) {
+		if (errno == EEXIST)
+			return vb_fail(err, VB_E_SETUP, "%s appeared while vbench was creating it; "
+				       "it is left alone", t->shown);
+		return vb_fail(err, VB_E_SETUP, "cannot create %s: %s", t->shown, strerror(errno));
+	}
+	if (t->ops->fstat(t->ops->ctx, fd, &t->id) != 0) {
+		int e = errno;
+		t->ops->close(t->ops->ctx, fd);
+		return vb_fail(err, VB_E_SETUP, "cannot examine %s after creating it (%s); it is "
+			       "left in place", t->shown, strerror(e));
+	}
+	t->created = true;
+	t->keep = cfg->keep;
+	st = check_alignment(t, cfg, fd, err);
+	t->ops->close(t->ops->ctx, fd);
+	if (st == VB_OK)
+		st = probe_flags(t, cfg, name, &t->id, err);
+	if (st != VB_OK) {
+		remove_own(t, name, &t->id);
+		t->created = false;
+	}
+	return st;
+}
+
+const char *vb_target_next_name(struct vb_target *t)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	uint64_t x = t->name_seed + 0x9e3779b97f4a7c15ULL * (uint64_t)++t->name_serial;
+	char tag[9];
+
+	/* splitmix64's finaliser: neighbouring serials give unrelated names. */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	for (int i = 0; i < 8; i++, x /= 36)
+		tag[i] = digits[x % 36];
+	tag[8] = '\0';
+	snprintf(t->run_name, sizeof t->run_name, "vbench-%s.tmp", tag);
+	return t->run_name;
+}
+
+/* Whether anything is layered on the open file or disk fd; refuses it if so. */
+static enum vb_status check_in_use(struct vb_target *t, int fd, const struct vb_fileinfo *fi,
+				   struct vb_err *err)
+{
+	char holder[512];
+	int rc = t->ops->in_use(t->ops->ctx, fd, fi, holder, sizeof holder);
+
+	if (rc > 0)
+		return vb_fail(err, VB_E_SETUP, "%s is in use: %s; vbench never writes to a disk "
+			       "or file in use, even with --force", t->shown, holder);
+	if (rc < 0)
+		return vb_fail(err, VB_E_SETUP, "%s: %s; vbench does not write to what it cannot "
+			       "check", t->shown, holder);
+	return VB_OK;
+}
+
+static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *cfg,
+				  struct vb_err *err)
+{
+	struct vb_open_req req = request(cfg, VB_OPEN_ANON, false);
+	enum vb_status st = VB_OK;
+
+	t->kind = VB_TGT_DIR;
+	if (vb_os_urandom(&t->name_seed, sizeof t->name_seed) != 0)
+		t->name_seed = t->ops->now_ns(t->ops->ctx);
+	if (cfg->keep || cfg->overwrite) {
+		/* One named file for every run, kept or rewritten in place. */
+		bool exists = true;
+		for (int tries = 0; tries < 100 && exists; tries++) {
+			snprintf(t->name, sizeof t->name, "%s", vb_target_next_name(t));
+			st = create_owned(t, cfg, t->name, &exists, err);
+		}
+		return st;
+	}
+	/* An anonymous file leaves nothing behind, even after kill -9. */
+	struct vb_open_req plain = req;
+	plain.direct = plain.dsync = false;
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, "", &plain);
+	if (fd >= 0) {
+		st = check_alignment(t, cfg, fd, err);
+		t->ops->close(t->ops->ctx, fd);
+		if (st != VB_OK)
+			return st;
+		if (req.direct || req.dsync) {
+			fd = t->ops->openat(t->ops->ctx, t->dirfd, "", &req);
+			if (fd < 0)
+				return vb_fail(err, VB_E_SETUP, "cannot open a file in %s for direct "
+					       "or synchronous writes: %s", t->shown,
+					       direct_hint(errno));
+			t->ops->close(t->ops->ctx, fd);
+		}
+		t->anon = true;
+		return VB_OK;
+	}
+	if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC ||
+	    errno == EDQUOT)
+		return vb_fail(err, VB_E_SETUP, "cannot create a file in %s: %s", t->shown,
+			       strerror(errno));
+	/* No anonymous files here: a new name per run, unlinked as soon as it is open. The
+	 * probe checks that a file can be made and takes the flags. */
+	bool exists = true;
+	for (int tries = 0; tries < 100 && exists; tries++)
+		st = create_owned(t, cfg, vb_target_next_name(t), &exists, err);
+	if (st != VB_OK)
+		return st;
+	remove_own(t, t->run_name, &t->id);
+	t->created = false;
+	t->per_run_name = true;
+	return VB_OK;
+}
+
+static enum vb_status prepare_existing(struct vb_target *t, const struct vb_config *cfg,
+				       const struct vb_fileinfo *fi, struct vb_err *err)
+{
+	struct vb_open_req req = request(cfg, VB_OPEN_EXISTING, false);
+	struct vb_fileinfo now;
+	enum vb_status st;
+
+	if (!cfg->force)
+		return vb_fail(err, VB_E_SETUP, "%s exists; vbench never overwrites a file it did "
+			       "not create (give a directory or a new name, or add --force)",
+			       t->shown);
+	if (fi->nlink > 1)
+		return vb_fail(err, VB_E_SETUP, "%s has %" PRIu64 " hard links; vbench will not "
+			       "truncate a file that other names share, even with --force",
+			       t->shown, fi->nlink);
+	t->kind = VB_TGT_EXISTING;
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
+	if (fd < 0)
+		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
+			       req.direct || req.dsync ? direct_hint(errno) : strerror(errno));
+	if (t->ops->fstat(t->ops->ctx, fd, &now) != 0 || !same_file(&now, fi)) {
+		t->ops->close(t->ops->ctx, fd);
+		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
+			       "written", t->shown);
+	}
+	t->id = now;
+	st = check_in_use(t, fd, &now, err);
+	if (st == VB_OK)
+		st = check_alignment(t, cfg, fd, err);
+	t->ops->close(t->ops->ctx, fd);
+	return st;
+}
+
+static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *cfg,
+				   const struct vb_fileinfo *fi, struct vb_err *err)
+{
+	struct vb_open_req req = request(cfg, VB_OPEN_EXISTING, true);
+	struct vb_fileinfo now;
+	struct vb_disk disk;
+	enum vb_status st;
+	const char *kind = fi->type == VB_FT_BLK ? "block" : "character";
+
+	if (!cfg->force)
+		return vb_fail(err, VB_E_SETUP, "%s is a %s device, which may hold a disk, tape or "
+			       "flash: writing destroys what is on it; add --force if that is what "
+			       "you want", t->shown, kind);
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
+	if (fd < 0 && errno == EBUSY)
+		return vb_fail(err, VB_E_SETUP, "%s is in use (mounted, or held by another "
+			       "program); vbench never writes to a device in use", t->shown);
+	if (fd < 0)
+		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
+			       req.direct || req.dsync ? direct_hint(errno) : strerror(errno));
+	t->held_fd = fd;
+	if (t->ops->fstat(t->ops->ctx, fd, &now) != 0 || now.type != fi->type ||
+	    now.rdev != fi->rdev)
+		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
+			       "written", t->shown);
+	t->id = now;
+	if (t->ops->disk(t->ops->ctx, fd, &disk) != 0)
+		return vb_fail(err, VB_E_SETUP, "%s is a %s device that is not a disk (it reports "
+			       "no size); vbench writes only to disks and data sinks", t->shown,
+			       kind);
+	t->kind = VB_TGT_DISK;
+	t->device_bytes = disk.size_bytes;
+	t->align_bytes = disk.sector_bytes;
+	if ((st = check_in_use(t, fd, &now, err)) != VB_OK ||
+	    (st = check_alignment(t, cfg, fd, err)) != VB_OK)
+		return st;
+	if (t->device_bytes < vb_run_bytes(cfg))
+		return vb_fail(err, VB_E_SETUP, "%s holds %" PRIu64 " bytes, less than the %" PRIu64
+			       " bytes of one run", t->shown, t->device_bytes, vb_run_bytes(cfg));
+	return VB_OK;
+}
+
+/* A character device is decided on before it is opened: opening some (a watchdog, a
+ * tape) already acts. Only the data sinks are written without --force, and only where
+ * disks are character devices (the BSDs) may --force make one a target. */
+static enum vb_status prepare_chr(struct vb_target *t, const struct vb_config *cfg,
+				  const struct vb_fileinfo *fi, struct vb_err *err)
+{
+	if (t->ops->is_sink(t->ops->ctx, fi)) {
+		t->kind = VB_TGT_SINK;
+		t->id = *fi;
+		return VB_OK;
+	}
+	if (!vb_os_caps()->chr_disks)
+		return vb_fail(err, VB_E_SETUP, "%s is a character device; vbench writes to one only "
+			       "when it is a data sink (/dev/null, /dev/zero, /dev/full)", t->shown);
+	return prepare_disk(t, cfg, fi, err);
+}
+
+/* The target is not a directory: open the one holding it and look at the name there. */
+static enum vb_status prepare_name(struct vb_target *t, const struct vb_config *cfg,
+				   int open_errno, struct vb_err *err)
+{
+	char dir[PATH_LIMIT + 8];
+	struct vb_fileinfo fi;
+
+	if (!vb_path_split(cfg->target_path, dir, sizeof dir, t->name, sizeof t->name)) {
+		if (open_errno == ENOENT)
+			return vb_fail(err, VB_E_SETUP, "directory %s does not exist", t->shown);
+		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
+			       strerror(open_errno));
+	}
+	t->dirfd = t->ops->open_dir(t->ops->ctx, dir, false);
+	if (t->dirfd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR)
+			return vb_fail(err, VB_E_SETUP, "cannot create %s: its directory does not "
+				       "exist", t->shown);
+		return vb_fail(err, VB_E_SETUP, "cannot open the directory of %s: %s", t->shown,
+			       strerror(errno));
+	}
+	if (t->ops->statat(t->ops->ctx, t->dirfd, t->name, &fi) != 0)
+		return vb_fail(err, VB_E_SETUP, "cannot examine %s: %s", t->shown, strerror(errno));
+	switch (fi.type) {
+	case VB_FT_MISSING:
+		t->kind = VB_TGT_NEWFILE;
+		bool exists;
+		return create_owned(t, cfg, t->name, &exists, err);
+	case VB_FT_REG:
+		return prepare_existing(t, cfg, &fi, err);
+	case VB_FT_LINK:
+		return vb_fail(err, VB_E_SETUP, "%s is a symbolic link; vbench does not follow links "
+			       "to files or devices (give the path it points to)", t->shown);
+	case VB_FT_BLK:
+		return prepare_disk(t, cfg, &fi, err);
+	case VB_FT_CHR:
+		return prepare_chr(t, cfg, &fi, err);
+	case VB_FT_FIFO:
+		return vb_fail(err, VB_E_SETUP, "%s is a FIFO: it would measure its reader, not a "
+			       "disk", t->shown);
+	case VB_FT_DIR:
+		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
+			       "written", t->shown);
+	default:
+		return vb_fail(err, VB_E_SETUP, "%s is neither a directory, a file nor a device",
+			       t->shown);
+	}
+}
+
+enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cfg,
+				 const struct vb_io_ops *ops, struct vb_err *err)
+{
+	enum vb_status st;
+
+	memset(t, 0, sizeof *t);
+	t->ops = ops;
+	t->dirfd = -1;
+	t->held_fd = -1;
+	t->shown = cfg->target_path;
+	if (cfg->direct && vb_os_caps()->direct_how == NULL)
+		return vb_fail(err, VB_E_SETUP, "--direct: this platform has no way to bypass the "
+			       "page cache");
+	if (strlen(cfg->target_path) > PATH_LIMIT)
+		return vb_fail(err, VB_E_SETUP, "target path is too long");
+	/* A directory, or a link to one (macOS's /tmp is), is held open from here on. */
+	t->dirfd = ops->open_dir(ops->ctx, cfg->target_path, false);
+	if (t->dirfd >= 0)
+		st = prepare_dir(t, cfg, err);
+	else if (errno == ENOTDIR || errno == ENOENT)
+		st = prepare_name(t, cfg, errno, err);
+	else
+		st = vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown, strerror(errno));
+	if (st != VB_OK)
+		vb_target_cleanup(t);
+	return st;
+}
+
+void vb_target_cleanup(struct vb_target *t)
+{
+	if (t->ops == NULL)
+		return;
+	if (t->created && !t->keep && t->dirfd >= 0)
+		remove_own(t, t->name, &t->id);
+	t->created = false;
+	if (t->held_fd >= 0)
+		t->ops->close(t->ops->ctx, t->held_fd);
+	if (t->dirfd >= 0)
+		t->ops->close(t->ops->ctx, t->dirfd);
+	t->held_fd = t->dirfd = -1;
+}
+
+const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
+			       size_t n)
+{
+	if (t->created && !t->keep && t->kind == VB_TGT_NEWFILE)
+		snprintf(buf, n, "%s, the file vbench created, is left behind; remove it once the "
+			 "filesystem responds", t->shown);
+	else if (t->created && !t->keep)
+		snprintf(buf, n, "%s/%s, the file vbench created, is left behind; remove it once "
+			 "the filesystem responds", t->shown, t->name);
+	else if (t->per_run_name && name != NULL)
+		snprintf(buf, n, "%s/%s, the file of the stuck run, may be left behind; remove it "
+			 "once the filesystem responds", t->shown, name);
+	else
+		return NULL;
+	return buf;
+}
+
+const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
+{
+	switch (t->kind) {
+	case VB_TGT_DIR:
+		if (t->created && t->keep)
+			snprintf(buf, n, "a new file in this directory, kept as %s", t->name);
+		else if (t->created)
+			snprintf(buf, n, "one new file in this directory (%s) for all runs, removed "
+				 "at the end", t->name);
+		else
+			return "a new file in this directory for each run, removed at the end";
+		return buf;
+	case VB_TGT_NEWFILE:
+		return t->keep ? "created, kept at the end" : "created, removed at the end";
+	case VB_TGT_EXISTING:
+		return "an existing file, overwritten (--force), not removed";
+	case VB_TGT_DISK:
+		return "a disk, overwritten (--force)";
+	case VB_TGT_SINK:
+		return "a data sink";
+	}
+	return NULL;
+}

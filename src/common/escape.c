@@ -1,0 +1,182 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_escape.h"
+
+size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	size_t len;
+	uint32_t v, min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2, v = c & 0x1f, min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3, v = c & 0x0f, min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return len;
+}
+
+/* Walks s, calling out(arg, bytes, n) with either a safe character or its escape. */
+static void escape_walk(const char *s, void (*out)(void *arg, const char *p, size_t n),
+			void *arg)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
+		if (k == 0 || cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+			/* every byte of a C1 character, so that a terminal sees none of it */
+			size_t m = k ? k : 1;
+			for (size_t j = 0; j < m; j++) {
+				char esc[5];
+				snprintf(esc, sizeof esc, "\\x%02x", u[i + j]);
+				out(arg, esc, 4);
+			}
+			i += m;
+			continue;
+		}
+		out(arg, s + i, k);
+		i += k;
+	}
+}
+
+static void to_file(void *arg, const char *p, size_t n)
+{
+	fwrite(p, 1, n, (FILE *)arg);
+}
+
+void vb_text(FILE *f, const char *s)
+{
+	escape_walk(s, to_file, f);
+}
+
+struct sized {
+	char *buf;
+	size_t n, used;
+};
+
+static void to_sized(void *arg, const char *p, size_t n)
+{
+	struct sized *d = arg;
+
+	if (d->used + n >= d->n)
+		return;   /* cut at a whole character or escape */
+	memcpy(d->buf + d->used, p, n);
+	d->used += n;
+	d->buf[d->used] = '\0';
+}
+
+void vb_text_to(char *buf, size_t n, const char *s)
+{
+	struct sized d = {buf, n, 0};
+
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	escape_walk(s, to_sized, &d);
+}
+
+static void count(void *arg, const char *p, size_t n)
+{
+	(void)p;
+	*(size_t *)arg += n == 4 && p[0] == '\\' ? 4 : 1;
+}
+
+size_t vb_text_width(const char *s)
+{
+	size_t w = 0;
+
+	escape_walk(s, count, &w);
+	return w;
+}
+
+/* Whether a spreadsheet would take a field starting at s for a formula. */
+static int formula_start(const char *s)
+{
+	while (*s == '\'')
+		s++;
+	return *s == '=' || *s == '+' || *s == '-' || *s == '@' || *s == '\t' || *s == '\r';
+}
+
+void vb_csv_field(struct vb_buf *b, const char *s)
+{
+	if (formula_start(s)) {
+		/* The apostrophe goes inside the quotes, if any: it is part of the text. */
+		if (strpbrk(s, ",\"\r\n") == NULL) {
+			vb_buf_putc(b, '\'');
+			vb_buf_puts(b, s);
+			return;
+		}
+		vb_buf_puts(b, "\"'");
+	} else if (strpbrk(s, ",\"\r\n") == NULL) {
+		vb_buf_puts(b, s);
+		return;
+	} else {
+		vb_buf_putc(b, '"');
+	}
+	for (; *s; s++) {
+		if (*s == '"')
+			vb_buf_putc(b, '"');
+		vb_buf_putc(b, *s);
+	}
+	vb_buf_putc(b, '"');
+}
+
+const char *vb_csv_plain(const char *s)
+{
+	return s[0] == '\'' && formula_start(s + 1) && s[1] != '\0' ? s + 1 : s;
+}
+
+void vb_json_string_n(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	putc('"', f);
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
+		if (k == 0) {
+			fputs("\\ufffd", f);  /* JSON text must be UTF-8: the stray byte cannot stay */
+			i++;
+			continue;
+		}
+		const char *esc = cp == '"' ? "\\\"" : cp == '\\' ? "\\\\" : cp == '\n' ? "\\n" :
+				  cp == '\r' ? "\\r" : cp == '\t' ? "\\t" : cp == '\b' ? "\\b" :
+				  cp == '\f' ? "\\f" : NULL;
+		if (esc)
+			fputs(esc, f);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+			fprintf(f, "\\u%04x", (unsigned)cp);
+		else
+			fwrite(u + i, 1, k, f);
+		i += k;
+	}
+	putc('"', f);
+}
+
+void vb_json_string(FILE *f, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	vb_json_string_n(f, s, strlen(s));
+}

@@ -1,0 +1,36 @@
+/* Small helpers every platform file shares; compiled on every system. */
+#include "os_internal.h"
+
+#include <string.h>
+
+const char vb_os_unknown[] = "unknown";
+
+void vb_os_copy(char *dst, size_t n, const char *src)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	for (i = 0; i + 1 < n && src[i] != '\0'; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}
+
+const char *vb_os_base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+void vb_os_env_reset(struct vb_env *e)
+{
+	memset(e, 0, sizeof *e);
+	vb_os_copy(e->host, sizeof e->host, vb_os_unknown);
+	vb_os_copy(e->os, sizeof e->os, vb_os_unknown);
+	vb_os_copy(e->kernel, sizeof e->kernel, vb_os_unknown);
+	vb_os_copy(e->fs, sizeof e->fs, vb_os_unknown);
+	vb_os_copy(e->mount, sizeof e->mount, vb_os_unknown);
+	vb_os_copy(e->device, sizeof e->device, vb_os_unknown);
+	vb_os_copy(e->driver, sizeof e->driver, vb_os_unknown);
+}

@@ -1,0 +1,865 @@
+/* Linux: O_DIRECT and O_TMPFILE, the block-device ioctls, and everything learnt from
+ * /proc and /sys: the mount, device and driver under a target, and whether anything is
+ * layered on a disk or a file (a mount, a dm or md holder, swap, a loop device, a lock).
+ * The readers take a root prefix, so that tests can hand them a fake tree. */
+#include "os_internal.h"
+
+#if VB_OS_LINUX
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>          /* BLKGETSIZE64, BLKSSZGET (glibc and musl) */
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/types.h>
+#include <signal.h>
+#include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<linux/loop.h>)
+#include <linux/loop.h>         /* LOOP_GET_STATUS64 */
+#endif
+#endif
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+/* A mountinfo line has ten or so fields; this leaves room for many optional ones. */
+#define MAX_FIELDS 64
+/* Sysfs device trees are a dozen levels deep; the bound only guards against loops. */
+#define MAX_DEPTH 32
+
+#define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
+
+const struct vb_caps vb_fam_caps = {
+	.direct_how = "O_DIRECT",
+	.fsync_call = "fsync",
+	.fdatasync_call = "fdatasync",
+	.dsync_how = "O_DSYNC",
+	.chr_disks = false,
+	.status_how = "SIGUSR1",
+};
+
+int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
+{
+	*flags = (req->direct ? O_DIRECT : 0) | (req->dsync ? O_DSYNC : 0) |
+		 (req->exclusive ? O_EXCL : 0);
+	if (req->kind == VB_OPEN_ANON)
+		*flags |= O_TMPFILE;
+	return 0;
+}
+
+int vb_fam_after_open(int fd, const struct vb_open_req *req)
+{
+	(void)fd;
+	(void)req;
+	return 0;
+}
+
+int vb_fam_sync(int fd, enum vb_sync_call call)
+{
+	return call == VB_CALL_FDATASYNC ? fdatasync(fd) : fsync(fd);
+}
+
+int vb_fam_disk(int fd, struct vb_disk *d)
+{
+	struct stat st;
+	uint64_t size = 0;
+	int sector = 0;
+
+	if (fstat(fd, &st) != 0 || !S_ISBLK(st.st_mode) || ioctl(fd, BLKGETSIZE64, &size) != 0)
+		return -1;
+	d->size_bytes = size;
+	if (ioctl(fd, BLKSSZGET, &sector) == 0 && sector > 0)
+		d->sector_bytes = (uint32_t)sector;
+	return 0;
+}
+
+/* ---- small readers ----------------------------------------------------------------- */
+
+/* Writes a followed by b into buf; -1 when it does not fit, because a cut path names
+ * some other file. */
+static int join(char *buf, size_t n, const char *a, const char *b)
+{
+	int len = snprintf(buf, n, "%s%s", a, b);
+
+	return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
+/* Appends src to the terminated string in dst of size n, truncating. */
+static void append(char *dst, size_t n, const char *src)
+{
+	size_t len = strlen(dst);
+
+	if (len < n)
+		vb_os_copy(dst + len, n - len, src);
+}
+
+/* Drops the last component of an absolute path, keeping at least "/". */
+static void cut_last(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (slash == path)
+		slash[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+}
+
+/* Parses a decimal that fills the whole string but for leading blanks; strtoull alone
+ * would take "-1", "12abc" and an empty string. */
+static int parse_u64(const char *s, uint64_t *out, const char **end)
+{
+	char *stop;
+	unsigned long long v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &stop, 10);
+	if (errno != 0)
+		return -1;
+	*out = v;
+	*end = stop;
+	return 0;
+}
+
+/* Reads the first line of dir/name into buf (without the newline); -1 when absent. */
+static int read_line(const char *dir, const char *name, char *buf, size_t n)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ok;
+
+	if (join(path, sizeof path, dir, name) != 0 || !(f = fopen(path, "r")))
+		return -1;
+	ok = fgets(buf, (int)n, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* Reads a sysfs attribute that holds one 32-bit number, such as a block size; 0 when it
+ * is missing or is not one. */
+static uint32_t read_u32(const char *dir, const char *name)
+{
+	char text[64];
+	const char *end;
+	uint64_t v;
+
+	if (read_line(dir, name, text, sizeof text) != 0 || parse_u64(text, &v, &end) != 0 ||
+	    v > UINT32_MAX || *end != '\0')
+		return 0;
+	return (uint32_t)v;
+}
+
+/* Decodes the \ooo octal escapes the kernel writes for space, tab, newline and
+ * backslash in mountinfo and swaps paths, in place. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/* "M:m" of a sysfs dev attribute or a mountinfo field into a device number. */
+static int parse_devnum(const char *s, uint64_t *dev)
+{
+	unsigned maj, min;
+	char extra;
+
+	if (sscanf(s, "%u:%u%c", &maj, &min, &extra) != 2)
+		return -1;
+	*dev = (uint64_t)makedev(maj, min);
+	return 0;
+}
+
+/* ---- meminfo ----------------------------------------------------------------------- */
+
+uint64_t vb_linux_meminfo(const char *root, const char *key)
+{
+	char file[PATH_MAX], line[256];
+	const char *end;
+	uint64_t kib = 0;
+	size_t klen = strlen(key);
+	FILE *f;
+
+	if (join(file, sizeof file, root, "/proc/meminfo") != 0 || !(f = fopen(file, "r")))
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, key, klen) != 0 || line[klen] != ':')
+			continue;
+		if (parse_u64(line + klen + 1, &kib, &end) != 0 || strncmp(end, " kB", 3) != 0 ||
+		    kib > UINT64_MAX / 1024)
+			kib = 0;
+		break;
+	}
+	fclose(f);
+	return kib * 1024;
+}
+
+uint64_t vb_fam_ram_bytes(void)
+{
+	uint64_t ram = vb_linux_meminfo("", "MemTotal");
+
+	if (ram == 0) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+		if (pages > 0 && size > 0)
+			ram = (uint64_t)pages * (uint64_t)size;
+	}
+	return ram;
+}
+
+/* Only a kernel that counts reclaimable cache as available (MemAvailable) gives a figure
+ * worth refusing a block size for; free pages alone undercount. */
+uint64_t vb_fam_avail_mem(void)
+{
+	return vb_linux_meminfo("", "MemAvailable");
+}
+
+void vb_fam_worker_child(void)
+{
+	/* A worker left behind by a parent killed with SIGKILL would go on writing. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+}
+
+/* ---- mountinfo ----------------------------------------------------------------------- */
+
+/* One mountinfo line, split in place. */
+struct mline {
+	uint64_t dev;
+	char *point, *fs, *source;
+};
+
+/* Splits one mountinfo line in place; -1 when it lacks a field. The optional fields end
+ * at a lone "-", after which come the filesystem type and the source. */
+static int parse_mountinfo(char *line, struct mline *m)
+{
+	char *tok[MAX_FIELDS], *save = NULL;
+	size_t n = 0, sep = 6;
+
+	for (char *t = strtok_r(line, " \n", &save); t && n < MAX_FIELDS;
+	     t = strtok_r(NULL, " \n", &save))
+		tok[n++] = t;
+	while (sep < n && strcmp(tok[sep], "-") != 0)
+		sep++;
+	if (sep + 2 >= n || n < 5 || parse_devnum(tok[2], &m->dev) != 0)
+		return -1;
+	m->point = tok[4];
+	m->fs = tok[sep + 1];
+	m->source = tok[sep + 2];
+	unescape(m->point);
+	unescape(m->fs);
+	unescape(m->source);
+	return 0;
+}
+
+static FILE *open_mountinfo(const char *root)
+{
+	char file[PATH_MAX];
+
+	if (join(file, sizeof file, root, "/proc/self/mountinfo") != 0)
+		return NULL;
+	return fopen(file, "r");
+}
+
+/* How deep mount point mnt holds path: 0 when it does not, else the match length. */
+static size_t cover(const char *mnt, const char *path)
+{
+	size_t n = strlen(mnt);
+
+	if (!path || n == 0 || strncmp(mnt, path, n) != 0)
+		return 0;
+	if (strcmp(mnt, "/") == 0 || path[n] == '\0' || path[n] == '/')
+		return n;
+	return 0;
+}
+
+/* The mount chosen for a target, copied out of the line buffer. */
+struct mount_pick {
+	uint64_t dev;
+	char point[1024];
+	char fs[64];
+	char source[256];
+};
+
+/* Picks the mount that holds the target: a line carrying its device, the one whose
+ * mount point holds the path most deeply (a later line wins a tie, being mounted on
+ * top). Without such a line the answer is "unknown", not a guess by path, since in a
+ * chroot the mount of the root is not listed at all. The one exception is btrfs, whose
+ * subvolumes have device numbers of their own: there the deepest btrfs mount holding
+ * the path is the answer. Returns 1 when pick was filled. */
+static int find_mount(const char *root, const char *path, uint64_t dev, struct mount_pick *pick)
+{
+	char *line = NULL;
+	size_t cap = 0, best = 0, best_btrfs = 0;
+	int found = 0;
+	struct mount_pick btrfs;
+	FILE *f = open_mountinfo(root);
+
+	if (!f)
+		return 0;
+	memset(&btrfs, 0, sizeof btrfs);
+	while (getline(&line, &cap, f) != -1) {
+		struct mline m;
+		if (parse_mountinfo(line, &m) != 0)
+			continue;
+		size_t depth = cover(m.point, path);
+		if (m.dev == dev && (!found || depth + 1 >= best)) {
+			pick->dev = m.dev;
+			COPY(pick->point, m.point);
+			COPY(pick->fs, m.fs);
+			COPY(pick->source, m.source);
+			best = depth + 1;
+			found = 1;
+		} else if (strcmp(m.fs, "btrfs") == 0 && depth > 0 && depth >= best_btrfs) {
+			btrfs.dev = m.dev;
+			COPY(btrfs.point, m.point);
+			COPY(btrfs.fs, m.fs);
+			COPY(btrfs.source, m.source);
+			best_btrfs = depth;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (!found && best_btrfs > 0 && major(dev) == 0) {
+		*pick = btrfs;
+		found = 1;
+	}
+	return found;
+}
+
+/* ---- sysfs: device and driver -------------------------------------------------------- */
+
+struct name_driver {
+	const char *name;
+	const char *driver;
+};
+
+/* Block devices without a driver link in sysfs are virtual ones, and their name says
+ * which subsystem made them. An NVMe namespace under native multipathing hangs off a
+ * subsystem device with no driver either, hence the "nvme" entry. */
+static const struct name_driver virtual_disks[] = {
+	{"loop", "loop"}, {"dm", "device-mapper"}, {"md", "md"}, {"zram", "zram"},
+	{"nbd", "nbd"}, {"ram", "brd"}, {"rbd", "rbd"}, {"nvme", "nvme"}, {NULL, NULL}
+};
+
+static const char *virtual_driver(const char *name)
+{
+	char letters[32];
+	size_t n = 0;
+
+	while (n + 1 < sizeof letters && name[n] >= 'a' && name[n] <= 'z') {
+		letters[n] = name[n];
+		n++;
+	}
+	letters[n] = '\0';
+	for (size_t i = 0; virtual_disks[i].name; i++)
+		if (strcmp(letters, virtual_disks[i].name) == 0)
+			return virtual_disks[i].driver;
+	return vb_os_unknown;
+}
+
+/* Reads the name of the driver bound to sysfs device dir into name; -1 when none is. */
+static int bound_driver(const char *dir, char *name, size_t n)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	ssize_t len;
+
+	if (join(link, sizeof link, dir, "/driver") != 0)
+		return -1;
+	len = readlink(link, target, sizeof target - 1);
+	if (len <= 0)
+		return -1;
+	target[len] = '\0';
+	vb_os_copy(name, n, vb_os_base_name(target));
+	return 0;
+}
+
+/* Walks from a disk's device up the sysfs tree to the first device with a driver: the
+ * disk's own for virtio, the PCI function for an NVMe controller. A SCSI disk's driver
+ * is "sd" whatever the bus, so for it the walk goes on to the host adapter's driver
+ * (ahci, ata_piix, virtio_scsi, uas), which is what tells disks apart. */
+static void walk_drivers(char *dev, const char *limit, char *first, char *host, size_t n)
+{
+	size_t lim = strlen(limit);
+
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		if (strncmp(dev, limit, lim) != 0 || dev[lim] != '/')
+			return;
+		if (bound_driver(dev, first[0] ? host : first, n) == 0 &&
+		    (host[0] != '\0' || strcmp(first, "sd") != 0))
+			return;
+		cut_last(dev);
+	}
+}
+
+/* Sets e->driver for the whole-disk sysfs directory disk: "sd/ahci" for a SCSI disk on
+ * an AHCI port, "virtio_blk", "nvme", or for a virtual disk the name of its kind. */
+static void disk_driver(struct vb_env *e, const char *root, const char *disk)
+{
+	char link[PATH_MAX], dev[PATH_MAX], limit[PATH_MAX], sys[PATH_MAX];
+	char first[64] = "", host[64] = "";
+
+	if (join(link, sizeof link, disk, "/device") == 0 && realpath(link, dev) &&
+	    join(sys, sizeof sys, root, "/sys/devices") == 0 && realpath(sys, limit))
+		walk_drivers(dev, limit, first, host, sizeof first);
+	if (first[0] == '\0') {
+		COPY(e->driver, virtual_driver(vb_os_base_name(disk)));
+		return;
+	}
+	COPY(e->driver, first);
+	if (host[0] != '\0') {
+		append(e->driver, sizeof e->driver, "/");
+		append(e->driver, sizeof e->driver, host);
+	}
+}
+
+/* The sysfs directory of block device dev into dir (resolved); -1 when there is none. */
+static int sysfs_dir(const char *root, uint64_t dev, char *dir)
+{
+	char link[PATH_MAX];
+	int len = snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", root, major(dev),
+			   minor(dev));
+
+	if (len < 0 || (size_t)len >= sizeof link || !realpath(link, dir))
+		return -1;
+	return 0;
+}
+
+/* Whether sysfs directory dir is a partition (it has a "partition" attribute). */
+static bool is_partition(const char *dir)
+{
+	char part[PATH_MAX];
+
+	return join(part, sizeof part, dir, "/partition") == 0 && access(part, F_OK) == 0;
+}
+
+/* Fills device, driver and block sizes from the sysfs directory of dev. A partition's
+ * directory sits inside its disk's, and only the disk has the queue limits and the
+ * link to the hardware. */
+static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
+{
+	char dir[PATH_MAX];
+
+	if (sysfs_dir(root, dev, dir) != 0)
+		return;
+	COPY(e->device, vb_os_base_name(dir));
+	if (is_partition(dir))
+		cut_last(dir);
+	e->logical_block = read_u32(dir, "/queue/logical_block_size");
+	e->physical_block = read_u32(dir, "/queue/physical_block_size");
+	disk_driver(e, root, dir);
+}
+
+/* Device major 0 has no block device of its own: tmpfs, proc, overlay, NFS, and also
+ * btrfs, whose mount source still names the disk under it, which is then looked up. */
+static void unnamed_device(struct vb_env *e, const char *root, const char *source)
+{
+	char node[PATH_MAX];
+	struct stat st;
+
+	if (strncmp(source, "/dev/", 5) != 0) {
+		COPY(e->device, source[0] ? source : vb_os_unknown);
+		COPY(e->driver, "none");
+		return;
+	}
+	if (join(node, sizeof node, root, source) == 0 && stat(node, &st) == 0 &&
+	    S_ISBLK(st.st_mode))
+		sysfs_device(e, root, (uint64_t)st.st_rdev);
+	if (strcmp(e->device, vb_os_unknown) == 0)
+		COPY(e->device, vb_os_base_name(source));
+}
+
+void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
+		     const struct vb_fileinfo *fi)
+{
+	struct mount_pick m;
+
+	if (fi->type == VB_FT_BLK) {
+		COPY(e->fs, "none");
+		COPY(e->mount, "none");
+		sysfs_device(e, root, fi->rdev);
+		if (strcmp(e->device, vb_os_unknown) == 0)
+			COPY(e->device, vb_os_base_name(path));
+		return;
+	}
+	memset(&m, 0, sizeof m);
+	if (!find_mount(root, path, fi->dev, &m))
+		return;
+	COPY(e->fs, m.fs);
+	COPY(e->mount, m.point);
+	if (major(m.dev) == 0) {
+		unnamed_device(e, root, m.source);
+		return;
+	}
+	sysfs_device(e, root, m.dev);
+	if (strcmp(e->device, vb_os_unknown) == 0 && strncmp(m.source, "/dev/", 5) == 0)
+		COPY(e->device, vb_os_base_name(m.source));
+}
+
+void vb_fam_detect(struct vb_env *e, int fd, const char *path)
+{
+	char link[64], real[PATH_MAX];
+	struct vb_fileinfo fi = {VB_FT_OTHER, 0, 0, 0, 0, 0};
+	struct stat st;
+	ssize_t len;
+
+	if (fstat(fd, &st) != 0)
+		return;
+	fi.type = S_ISBLK(st.st_mode) ? VB_FT_BLK : S_ISDIR(st.st_mode) ? VB_FT_DIR : VB_FT_REG;
+	fi.dev = (uint64_t)st.st_dev;
+	fi.ino = (uint64_t)st.st_ino;
+	fi.rdev = (uint64_t)st.st_rdev;
+	/* The descriptor's own path, as the kernel knows it now: the path given may hold
+	 * links and relative parts. */
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	len = readlink(link, real, sizeof real - 1);
+	if (len > 0 && real[0] == '/') {
+		real[len] = '\0';
+	} else if (!realpath(path, real)) {
+		vb_os_copy(real, sizeof real, path);
+	}
+	vb_linux_detect(e, "", real, &fi);
+}
+
+uint32_t vb_fam_logical_block(int fd)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+
+	if (fstat(fd, &st) != 0)
+		return 0;
+	if (S_ISBLK(st.st_mode)) {
+		int v = 0;
+		return ioctl(fd, BLKSSZGET, &v) == 0 && v > 0 ? (uint32_t)v : 0;
+	}
+	if (sysfs_dir("", (uint64_t)st.st_dev, dir) != 0)
+		return 0;
+	if (is_partition(dir))
+		cut_last(dir);
+	return read_u32(dir, "/queue/logical_block_size");
+}
+
+/* ---- in use ---------------------------------------------------------------------------- */
+
+/* Everything that may be layered on a device or a file, found under root. */
+struct holder_ctx {
+	const char *root;
+	char *holder;
+	size_t n;
+};
+
+static int held(struct holder_ctx *h, const char *fmt, const char *a, const char *b)
+{
+	snprintf(h->holder, h->n, fmt, a, b);
+	return 1;
+}
+
+static int cannot_tell(struct holder_ctx *h, const char *what, const char *path)
+{
+	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s", what, path);
+	return -1;
+}
+
+/* The devices of a disk: dev itself and each of its partitions. */
+struct devlist {
+	uint64_t dev[256];
+	char name[256][64];
+	size_t n;
+};
+
+static void devlist_add(struct devlist *l, uint64_t dev, const char *name)
+{
+	if (l->n < sizeof l->dev / sizeof l->dev[0]) {
+		l->dev[l->n] = dev;
+		vb_os_copy(l->name[l->n], sizeof l->name[0], name);
+		l->n++;
+	}
+}
+
+/* Fills l with dev and its partitions (sysfs subdirectories holding "partition"). */
+static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
+{
+	char dir[PATH_MAX], sub[PATH_MAX], text[64];
+	struct dirent *de;
+	DIR *d;
+
+	if (sysfs_dir(h->root, dev, dir) != 0)
+		return -1;
+	devlist_add(l, dev, vb_os_base_name(dir));
+	if (!(d = opendir(dir)))
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		uint64_t pdev;
+		if (de->d_name[0] == '.' || snprintf(sub, sizeof sub, "%s/%s", dir, de->d_name) >=
+		    (int)sizeof sub || !is_partition(sub))
+			continue;
+		if (read_line(sub, "/dev", text, sizeof text) == 0 && parse_devnum(text, &pdev) == 0)
+			devlist_add(l, pdev, de->d_name);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int find_dev(const struct devlist *l, uint64_t dev)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->dev[i] == dev)
+			return (int)i;
+	return -1;
+}
+
+/* A device node path under root, as the device number it stands for; -1 if it is not
+ * a block device (or is gone). */
+static int node_dev(const char *root, const char *path, uint64_t *dev)
+{
+	char node[PATH_MAX];
+	struct stat st;
+
+	if (join(node, sizeof node, root, path) != 0 || stat(node, &st) != 0 ||
+	    !S_ISBLK(st.st_mode))
+		return -1;
+	*dev = (uint64_t)st.st_rdev;
+	return 0;
+}
+
+/* dm and md devices, bcache and the like list themselves under holders/. */
+static int check_holders(struct holder_ctx *h, const struct devlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		char dir[PATH_MAX], hdir[PATH_MAX];
+		struct dirent *de;
+		DIR *d;
+		if (sysfs_dir(h->root, l->dev[i], dir) != 0 ||
+		    join(hdir, sizeof hdir, dir, "/holders") != 0 || !(d = opendir(hdir)))
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			if (de->d_name[0] == '.')
+				continue;
+			char name[256];
+			COPY(name, de->d_name);
+			closedir(d);
+			return held(h, "%s is held by %s (device-mapper, md or another layer)",
+				    l->name[i], name);
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+static int check_mounts(struct holder_ctx *h, const struct devlist *l)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+	FILE *f = open_mountinfo(h->root);
+
+	if (!f)
+		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
+	while (rc == 0 && getline(&line, &cap, f) != -1) {
+		struct mline m;
+		uint64_t src;
+		if (parse_mountinfo(line, &m) != 0)
+			continue;
+		int i = find_dev(l, m.dev);
+		/* btrfs and others show an anonymous device; their source names the disk. */
+		if (i < 0 && strncmp(m.source, "/dev/", 5) == 0 && node_dev(h->root, m.source, &src) == 0)
+			i = find_dev(l, src);
+		if (i >= 0)
+			rc = held(h, "%s is mounted on %s", l->name[i], m.point);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* /proc/swaps: "Filename Type Size Used Priority", paths escaped as in mountinfo. */
+static int check_swaps(struct holder_ctx *h, const struct devlist *l, const struct vb_fileinfo *fi)
+{
+	char file[PATH_MAX], line[PATH_MAX + 64], node[PATH_MAX];
+	int rc = 0;
+	FILE *f;
+
+	if (join(file, sizeof file, h->root, "/proc/swaps") != 0 || !(f = fopen(file, "r")))
+		return 0;   /* no swap support at all */
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		char *name = strtok(line, " \t\n");
+		struct stat st;
+		uint64_t dev;
+		if (!name || name[0] != '/')
+			continue;
+		unescape(name);
+		if (l != NULL && node_dev(h->root, name, &dev) == 0 && find_dev(l, dev) >= 0)
+			rc = held(h, "%s is used as swap%s", l->name[find_dev(l, dev)], "");
+		else if (fi != NULL && join(node, sizeof node, h->root, name) == 0 &&
+			 stat(node, &st) == 0 && (uint64_t)st.st_dev == fi->dev &&
+			 (uint64_t)st.st_ino == fi->ino)
+			rc = held(h, "it is used as swap (%s)%s", name, "");
+	}
+	fclose(f);
+	return rc;
+}
+
+/* The identity of what loop device name is backed by, from the kernel itself where it
+ * will say (root only), else from its backing_file attribute. Returns 0 with dev/ino
+ * (and rdev for a device node), or -1 when it cannot be found. */
+static int loop_backing(struct holder_ctx *h, const char *name, const char *backing,
+			struct stat *out)
+{
+	char node[PATH_MAX];
+	size_t len = strlen(backing);
+
+#if defined(LOOP_GET_STATUS64)
+	if (h->root[0] == '\0') {
+		struct loop_info64 li;
+		int fd;
+		snprintf(node, sizeof node, "/dev/%s", name);
+		fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			int ok = ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
+			close(fd);
+			if (ok) {
+				memset(out, 0, sizeof *out);
+				out->st_dev = (dev_t)li.lo_device;
+				out->st_ino = (ino_t)li.lo_inode;
+				/* The node's device number is only known through its path. */
+				struct stat st;
+				if (join(node, sizeof node, h->root, backing) == 0 &&
+				    stat(node, &st) == 0 && st.st_dev == out->st_dev &&
+				    st.st_ino == out->st_ino) {
+					out->st_mode = st.st_mode;
+					out->st_rdev = st.st_rdev;
+				}
+				return 0;
+			}
+		}
+	}
+#endif
+	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
+		return -1;
+	if (join(node, sizeof node, h->root, backing) != 0 || stat(node, out) != 0)
+		return -1;
+	return 0;
+}
+
+/* Every attached loop device: the disk (or file) backing it is in use. */
+static int check_loops(struct holder_ctx *h, const struct devlist *l, const struct vb_fileinfo *fi)
+{
+	char dir[PATH_MAX], ldir[PATH_MAX], backing[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	if (join(dir, sizeof dir, h->root, "/sys/block") != 0 || !(d = opendir(dir)))
+		return cannot_tell(h, "cannot read", "/sys/block");
+	while (rc == 0 && (de = readdir(d)) != NULL) {
+		struct stat st;
+		if (strncmp(de->d_name, "loop", 4) != 0 ||
+		    snprintf(ldir, sizeof ldir, "%s/%s/loop", dir, de->d_name) >= (int)sizeof ldir ||
+		    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
+			continue;   /* not attached */
+		if (loop_backing(h, de->d_name, backing, &st) != 0) {
+			/* A file that was deleted cannot be the target; anything else that
+			 * cannot be identified might be. */
+			size_t len = strlen(backing);
+			if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
+				continue;
+			rc = cannot_tell(h, "cannot identify the backing file of", de->d_name);
+			break;
+		}
+		if (fi != NULL && fi->type == VB_FT_REG && (uint64_t)st.st_dev == fi->dev &&
+		    (uint64_t)st.st_ino == fi->ino)
+			rc = held(h, "loop device %s is backed by it%s", de->d_name, "");
+		else if (l != NULL && S_ISBLK(st.st_mode) && find_dev(l, (uint64_t)st.st_rdev) >= 0)
+			rc = held(h, "loop device %s is backed by %s", de->d_name,
+				  l->name[find_dev(l, (uint64_t)st.st_rdev)]);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* /proc/locks: a program that locks its disk image (QEMU does) has it in use. The file
+ * is "MAJ:MIN:INODE", the first two in hex. */
+static int check_locks(struct holder_ctx *h, const struct vb_fileinfo *fi)
+{
+	char file[PATH_MAX], line[512];
+	int rc = 0;
+	FILE *f;
+
+	if (join(file, sizeof file, h->root, "/proc/locks") != 0 || !(f = fopen(file, "r")))
+		return 0;
+	while (rc == 0 && fgets(line, sizeof line, f)) {
+		char kind[16], pid[32];
+		unsigned maj, min;
+		unsigned long long ino;
+		if (strstr(line, "->") != NULL)
+			continue;   /* a waiter, not a holder */
+		if (sscanf(line, "%*s %15s %*s %*s %31s %x:%x:%llu", kind, pid, &maj, &min, &ino) != 5)
+			continue;
+		if ((uint64_t)makedev(maj, min) == fi->dev && ino == fi->ino &&
+		    (unsigned long long)atoll(pid) != (unsigned long long)getpid())
+			rc = held(h, "process %s holds a %s lock on it (a program such as QEMU "
+				  "is using it)", pid, kind);
+	}
+	fclose(f);
+	return rc;
+}
+
+int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	struct holder_ctx h = {root, holder, n};
+	struct devlist *l;
+	int rc;
+
+	holder[0] = '\0';
+	if (fi->type == VB_FT_REG) {
+		if ((rc = check_loops(&h, NULL, fi)) != 0 || (rc = check_swaps(&h, NULL, fi)) != 0)
+			return rc;
+		return check_locks(&h, fi);
+	}
+	if (fi->type != VB_FT_BLK)
+		return 0;
+	if (!(l = calloc(1, sizeof *l)))
+		return cannot_tell(&h, "out of memory while checking", "the device");
+	char path[64];
+	snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(fi->rdev), minor(fi->rdev));
+	if (disk_and_parts(&h, fi->rdev, l) != 0)
+		rc = cannot_tell(&h, "no", path);
+	else if ((rc = check_holders(&h, l)) == 0 && (rc = check_mounts(&h, l)) == 0 &&
+		 (rc = check_swaps(&h, l, NULL)) == 0)
+		rc = check_loops(&h, l, NULL);
+	free(l);
+	return rc;
+}
+
+int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	(void)fd;
+	return vb_linux_in_use("", fi, holder, n);
+}
+
+#else
+typedef int vb_os_linux_unused;
+#endif

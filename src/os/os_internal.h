@@ -1,0 +1,154 @@
+#ifndef VB_OS_INTERNAL_H
+#define VB_OS_INTERNAL_H
+
+/* What the files of the platform layer share; included first by each of them (and by
+ * the tests of their pure parts), because the feature macros below must come before
+ * any system header: they ask each C library to show its extensions (O_DIRECT,
+ * O_TMPFILE, F_NOCACHE, the statfs fields). */
+#define _GNU_SOURCE
+#define _DARWIN_C_SOURCE
+#define _NETBSD_SOURCE
+#define _BSD_SOURCE
+#define _DEFAULT_SOURCE
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vb_env.h"
+#include "vb_io.h"
+#include "vb_os.h"
+
+/* The family this file is compiled for. Each implementation file is compiled on every
+ * system and is empty except on its own, so the Makefile needs no conditionals. */
+#if defined(_WIN32)
+#define VB_OS_WINDOWS 1
+#else
+#define VB_OS_POSIX 1
+#if defined(__linux__)
+#define VB_OS_LINUX 1
+#elif defined(__FreeBSD__) || defined(__DragonFly__) || defined(__NetBSD__) || \
+	defined(__OpenBSD__)
+#define VB_OS_BSD 1
+#elif defined(__APPLE__)
+#define VB_OS_MACOS 1
+#else
+#define VB_OS_GENERIC 1
+#endif
+#endif
+
+/* The signal that interrupts a blocked call without asking to stop (POSIX). */
+#define VB_WAKE_SIGNAL SIGURG
+
+/* ---- what each POSIX family provides to posix.c (linux.c, bsd.c, macos.c, and
+ * generic.c for any other POSIX system) ---------------------------------------------- */
+
+/* The family's capabilities. */
+extern const struct vb_caps vb_fam_caps;
+
+/* Open flags for req beyond O_WRONLY: direct I/O, O_DSYNC, the anonymous-file flag;
+ * -1 with errno ENOTSUP when req asks for what the family cannot do. */
+int vb_fam_open_flags(const struct vb_open_req *req, int *flags);
+
+/* What must follow the open (F_NOCACHE on macOS); 0, or -1 with errno. */
+int vb_fam_after_open(int fd, const struct vb_open_req *req);
+
+/* The end-of-run call. */
+int vb_fam_sync(int fd, enum vb_sync_call call);
+
+/* Size and sector size when fd is a disk; 0, or -1 when it is not one. */
+int vb_fam_disk(int fd, struct vb_disk *d);
+
+/* Direct I/O granularity of fd or of the device under it; 0 when unknown. */
+uint32_t vb_fam_logical_block(int fd);
+
+/* See vb_io_ops.in_use. */
+int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n);
+
+/* Fills the target part of e (fs, mount, device, driver, block sizes) for fd/path. */
+void vb_fam_detect(struct vb_env *e, int fd, const char *path);
+
+/* Total and available memory in bytes, 0 when unknown. */
+uint64_t vb_fam_ram_bytes(void);
+uint64_t vb_fam_avail_mem(void);
+
+/* Called first in a new worker process (Linux: die with the parent). */
+void vb_fam_worker_child(void);
+
+/* ---- helpers every platform file shares (common.c) ---------------------------------- */
+
+/* Copies src into dst of size n, truncating, always terminated when n > 0. */
+void vb_os_copy(char *dst, size_t n, const char *src);
+
+/* The last component of path. */
+const char *vb_os_base_name(const char *path);
+
+/* "unknown", the value of every environment field that cannot be found. */
+extern const char vb_os_unknown[];
+
+/* Sets every text field of e to "unknown" and every number to 0. */
+void vb_os_env_reset(struct vb_env *e);
+
+#if VB_OS_LINUX
+/* linux.c, with a root prefix ("" for the real system) so that tests can hand in a fake
+ * /proc and /sys: the bytes of a /proc/meminfo line ("MemTotal"), 0 when absent. */
+uint64_t vb_linux_meminfo(const char *root, const char *key);
+
+/* linux.c: the filesystem, mount, device, driver and block sizes of the target at the
+ * absolute path, whose identity is fi (its st_dev, or for a block device its rdev). */
+void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
+		     const struct vb_fileinfo *fi);
+
+/* linux.c: vb_io_ops.in_use for the file or block device fi. */
+int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, char *holder, size_t n);
+#endif
+
+/* ---- pure parts, compiled on every system so that they are tested everywhere -------- */
+
+/* bsd_names.c: the driver a BSD disk name means ("vtbd0" -> "virtio_blk", "ada1p2" ->
+ * "ata"), or "unknown"; a leading "r" (raw twin) is tried without it. */
+const char *vb_bsd_driver_for_name(const char *name);
+
+/* bsd_names.c: the whole disk of a BSD partition, slice or label name into disk
+ * ("vtbd0p2" -> "vtbd0", "ada0s1a" -> "ada0", "wd0a" -> "wd0", "rwd1d" -> "wd1");
+ * returns false when name is not a disk name at all. */
+bool vb_bsd_disk_of(const char *name, char *disk, size_t n);
+
+/* bsd_names.c: whether mount source from (a /dev path such as "/dev/ada0p2") lies on
+ * disk ("ada0"): the disk itself, or one of its partitions, slices or labels. */
+bool vb_bsd_source_on_disk(const char *from, const char *disk);
+
+/* bsd_names.c: the label a filesystem type name is shown with: BSD names kept, except
+ * the ones the same filesystem goes by elsewhere ("ffs" stays "ffs", "ufs" "ufs"). */
+const char *vb_bsd_fs_name(const char *fstypename);
+
+
+/* What a BSD system reports as using a device: a mount (where is its mount point) or a
+ * swap area (where is "swap"), with the whole disk the device lies on when the backend
+ * could resolve it (GEOM on FreeBSD, aliases and wedges elsewhere), else NULL. */
+struct vb_bsd_use {
+	const char *what;        /* the device as reported, "/dev/ada0p2" */
+	const char *where;       /* "/usr", or "swap" */
+	const char *disk;        /* "ada0", or NULL when it could not be resolved */
+};
+
+/* bsd_names.c: the in-use decision for disk ("ada0") given every use: 1 with what holds
+ * it in holder when it or a partition of it is mounted or used as swap; -1 when a device
+ * in use could not be resolved to a disk (so that it might be this one); else 0. */
+int vb_bsd_in_use(const struct vb_bsd_use *uses, size_t n_uses, const char *disk,
+		  char *holder, size_t n);
+
+/* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs", "ada0p2") in
+ * FreeBSD's kern.geom.conftxt text, whose lines are "DEPTH CLASS NAME ..." with each
+ * provider's parents above it at smaller depths. false when it is not there. */
+bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
+
+/* win_names.c: the labels for what Windows reports about a disk. bus is a
+ * STORAGE_BUS_TYPE value, service the driver service name (may be NULL or ""). */
+const char *vb_win_driver_label(int bus, const char *service);
+
+/* win_names.c: the filesystem label for what GetVolumeInformation names ("NTFS" ->
+ * "ntfs", "FAT32" -> "fat32"). */
+void vb_win_fs_label(const char *name, char *out, size_t n);
+
+#endif

@@ -1,0 +1,759 @@
+/* What every POSIX system shares: the ops table on directory descriptors, the clock,
+ * signals, the worker process and output files. The parts that differ by family
+ * (open flags, disks, in-use checks, detection) are the vb_fam_* functions of linux.c,
+ * bsd.c, macos.c or generic.c. */
+#include "os_internal.h"
+
+#if VB_OS_POSIX
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <poll.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+#ifndef O_DIRECTORY
+#define O_DIRECTORY 0
+#endif
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
+
+const struct vb_caps *vb_os_caps(void)
+{
+	return &vb_fam_caps;
+}
+
+uint64_t vb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void vb_os_sleep_ms(unsigned ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+
+	nanosleep(&ts, NULL);
+}
+
+void vb_os_std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* open() returns the lowest free descriptor, which is fd itself. */
+		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (got >= 0 && got != fd)
+			close(got);
+	}
+}
+
+bool vb_os_isatty(int fd)
+{
+	return isatty(fd) == 1;
+}
+
+uint64_t vb_os_avail_mem(void)
+{
+	return vb_fam_avail_mem();
+}
+
+int vb_os_urandom(void *buf, size_t n)
+{
+	unsigned char *p = buf;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (n > 0) {
+		ssize_t got = read(fd, p, n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			int e = got < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		p += got;
+		n -= (size_t)got;
+	}
+	close(fd);
+	return 0;
+}
+
+int vb_os_write_all(int fd, const void *buf, size_t n)
+{
+	const unsigned char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		if (w == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The host, system and kernel come from uname, the rest from the family. */
+void vb_os_detect(struct vb_env *e, int fd, const char *path)
+{
+	struct utsname u;
+
+	vb_os_env_reset(e);
+	if (uname(&u) == 0) {
+		vb_os_copy(e->host, sizeof e->host, u.nodename);
+		vb_os_copy(e->os, sizeof e->os, u.sysname);
+		vb_os_copy(e->kernel, sizeof e->kernel, u.release);
+	}
+	e->ram_bytes = vb_fam_ram_bytes();
+	vb_fam_detect(e, fd, path);
+}
+
+/* ---- the ops table ----------------------------------------------------------------- */
+
+static enum vb_ftype ftype(mode_t m)
+{
+	if (S_ISREG(m))
+		return VB_FT_REG;
+	if (S_ISDIR(m))
+		return VB_FT_DIR;
+	if (S_ISLNK(m))
+		return VB_FT_LINK;
+	if (S_ISBLK(m))
+		return VB_FT_BLK;
+	if (S_ISCHR(m))
+		return VB_FT_CHR;
+	if (S_ISFIFO(m))
+		return VB_FT_FIFO;
+	return VB_FT_OTHER;
+}
+
+static void fill_info(const struct stat *st, struct vb_fileinfo *fi)
+{
+	fi->type = ftype(st->st_mode);
+	fi->dev = (uint64_t)st->st_dev;
+	fi->ino = (uint64_t)st->st_ino;
+	fi->rdev = (uint64_t)st->st_rdev;
+	fi->nlink = (uint64_t)st->st_nlink;
+	fi->size_bytes = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+}
+
+static int px_open_dir(void *ctx, const char *path, bool nofollow)
+{
+	(void)ctx;
+	return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+}
+
+static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_open_req *req)
+{
+	int flags = 0;
+
+	(void)ctx;
+	if (vb_fam_open_flags(req, &flags) != 0)
+		return -1;
+	flags |= O_WRONLY | O_CLOEXEC;
+	int fd;
+	if (req->kind == VB_OPEN_ANON)
+		fd = openat(dirfd, ".", flags, 0600);
+	else if (req->kind == VB_OPEN_CREATE)
+		fd = openat(dirfd, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+	else
+		fd = openat(dirfd, name, flags | O_NOFOLLOW);
+	if (fd >= 0 && vb_fam_after_open(fd, req) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+static int px_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *fi)
+{
+	struct stat st;
+
+	(void)ctx;
+	memset(fi, 0, sizeof *fi);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		if (errno != ENOENT)
+			return -1;
+		fi->type = VB_FT_MISSING;
+		return 0;
+	}
+	fill_info(&st, fi);
+	return 0;
+}
+
+static int px_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
+{
+	struct stat st;
+
+	(void)ctx;
+	if (fstat(fd, &st) != 0)
+		return -1;
+	fill_info(&st, fi);
+	return 0;
+}
+
+static int px_unlinkat(void *ctx, int dirfd, const char *name)
+{
+	(void)ctx;
+	return unlinkat(dirfd, name, 0);
+}
+
+static ssize_t px_pwrite(void *ctx, int fd, const void *buf, size_t n, uint64_t offset)
+{
+	(void)ctx;
+	return pwrite(fd, buf, n, (off_t)offset);
+}
+
+static int px_sync(void *ctx, int fd, enum vb_sync_call call)
+{
+	(void)ctx;
+	return call == VB_CALL_NONE ? 0 : vb_fam_sync(fd, call);
+}
+
+static int px_truncate(void *ctx, int fd)
+{
+	(void)ctx;
+	return ftruncate(fd, 0);
+}
+
+static int px_dup(void *ctx, int fd)
+{
+	(void)ctx;
+#if defined(F_DUPFD_CLOEXEC)
+	return fcntl(fd, F_DUPFD_CLOEXEC, 0);
+#else
+	int d = fcntl(fd, F_DUPFD, 0);
+	if (d >= 0)
+		fcntl(d, F_SETFD, FD_CLOEXEC);
+	return d;
+#endif
+}
+
+static int px_close(void *ctx, int fd)
+{
+	(void)ctx;
+	return close(fd);
+}
+
+static int px_disk(void *ctx, int fd, struct vb_disk *d)
+{
+	(void)ctx;
+	memset(d, 0, sizeof *d);
+	return vb_fam_disk(fd, d);
+}
+
+static uint32_t px_logical_block(void *ctx, int fd)
+{
+	(void)ctx;
+	uint32_t v = vb_fam_logical_block(fd);
+	return v ? v : 512;
+}
+
+static int px_in_use(void *ctx, int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	(void)ctx;
+	return vb_fam_in_use(fd, fi, holder, n);
+}
+
+/* The sinks are recognised by the device they stand for, whatever their name. */
+static bool px_is_sink(void *ctx, const struct vb_fileinfo *fi)
+{
+	static const char *const sinks[] = {"/dev/null", "/dev/zero", "/dev/full"};
+	struct stat st;
+
+	(void)ctx;
+	if (fi->type != VB_FT_CHR)
+		return false;
+	for (size_t i = 0; i < sizeof sinks / sizeof sinks[0]; i++)
+		if (stat(sinks[i], &st) == 0 && S_ISCHR(st.st_mode) &&
+		    (uint64_t)st.st_rdev == fi->rdev)
+			return true;
+	return false;
+}
+
+static uint64_t px_now(void *ctx)
+{
+	(void)ctx;
+	return vb_now_ns();
+}
+
+const struct vb_io_ops vb_os_io = {
+	px_open_dir, px_openat, px_statat, px_fstat, px_unlinkat, px_pwrite, px_sync,
+	px_truncate, px_dup, px_close, px_disk, px_logical_block, px_in_use, px_is_sink,
+	px_now, NULL,
+};
+
+/* ---- signals ----------------------------------------------------------------------- */
+
+static struct vb_sigflags *flags;
+static atomic_int *resumed;
+
+static void on_stop(int signo)
+{
+	int zero = 0;
+
+	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
+}
+
+/* A fault signal (SIGSEGV, ...) stops vbench only when someone sent it; a real fault
+ * gets the default action back and, when the handler returns, happens again. */
+static void on_fault(int signo, siginfo_t *info, void *uc)
+{
+	(void)uc;
+	if (info != NULL && (info->si_code == SI_USER || info->si_code == SI_QUEUE)) {
+		on_stop(signo);
+		return;
+	}
+	signal(signo, SIG_DFL);
+}
+
+static void on_status(int signo)
+{
+	(void)signo;
+	atomic_store(&flags->status, 1);
+}
+
+static void on_resume(int signo)
+{
+	(void)signo;
+	if (resumed != NULL)
+		atomic_store(resumed, 1);
+}
+
+static void on_wake(int signo)
+{
+	(void)signo;   /* only interrupts the call in progress */
+}
+
+static void install(int signo, void (*fn)(int), bool keep_ignored)
+{
+	struct sigaction sa, old;
+
+	if (keep_ignored && sigaction(signo, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: a blocked write returns EINTR */
+	sigaction(signo, &sa, NULL);
+}
+
+static void install_fault(int signo)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fault;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO;
+	sigaction(signo, &sa, NULL);
+}
+
+/* Signals whose default action ends the process and that another process may send. */
+static const int stop_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR2,
+#ifdef SIGXCPU
+	SIGXCPU,
+#endif
+#ifdef SIGVTALRM
+	SIGVTALRM,
+#endif
+#ifdef SIGPROF
+	SIGPROF,
+#endif
+#if defined(SIGPOLL) && VB_OS_LINUX
+	SIGPOLL,       /* terminates on Linux; SIGIO is ignored by default on the BSDs */
+#endif
+#ifdef SIGPWR
+	SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+#ifdef SIGLOST
+	SIGLOST,
+#endif
+#ifdef SIGEMT
+	SIGEMT,
+#endif
+};
+
+/* Signals a fault raises; only when sent by kill() do they ask to stop. */
+static const int fault_signals[] = {
+	SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT,
+#ifdef SIGSYS
+	SIGSYS,
+#endif
+};
+
+void vb_os_signals_install(struct vb_sigflags *f)
+{
+	flags = f;
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		install(stop_signals[i], on_stop, true);
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		install(s, on_stop, true);
+#endif
+	for (size_t i = 0; i < sizeof fault_signals / sizeof fault_signals[0]; i++)
+		install_fault(fault_signals[i]);
+	install(SIGUSR1, on_status, true);
+#ifdef SIGINFO
+	install(SIGINFO, on_status, true);
+#endif
+	install(VB_WAKE_SIGNAL, on_wake, false);
+#ifdef SIGXFSZ
+	signal(SIGXFSZ, SIG_IGN);   /* a file-size limit is then the write's EFBIG */
+#endif
+}
+
+void vb_os_on_resume(atomic_int *flag)
+{
+	resumed = flag;
+	install(SIGCONT, on_resume, false);
+}
+
+_Noreturn void vb_os_die(int signo)
+{
+	sigset_t set;
+
+	fflush(stdout);
+	fflush(stderr);
+	signal(signo, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, signo);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	raise(signo);
+	_exit(128 + signo);
+}
+
+const char *vb_os_signal_name(int signo, char *buf, size_t n)
+{
+	static const struct {
+		int no;
+		const char *name;
+	} names[] = {
+		{SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"},
+		{SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
+		{SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGSEGV, "SIGSEGV"},
+		{SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"}, {SIGFPE, "SIGFPE"},
+		{SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
+#ifdef SIGXCPU
+		{SIGXCPU, "SIGXCPU"},
+#endif
+#ifdef SIGXFSZ
+		{SIGXFSZ, "SIGXFSZ"},
+#endif
+#ifdef SIGVTALRM
+		{SIGVTALRM, "SIGVTALRM"},
+#endif
+#ifdef SIGPROF
+		{SIGPROF, "SIGPROF"},
+#endif
+#ifdef SIGPWR
+		{SIGPWR, "SIGPWR"},
+#endif
+	};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].no == signo)
+			return names[i].name;
+	snprintf(buf, n, "signal %d", signo);
+	return buf;
+}
+
+/* ---- threads ----------------------------------------------------------------------- */
+
+vb_os_thread_t vb_os_thread_self(void)
+{
+	/* pthread_t is an integer or a pointer; it travels in the pointer-sized handle. */
+	pthread_t t = pthread_self();
+	vb_os_thread_t h = NULL;
+	memcpy(&h, &t, sizeof t < sizeof h ? sizeof t : sizeof h);
+	return h;
+}
+
+void vb_os_thread_wake(vb_os_thread_t h)
+{
+	pthread_t t;
+	memset(&t, 0, sizeof t);
+	memcpy(&t, &h, sizeof t < sizeof h ? sizeof t : sizeof h);
+	pthread_kill(t, VB_WAKE_SIGNAL);
+}
+
+/* ---- the worker process ------------------------------------------------------------ */
+
+struct vb_worker {
+	pid_t pid;
+	int chan;
+	bool ended;
+	int status, signo;
+};
+
+void *vb_os_shared(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+{
+	struct vb_worker *w = calloc(1, sizeof *w);
+	int p[2];
+
+	if (w == NULL)
+		return NULL;
+	if (pipe(p) != 0) {
+		free(w);
+		return NULL;
+	}
+	fcntl(p[0], F_SETFD, FD_CLOEXEC);
+	fcntl(p[1], F_SETFD, FD_CLOEXEC);
+	fflush(stdout);
+	fflush(stderr);
+	pid_t parent = getpid();
+	w->pid = fork();
+	if (w->pid < 0) {
+		int e = errno;
+		close(p[0]);
+		close(p[1]);
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	if (w->pid == 0) {
+		close(p[0]);
+		vb_fam_worker_child();
+		if (getppid() != parent)
+			_exit(125);   /* the parent died before the worker could follow it */
+		/* _exit, never exit: the parent's unflushed stdio buffers are the parent's. */
+		_exit(fn(arg, p[1]));
+	}
+	close(p[1]);
+	w->chan = p[0];
+	return w;
+}
+
+ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
+{
+	struct pollfd pfd = {w->chan, POLLIN, 0};
+	int rc = poll(&pfd, 1, (int)ms);
+
+	if (rc == 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (rc < 0)
+		return -1;
+	return read(w->chan, buf, n);
+}
+
+void vb_os_worker_signal(struct vb_worker *w, int signo)
+{
+	if (!w->ended)
+		kill(w->pid, signo);
+}
+
+void vb_os_worker_wake(struct vb_worker *w)
+{
+	vb_os_worker_signal(w, VB_WAKE_SIGNAL);
+}
+
+bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
+{
+	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+
+	while (!w->ended) {
+		int st;
+		pid_t r = waitpid(w->pid, &st, WNOHANG);
+		if (r == w->pid) {
+			w->ended = true;
+			w->status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
+			w->signo = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+			break;
+		}
+		if (r < 0 && errno != EINTR) {
+			w->ended = true;   /* not our child any more: nothing to wait for */
+			w->status = 0;
+			w->signo = 0;
+			break;
+		}
+		if (vb_now_ns() >= until)
+			return false;
+		vb_os_sleep_ms(5);
+	}
+	*status = w->status;
+	*signo = w->signo;
+	return true;
+}
+
+void vb_os_worker_abandon(struct vb_worker *w)
+{
+	if (!w->ended)
+		kill(w->pid, SIGKILL);
+}
+
+void vb_os_worker_free(struct vb_worker *w)
+{
+	if (w == NULL)
+		return;
+	close(w->chan);
+	free(w);
+}
+
+/* ---- output files ------------------------------------------------------------------ */
+
+int vb_os_append_open(const char *path, char *why, size_t n)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		      0666);
+
+	if (fd < 0) {
+		int e = errno;
+		struct stat lst;
+		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+			snprintf(why, n, "is a symbolic link; vbench does not follow links to "
+				 "files it writes (give the path it points to)");
+		else if (e == ENXIO || (lstat(path, &lst) == 0 && S_ISFIFO(lst.st_mode)))
+			snprintf(why, n, "is a FIFO; --csv-append needs a regular file");
+		else
+			snprintf(why, n, "%s", strerror(e));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1) {
+		if (!S_ISREG(st.st_mode))
+			snprintf(why, n, "is not a regular file; --csv-append needs one");
+		else
+			snprintf(why, n, "has %llu hard links; vbench appends only to a file "
+				 "with one name", (unsigned long long)st.st_nlink);
+		close(fd);
+		return -1;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl != -1)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+int vb_os_lock(int fd, unsigned ms)
+{
+	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	struct flock fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+	for (;;) {
+		if (fcntl(fd, F_SETLK, &fl) == 0)
+			return 0;
+		if (errno != EACCES && errno != EAGAIN && errno != EINTR)
+			return -1;
+		if (vb_now_ns() >= until) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		vb_os_sleep_ms(10);
+	}
+}
+
+void vb_os_unlock(int fd)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_UNLCK;
+	fl.l_whence = SEEK_SET;
+	fcntl(fd, F_SETLK, &fl);
+}
+
+int vb_os_truncate_to(int fd, uint64_t len)
+{
+	return ftruncate(fd, (off_t)len);
+}
+
+ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
+{
+	return pread(fd, buf, n, (off_t)offset);
+}
+
+int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char rnd[8];
+
+	for (int tries = 0; tries < 100; tries++) {
+		if (vb_os_urandom(rnd, sizeof rnd) != 0) {
+			uint64_t x = vb_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)tries;
+			memcpy(rnd, &x, sizeof rnd);
+		}
+		char tag[9];
+		for (int i = 0; i < 8; i++)
+			tag[i] = digits[rnd[i] % 36];
+		tag[8] = '\0';
+		if (snprintf(name, n, "%s-%s.tmp", prefix, tag) >= (int)n) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int vb_os_open_read(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+int vb_os_rename(int dirfd, const char *from, const char *to)
+{
+	return renameat(dirfd, from, dirfd, to);
+}
+
+#else
+typedef int vb_os_posix_unused;
+#endif

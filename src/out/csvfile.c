@@ -1,0 +1,73 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <string.h>
+
+#include "vb_csvfile.h"
+#include "vb_escape.h"
+#include "vb_io.h"
+#include "vb_os.h"
+
+/* Another appender holds the lock for one row's write; this is far beyond that. */
+#define LOCK_WAIT_MS 10000
+
+enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err)
+{
+	char why[256];
+
+	cf->path = path;
+	cf->fd = vb_os_append_open(path, why, sizeof why);
+	if (cf->fd < 0)
+		return vb_fail(err, VB_E_SETUP, "--csv-append %s: %s", path, why);
+	return VB_OK;
+}
+
+enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *header,
+				 const struct vb_buf *row, struct vb_err *err)
+{
+	struct vb_fileinfo fi;
+	struct vb_buf all;
+	char last = '\n';
+	int e = 0;
+
+	if (row->oom || header->oom)
+		return vb_fail(err, VB_E_IO, "--csv-append %s: out of memory", cf->path);
+	if (vb_os_lock(cf->fd, LOCK_WAIT_MS) != 0)
+		return vb_fail(err, VB_E_IO, "--csv-append %s: cannot lock it: %s", cf->path,
+			       errno == ETIMEDOUT ? "another program held the lock for 10 s"
+						  : strerror(errno));
+	if (vb_os_io.fstat(NULL, cf->fd, &fi) != 0) {
+		e = errno;
+		vb_os_unlock(cf->fd);
+		return vb_fail(err, VB_E_IO, "--csv-append %s: %s", cf->path, strerror(e));
+	}
+	vb_buf_init(&all);
+	if (fi.size_bytes == 0)
+		vb_buf_add(&all, header->p, header->len);
+	else if (vb_os_pread(cf->fd, &last, 1, fi.size_bytes - 1) == 1 && last != '\n')
+		vb_buf_puts(&all, "\r\n");   /* never glue a row onto a line cut short */
+	vb_buf_add(&all, row->p, row->len);
+	if (all.oom) {
+		e = ENOMEM;
+	} else if (vb_os_write_all(cf->fd, all.p, all.len) != 0) {
+		e = errno;
+		/* Whole rows or nothing: take back what made it of this one. */
+		vb_os_truncate_to(cf->fd, fi.size_bytes);
+	}
+	vb_buf_free(&all);
+	vb_os_unlock(cf->fd);
+	if (e != 0)
+		return vb_fail(err, VB_E_IO, "--csv-append %s: the row could not be written (%s); "
+			       "the file is as it was", cf->path, strerror(e));
+	return VB_OK;
+}
+
+enum vb_status vb_csvfile_close(struct vb_csvfile *cf, struct vb_err *err)
+{
+	if (cf->fd < 0)
+		return VB_OK;
+	int rc = vb_os_io.close(NULL, cf->fd);
+	cf->fd = -1;
+	if (rc != 0)
+		return vb_fail(err, VB_E_IO, "--csv-append %s: %s", cf->path, strerror(errno));
+	return VB_OK;
+}

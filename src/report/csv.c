@@ -1,0 +1,341 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "vb_schema.h"
+#include "report_internal.h"
+
+/* The CSV reader of `vbench report`: RFC 4180 records, the header, the rows. */
+
+/* ---------------------------------------------------------------------------------- */
+/* CSV reader                                                                         */
+/* ---------------------------------------------------------------------------------- */
+
+/* Position in the CSV text. */
+struct csv_cur {
+	const char *p, *end;
+	size_t line;
+};
+
+/* One record: the unquoted fields, NUL-terminated, stored back to back in buf. */
+struct csv_rec {
+	char *buf;
+	size_t blen, bcap;
+	size_t *off;           /* start of each field in buf */
+	size_t n, cap;
+	size_t line;           /* line the record starts on */
+};
+
+static void csv_rec_free(struct csv_rec *r)
+{
+	free(r->buf);
+	free(r->off);
+}
+
+static const char *csv_field(const struct csv_rec *r, size_t i)
+{
+	return r->buf + r->off[i];
+}
+
+static int csv_put(struct csv_rec *r, char c)
+{
+	if (vbr_grow((void **)&r->buf, &r->bcap, r->blen + 1, 1) < 0)
+		return -1;
+	r->buf[r->blen++] = c;
+	return 0;
+}
+
+/* Starts a new field in r; 0 or -1 without memory. */
+static int csv_begin_field(struct csv_rec *r)
+{
+	if (vbr_grow((void **)&r->off, &r->cap, r->n + 1, sizeof *r->off) < 0)
+		return -1;
+	r->off[r->n++] = r->blen;
+	return 0;
+}
+
+/* True at a record end: LF, CRLF, or a CR that is the last byte of the file. */
+static bool csv_at_eol(const struct csv_cur *c)
+{
+	if (c->p >= c->end || *c->p == '\n')
+		return true;
+	return *c->p == '\r' && (c->p + 1 == c->end || c->p[1] == '\n');
+}
+
+/* Reads a quoted field's content after its opening quote. */
+static int csv_quoted(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
+		      size_t errlen)
+{
+	size_t start = c->line;
+	for (;;) {
+		if (c->p >= c->end)
+			return vbr_fail(err, errlen, name, start, "unterminated quoted field");
+		char ch = *c->p++;
+		if (ch == '"') {
+			if (c->p < c->end && *c->p == '"') {
+				c->p++;
+			} else {
+				break;
+			}
+		} else if (ch == '\n') {
+			c->line++;
+		} else if (ch == '\0') {
+			return vbr_fail(err, errlen, name, c->line, "NUL byte in a field");
+		}
+		if (csv_put(r, ch) < 0)
+			return vbr_fail(err, errlen, name, c->line, "out of memory");
+	}
+	if (!csv_at_eol(c) && *c->p != ',')
+		return vbr_fail(err, errlen, name, c->line, "text after a closing quote");
+	return 0;
+}
+
+/* Reads an unquoted field up to the next comma or record end. */
+static int csv_plain(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
+		     size_t errlen)
+{
+	while (!csv_at_eol(c) && *c->p != ',') {
+		char ch = *c->p++;
+		if (ch == '"')
+			return vbr_fail(err, errlen, name, c->line,
+					"quote inside an unquoted field");
+		if (ch == '\0')
+			return vbr_fail(err, errlen, name, c->line, "NUL byte in a field");
+		if (csv_put(r, ch) < 0)
+			return vbr_fail(err, errlen, name, c->line, "out of memory");
+	}
+	return 0;
+}
+
+/* Reads the next record into r; 1 when one was read, 0 at the end, -1 on an error. */
+static int csv_next(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
+		    size_t errlen)
+{
+	r->n = 0;
+	r->blen = 0;
+	r->line = c->line;
+	if (c->p >= c->end)
+		return 0;
+	for (;;) {
+		if (csv_begin_field(r) < 0)
+			return vbr_fail(err, errlen, name, c->line, "out of memory");
+		int rc;
+		if (c->p < c->end && *c->p == '"') {
+			c->p++;
+			rc = csv_quoted(c, r, name, err, errlen);
+		} else {
+			rc = csv_plain(c, r, name, err, errlen);
+		}
+		if (rc < 0 || csv_put(r, '\0') < 0)
+			return rc < 0 ? rc : vbr_fail(err, errlen, name, c->line, "out of memory");
+		if (c->p < c->end && *c->p == ',') {
+			c->p++;
+			continue;
+		}
+		if (c->p < c->end && *c->p == '\r')
+			c->p++;
+		if (c->p < c->end && *c->p == '\n') {
+			c->p++;
+			c->line++;
+		}
+		return 1;
+	}
+}
+
+/* A record that is one empty field: a blank line. */
+static bool csv_blank(const struct csv_rec *r)
+{
+	return r->n == 1 && csv_field(r, 0)[0] == '\0';
+}
+
+/* True when r has a field equal to s. */
+static bool csv_has(const struct csv_rec *r, const char *s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(csv_field(r, i), s) == 0)
+			return true;
+	return false;
+}
+
+static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(csv_field(a, i), csv_field(b, i)) != 0)
+			return false;
+	return true;
+}
+
+/* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
+enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL, N_COLS };
+#define N_REQUIRED VB_CSV_REQUIRED
+#define csv_required vb_csv_names
+
+/* Where each column is in the header; SIZE_MAX for an optional one that is absent. */
+struct csv_map {
+	size_t col[N_COLS];
+	struct csv_rec header;
+};
+
+static size_t csv_index(const struct csv_rec *r, const char *s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (strcmp(csv_field(r, i), s) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Finds the columns in header h; -1 naming the first required column missing. */
+static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char *name,
+			  char *err, size_t errlen)
+{
+	for (size_t i = 0; i < N_REQUIRED; i++) {
+		m->col[i] = csv_index(h, csv_required[i]);
+		if (m->col[i] == SIZE_MAX)
+			return vbr_fail(err, errlen, name, h->line, "missing column %s",
+					csv_required[i]);
+	}
+	m->col[COL_WARMUP] = csv_index(h, vb_csv_names[VB_COL_WARMUP]);
+	m->col[COL_PARTIAL] = csv_index(h, vb_csv_names[VB_COL_PARTIAL]);
+	return 0;
+}
+
+/* Reads a yes/no column; an absent column or field counts as no. */
+static int csv_flag(const struct csv_rec *r, size_t col, const char *what, bool *out,
+		    const char *name, char *err, size_t errlen)
+{
+	*out = false;
+	if (col == SIZE_MAX || col >= r->n)
+		return 0;
+	const char *v = csv_field(r, col);
+	if (strcmp(v, "1") == 0 || strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0)
+		*out = true;
+	else if (!(v[0] == '\0' || strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 ||
+		   strcasecmp(v, "no") == 0))
+		return vbr_fail(err, errlen, name, r->line, "column %s: not a yes/no value", what);
+	return 0;
+}
+
+/* The error for a field that is not the number its column needs. */
+static int csv_bad(const struct csv_rec *r, const char *col, const char *value, const char *name,
+		   char *err, size_t errlen)
+{
+	return vbr_fail(err, errlen, name, r->line,
+			"column %s: not a non-negative number: \"%.40s\"", col, value);
+}
+
+/* Converts one data row and adds it to d. */
+static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
+		   const char *name, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < N_REQUIRED; i++)
+		if (m->col[i] >= r->n)
+			return vbr_fail(err, errlen, name, r->line, "missing column %s",
+					csv_required[i]);
+	bool warm, partial;
+	if (csv_flag(r, m->col[COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
+	    csv_flag(r, m->col[COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
+		return -1;
+	if (warm || partial) {
+		d->skipped_warmup++;
+		return 0;
+	}
+	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
+	if (label[0] == '\0')
+		return vbr_fail(err, errlen, name, r->line, "empty label");
+	const char *run_s = csv_field(r, m->col[COL_RUN]);
+	const char *bytes_s = csv_field(r, m->col[COL_BYTES]);
+	const char *secs_s = csv_field(r, m->col[COL_SECS]);
+	const char *bps_s = csv_field(r, m->col[COL_BPS]);
+	uint64_t run, bytes;
+	double secs, bps;
+	if (!vbr_parse_u64(run_s, strlen(run_s), &run))
+		return csv_bad(r, vb_csv_names[VB_COL_RUN], run_s, name, err, errlen);
+	if (!vbr_parse_u64(bytes_s, strlen(bytes_s), &bytes))
+		return csv_bad(r, vb_csv_names[VB_COL_BYTES], bytes_s, name, err, errlen);
+	if (!vbr_parse_number(secs_s, strlen(secs_s), &secs))
+		return csv_bad(r, vb_csv_names[VB_COL_SECS], secs_s, name, err, errlen);
+	if (!vbr_parse_number(bps_s, strlen(bps_s), &bps))
+		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, name, err, errlen);
+	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	return 0;
+}
+
+/* Handles one record after the header: a repeated header, a blank line or a row. */
+static int csv_record(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
+		      const char *name, char *err, size_t errlen)
+{
+	if (csv_blank(r))
+		return 0;
+	if (csv_same(r, &m->header))
+		return 0;  /* a loop appending invocations repeats the header: harmless */
+	if (csv_has(r, vb_csv_names[VB_COL_LABEL]) && csv_has(r, vb_csv_names[VB_COL_BPS]))
+		return vbr_fail(err, errlen, name, r->line, "header row differs from the one on "
+				"line %zu", m->header.line);
+	return csv_row(d, m, r, name, err, errlen);
+}
+
+/* Reads the header, then every record; d may hold part of the file on error. */
+static int csv_read_all(struct vb_dataset *d, struct csv_cur *c, struct csv_map *m,
+			const char *name, char *err, size_t errlen)
+{
+	int rc;
+	do {
+		rc = csv_next(c, &m->header, name, err, errlen);
+	} while (rc == 1 && csv_blank(&m->header));
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return vbr_fail(err, errlen, name, 0, "empty file");
+	if (csv_map_header(m, &m->header, name, err, errlen) < 0)
+		return -1;
+	struct csv_rec r = {0};
+	while ((rc = csv_next(c, &r, name, err, errlen)) == 1)
+		if (csv_record(d, m, &r, name, err, errlen) < 0) {
+			rc = -1;
+			break;
+		}
+	csv_rec_free(&r);
+	return rc;
+}
+
+int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const char *name,
+		       char *err, size_t errlen)
+{
+	struct vbr_mark mk = vbr_mark_of(d);
+	size_t skip = vbr_bom_len(text, len);
+	struct csv_cur c = {text + skip, text + len, 1};
+	struct csv_map m = {{0}, {0}};
+	int rc = csv_read_all(d, &c, &m, name, err, errlen);
+	csv_rec_free(&m.header);
+	if (rc == 0 && d->n_samples == mk.n_samples)
+		rc = vbr_no_runs(d, mk, name, "no runs after the header", err, errlen);
+	if (rc < 0)
+		vbr_rollback(d, mk);
+	return rc;
+}
+
+
+size_t vbr_csv_header_names(const char *text, size_t len)
+{
+	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
+	struct csv_rec r = {0};
+	size_t named = 0;
+
+	if (csv_next(&c, &r, "", NULL, 0) == 1)
+		for (size_t k = 0; k < N_REQUIRED; k++)
+			named += csv_has(&r, csv_required[k]);
+	csv_rec_free(&r);
+	return named;
+}

@@ -1,0 +1,158 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "vb_schema.h"
+#include "report_internal.h"
+
+/* The dataset the readers fill: labels interned in first-seen order, the runs, and
+ * what a reader must undo when a file turns out to be bad. */
+
+/* ---------------------------------------------------------------------------------- */
+/* Dataset                                                                            */
+/* ---------------------------------------------------------------------------------- */
+
+void vb_dataset_init(struct vb_dataset *d)
+{
+	memset(d, 0, sizeof *d);
+}
+
+void vb_dataset_free(struct vb_dataset *d)
+{
+	for (size_t i = 0; i < d->n_labels; i++)
+		free(d->labels[i]);
+	free(d->labels);
+	free(d->samples);
+	free(d->index);
+	vb_dataset_init(d);
+}
+
+/* FNV-1a: labels are short, and this is not facing an adversary that matters (a file
+ * built to collide costs its author the time, nobody else's). */
+static size_t hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (size_t)h;
+}
+
+/* Puts label number i into the open-addressed index (slots hold i + 1; 0 is empty). */
+static void index_put(struct vb_dataset *d, size_t i)
+{
+	size_t mask = d->index_cap - 1, k = hash(d->labels[i]) & mask;
+
+	while (d->index[k] != 0)
+		k = (k + 1) & mask;
+	d->index[k] = i + 1;
+}
+
+/* Makes the index hold every label again, at a size that keeps it at most half full;
+ * -1 without memory. */
+static int index_rebuild(struct vb_dataset *d, size_t want)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * want)
+		cap *= 2;
+	size_t *idx = calloc(cap, sizeof *idx);
+	if (idx == NULL)
+		return -1;
+	free(d->index);
+	d->index = idx;
+	d->index_cap = cap;
+	for (size_t i = 0; i < d->n_labels; i++)
+		index_put(d, i);
+	return 0;
+}
+
+/* Index of label in d, adding it when new; SIZE_MAX without memory. Labels are looked up
+ * in a hash index, so that many labels cost linear time, not quadratic. */
+static size_t intern(struct vb_dataset *d, const char *label)
+{
+	if (d->index_cap != 0) {
+		size_t mask = d->index_cap - 1;
+		for (size_t k = hash(label) & mask; d->index[k] != 0; k = (k + 1) & mask)
+			if (strcmp(d->labels[d->index[k] - 1], label) == 0)
+				return d->index[k] - 1;
+	}
+	if (vbr_grow((void **)&d->labels, &d->cap_labels, d->n_labels + 1, sizeof *d->labels) < 0)
+		return SIZE_MAX;
+	if (2 * (d->n_labels + 1) > d->index_cap && index_rebuild(d, d->n_labels + 1) < 0)
+		return SIZE_MAX;
+	char *copy = vbr_dup_n(label, strlen(label));
+	if (copy == NULL)
+		return SIZE_MAX;
+	d->labels[d->n_labels] = copy;
+	index_put(d, d->n_labels);
+	return d->n_labels++;
+}
+
+int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		   double secs, double bytes_per_sec)
+{
+	if (vbr_grow((void **)&d->samples, &d->cap_samples, d->n_samples + 1,
+		     sizeof *d->samples) < 0)
+		return -1;
+	size_t li = intern(d, label);
+	if (li == SIZE_MAX)
+		return -1;
+	struct vb_sample *s = &d->samples[d->n_samples++];
+	s->label = li;
+	s->run = run;
+	s->bytes = bytes;
+	s->secs = secs;
+	s->bytes_per_sec = bytes_per_sec;
+	return 0;
+}
+
+struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
+{
+	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero};
+	return m;
+}
+
+void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
+{
+	for (size_t i = m.n_labels; i < d->n_labels; i++)
+		free(d->labels[i]);
+	d->n_labels = m.n_labels;
+	if (d->index_cap != 0)
+		index_rebuild(d, d->n_labels);   /* the dropped labels leave the index too */
+	d->n_samples = m.n_samples;
+	d->skipped_warmup = m.skipped_warmup;
+	d->skipped_zero = m.skipped_zero;
+}
+
+/* Adds a run unless it has no rate (secs 0), which is counted instead; 0 or -1. */
+int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		double secs, double bps)
+{
+	if (!(secs > 0) || !isfinite(bps)) {
+		d->skipped_zero++;
+		return 0;
+	}
+	return vb_dataset_add(d, label, run, bytes, secs, bps);
+}
+
+/* The error every reader gives for a file that held no run. */
+int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
+		char *err, size_t errlen)
+{
+	size_t skipped = (d->skipped_warmup - m.skipped_warmup) + (d->skipped_zero - m.skipped_zero);
+	if (skipped > 0)
+		return vbr_fail(err, errlen, name, 0, "no measured runs (%zu warm-up, partial or "
+				"zero-second runs skipped)", skipped);
+	return vbr_fail(err, errlen, name, 0, "%s", what);
+}
+

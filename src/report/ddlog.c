@@ -1,0 +1,188 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "vb_schema.h"
+#include "report_internal.h"
+
+/* Plain-text logs: the BSD and GNU dd summary lines. */
+
+/* ---------------------------------------------------------------------------------- */
+/* dd logs                                                                            */
+/* ---------------------------------------------------------------------------------- */
+
+/* Start of the run of digits that ends at index e of s (e itself excluded); e if none. */
+static size_t digits_before(const char *s, size_t e)
+{
+	size_t b = e;
+	while (b > 0 && vbr_is_digit(s[b - 1]))
+		b--;
+	return b;
+}
+
+/* True when the byte count starting at index b stands on its own: at the line start or
+ * after a blank, tab or punctuation that a log prefix might end with. */
+static bool word_start(const char *s, size_t b)
+{
+	return b == 0 || s[b - 1] == ' ' || s[b - 1] == '\t' || s[b - 1] == ':' ||
+	       s[b - 1] == ']' || s[b - 1] == ')';
+}
+
+/* Parses the seconds of a dd line at s[i..n): a %f or %g number, or with a decimal comma
+ * as GNU dd prints it under some LC_NUMERIC locales; the index after it, or 0. */
+static size_t dd_secs(const char *s, size_t i, size_t n, double *out)
+{
+	char buf[64];
+	size_t k = 0;
+	while (i + k < n && k < sizeof buf - 1 && (vbr_is_digit(s[i + k]) || s[i + k] == '.' ||
+	       (s[i + k] == ',' && i + k + 1 < n && vbr_is_digit(s[i + k + 1])) ||
+	       s[i + k] == 'e' || s[i + k] == 'E' || s[i + k] == '-' || s[i + k] == '+')) {
+		buf[k] = s[i + k] == ',' ? '.' : s[i + k];
+		k++;
+	}
+	size_t used = vbr_decimal_len(buf, k);
+	if (used == 0 || !vbr_to_double(buf, used, out))
+		return 0;
+	return i + used;
+}
+
+/* True if the n bytes at s[i..] begin with pat; advances *i past it. */
+static bool eat(const char *s, size_t n, size_t *i, const char *pat)
+{
+	size_t m = strlen(pat);
+	if (n - *i < m || memcmp(s + *i, pat, m) != 0)
+		return false;
+	*i += m;
+	return true;
+}
+
+/* BSD: "N bytes transferred in S secs (R bytes/sec)". */
+static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
+{
+	size_t k = vbr_find(s, n, " bytes transferred in ");
+	if (k == SIZE_MAX)
+		return 0;
+	size_t b = digits_before(s, k);
+	if (b == k || !word_start(s, b) || !vbr_parse_u64(s + b, k - b, &out->bytes))
+		return 0;
+	size_t i = dd_secs(s, k + strlen(" bytes transferred in "), n, &out->secs);
+	if (i == 0 || !eat(s, n, &i, " secs ("))
+		return 0;
+	size_t r = i;
+	size_t rlen = vbr_decimal_len(s + r, n - r);
+	i = r + rlen;
+	double rate;
+	/* A zero time prints "inf bytes/sec" (or similar): take the rate from bytes and secs. */
+	if (rlen > 0 && eat(s, n, &i, " bytes/sec)") && vbr_to_double(s + r, rlen, &rate))
+		out->bytes_per_sec = rate;
+	else if (vbr_find(s + r, n - r, " bytes/sec)") != SIZE_MAX)
+		out->bytes_per_sec = out->secs > 0 ? (double)out->bytes / out->secs : INFINITY;
+	else
+		return 0;
+	out->kind = VB_DD_BSD;
+	return 1;
+}
+
+/* GNU: "N bytes (1.0 GB, 1000 MiB) copied, S s, R MB/s"; "1 byte copied, ..."; the
+ * parenthesis is absent below 1000 bytes. The printed rate is rounded to 2 digits, so
+ * it is recomputed from bytes and seconds. */
+static int dd_gnu(const char *s, size_t n, struct vb_dd_line *out)
+{
+	size_t k = vbr_find(s, n, " copied, ");
+	if (k == SIZE_MAX)
+		return 0;
+	size_t e = k;
+	if (e > 0 && s[e - 1] == ')') {
+		while (e > 0 && s[e - 1] != '(')
+			e--;
+		if (e < 2 || s[e - 2] != ' ')
+			return 0;
+		e -= 2;
+	}
+	if (e >= 6 && memcmp(s + e - 6, " bytes", 6) == 0)
+		e -= 6;
+	else if (e >= 5 && memcmp(s + e - 5, " byte", 5) == 0)
+		e -= 5;
+	else
+		return 0;
+	size_t b = digits_before(s, e);
+	if (b == e || !word_start(s, b) || !vbr_parse_u64(s + b, e - b, &out->bytes))
+		return 0;
+	size_t i = dd_secs(s, k + strlen(" copied, "), n, &out->secs);
+	if (i == 0 || !eat(s, n, &i, " s, "))
+		return 0;
+	/* The rate: "28.3 MB/s", "4.3 kB/s", "Infinity B/s"; only its shape is checked. */
+	size_t end = n;
+	while (end > i && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		end--;
+	if (end - i < 3 || memcmp(s + end - 2, "/s", 2) != 0)
+		return 0;
+	out->bytes_per_sec = out->secs > 0 ? (double)out->bytes / out->secs : INFINITY;
+	out->kind = VB_DD_GNU;
+	return 1;
+}
+
+int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out)
+{
+	struct vb_dd_line tmp;
+	if (dd_bsd(line, len, &tmp) || dd_gnu(line, len, &tmp)) {
+		*out = tmp;
+		return 1;
+	}
+	return 0;
+}
+
+/* Reads every line of the log into d under label. */
+static int text_lines(struct vb_dataset *d, const char *text, size_t len, const char *label)
+{
+	uint64_t run = 0;
+	size_t i = 0;
+	while (i < len) {
+		const char *nl = memchr(text + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
+		const char *line = text + i;
+		i += n + (nl != NULL);
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		/* dd status=progress redraws one line with CRs: those are not results. Nor are
+		 * comment lines: vbench marks its warm-up and partial runs' dd lines "# ". */
+		if (memchr(line, '\r', n) != NULL || (n > 0 && line[0] == '#'))
+			continue;
+		struct vb_dd_line dl;
+		if (!vb_report_parse_dd_line(line, n, &dl))
+			continue;
+		run++;
+		if (vbr_add_run(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
+			char *err, size_t errlen)
+{
+	struct vbr_mark mk = vbr_mark_of(d);
+	char *label = vbr_file_stem(name);
+	if (label == NULL)
+		return vbr_fail(err, errlen, name, 0, "out of memory");
+	int rc = text_lines(d, text, len, label);
+	free(label);
+	if (rc < 0)
+		rc = vbr_fail(err, errlen, name, 0, "out of memory");
+	else if (d->n_samples == mk.n_samples)
+		rc = vbr_no_runs(d, mk, name, "no dd summary lines (\"... bytes transferred in ... "
+				 "secs\" or \"... bytes ... copied, ... s, ...\")", err, errlen);
+	if (rc < 0)
+		vbr_rollback(d, mk);
+	return rc;
+}
+

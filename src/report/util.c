@@ -1,0 +1,180 @@
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vb_escape.h"
+#include "vb_report.h"
+#include "vb_schema.h"
+#include "report_internal.h"
+
+/* Small helpers every reader of `vbench report` shares. */
+
+/* ---------------------------------------------------------------------------------- */
+/* Small helpers                                                                      */
+/* ---------------------------------------------------------------------------------- */
+
+/* Formats "name:line: message" (or "name: message" when line is 0) into err; returns -1
+ * so callers can write `return vbr_fail(...)`. */
+int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
+{
+	if (err == NULL || errlen == 0)
+		return -1;
+	int n;
+	if (line > 0)
+		n = snprintf(err, errlen, "%s:%zu: ", name, line);
+	else
+		n = snprintf(err, errlen, "%s: ", name);
+	if (n < 0 || (size_t)n >= errlen)
+		return -1;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Makes room for need elements in *p (capacity *cap); 0, or -1 without memory. */
+int vbr_grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return 0;
+	size_t ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / size)
+			return -1;
+		ncap *= 2;
+	}
+	void *q = realloc(*p, ncap * size);
+	if (q == NULL)
+		return -1;
+	*p = q;
+	*cap = ncap;
+	return 0;
+}
+
+/* Copies n bytes of s into a new NUL-terminated string, or NULL without memory. */
+char *vbr_dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d == NULL)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* Finds the first occurrence of pat in the n bytes at s; index, or SIZE_MAX. */
+size_t vbr_find(const char *s, size_t n, const char *pat)
+{
+	size_t m = strlen(pat);
+	for (size_t i = 0; m <= n && i <= n - m; i++)
+		if (memcmp(s + i, pat, m) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+bool vbr_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Parses exactly the n bytes at s as a decimal unsigned integer (no sign, no blanks). */
+bool vbr_parse_u64(const char *s, size_t n, uint64_t *out)
+{
+	if (n == 0)
+		return false;
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!vbr_is_digit(s[i]))
+			return false;
+		unsigned d = (unsigned)(s[i] - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* Length of the decimal number at the start of the n bytes at s: digits with an optional
+ * fraction and exponent ("12", "1.5", ".5", "1e-05"); 0 if there is none. No sign, no
+ * hex, no inf or nan: strtod would take those, dd and vbench never write them. */
+size_t vbr_decimal_len(const char *s, size_t n)
+{
+	size_t i = 0, digits = 0;
+	while (i < n && vbr_is_digit(s[i]))
+		i++, digits++;
+	if (i < n && s[i] == '.') {
+		i++;
+		while (i < n && vbr_is_digit(s[i]))
+			i++, digits++;
+	}
+	if (digits == 0)
+		return 0;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		size_t j = i + 1;
+		if (j < n && (s[j] == '+' || s[j] == '-'))
+			j++;
+		size_t k = j;
+		while (k < n && vbr_is_digit(s[k]))
+			k++;
+		if (k > j)
+			i = k;
+	}
+	return i;
+}
+
+/* Converts the n bytes at s (already checked by vbr_decimal_len or the JSON grammar) with
+ * strtod; false if out of memory or not finite. */
+bool vbr_to_double(const char *s, size_t n, double *out)
+{
+	char buf[64];
+	char *copy = n < sizeof buf ? buf : malloc(n + 1);
+	if (copy == NULL)
+		return false;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	errno = 0;
+	double v = strtod(copy, NULL);
+	if (copy != buf)
+		free(copy);
+	if (!isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Parses exactly the n bytes at s as a non-negative finite decimal number. */
+bool vbr_parse_number(const char *s, size_t n, double *out)
+{
+	return n > 0 && vbr_decimal_len(s, n) == n && vbr_to_double(s, n, out);
+}
+
+/* The label of a text log: the file name without directory and extension. */
+char *vbr_file_stem(const char *name)
+{
+	if (strcmp(name, "-") == 0)
+		return vbr_dup_n("stdin", 5);
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	const char *dot = strrchr(base, '.');
+	/* A leading dot is a hidden file's name, not an extension. */
+	size_t n = (dot && dot != base) ? (size_t)(dot - base) : strlen(base);
+	if (n == 0)
+		return vbr_dup_n(name, strlen(name));
+	return vbr_dup_n(base, n);
+}
+
+/* Skips a UTF-8 byte order mark, which some editors put at the start of CSV files. */
+size_t vbr_bom_len(const char *text, size_t len)
+{
+	return (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
+}
+

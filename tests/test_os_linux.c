@@ -1,0 +1,785 @@
+/* The Linux platform layer against a fake /proc and /sys tree built in a temporary
+ * directory, shaped like the real sysfs (device links, driver links, partitions inside
+ * their disks, holders, loop devices): environment detection and the in-use decision;
+ * plus a few checks against the machine the tests run on. */
+#include "os_internal.h"
+
+#include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<sys/sysmacros.h>)
+#include <sys/sysmacros.h>
+#endif
+#endif
+
+#include <fcntl.h>
+
+#include "vb_test.h"
+#include "vb_env.h"
+
+#if VB_OS_LINUX
+
+#ifndef PATH_MAX
+#define PATH_MAX 4096
+#endif
+
+#define VIRTIO "sys/devices/pci0000:00/0000:00:02.0"
+#define AHCI "sys/devices/pci0000:00/0000:00:1f.2"
+#define SDA AHCI "/ata1/host0/target0:0:0/0:0:0:0"
+#define SDB "sys/devices/platform/host1/target1:0:0/1:0:0:0"
+#define NVME "sys/devices/pci0000:00/0000:00:04.0"
+#define VIRT "sys/devices/virtual/block"
+
+/* One line longer than any fixed buffer a reader might use, as overlayfs writes them. */
+static char long_line[12000];
+
+static const char mountinfo[] =
+	"21 26 0:20 / /proc rw,relatime - proc proc rw\n"
+	"garbage\n"
+	"\n"
+	"1 2 x:y / /bad rw - ext4 /dev/bad rw\n"
+	"3 4 8:0 / /nosep rw shared:1\n"
+	"5 6 7:9 / /nofs rw -\n"
+	"26 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw\n"
+	"27 26 254:0 / /data rw,relatime master:3 - ext4 /dev/vda rw\n"
+	"28 26 7:0 / /mnt/loop rw - ext2 /dev/loop0 rw\n"
+	"29 26 0:22 / /tmp rw,nosuid - tmpfs tmpfs rw,size=8m\n"
+	"30 26 8:1 / /mnt/my\\040disk rw shared:4 master:2 - xfs /dev/sda1 rw\n"
+	"31 26 259:1 / /nvme rw - ext4 /dev/nvme0n1p1 rw\n"
+	"32 27 254:0 /sub /data/bind rw - ext4 /dev/vda rw\n"
+	"33 26 8:16 / /mnt/sdb rw - ext4 /dev/sdb rw\n"
+	"34 26 253:0 / /dm rw - xfs /dev/mapper/vg-root rw\n"
+	"35 26 8:32 / /mnt/sdc rw - ext4 /dev/sdc rw\n"
+	"36 26 0:40 / /dup rw - tmpfs first rw\n"
+	"37 26 0:40 / /dup rw - tmpfs second rw\n"
+	"38 26 0:41 / /mnt/back\\134slash rw - vfat /dev/fake rw\n"
+	"40 26 0:76 / /srv/vol rw - btrfs /dev/sdb rw\n";
+
+static const char *const files[][2] = {
+	{"proc/meminfo", "MemTotal:        2048 kB\nMemFree:          512 kB\n"},
+	{VIRTIO "/virtio1/block/vda/queue/logical_block_size", "512\n"},
+	{VIRTIO "/virtio1/block/vda/queue/physical_block_size", "4096\n"},
+	{VIRTIO "/virtio1/block/vda/vda1/partition", "1\n"},
+	{VIRT "/loop0/queue/logical_block_size", "512\n"},
+	{VIRT "/loop0/queue/physical_block_size", "512\n"},
+	{VIRT "/loop1/queue/logical_block_size", "abc\n"},
+	{VIRT "/loop1/queue/physical_block_size", "99999999999\n"},
+	{VIRT "/dm-0/queue/logical_block_size", "512\n"},
+	{SDA "/block/sda/queue/logical_block_size", "512\n"},
+	{SDA "/block/sda/queue/physical_block_size", "512\n"},
+	{SDA "/block/sda/sda1/partition", "1\n"},
+	{SDB "/block/sdb/queue/logical_block_size", "4096\n"},
+	{NVME "/nvme/nvme0/nvme0n1/queue/logical_block_size", "4096\n"},
+	{NVME "/nvme/nvme0/nvme0n1/queue/physical_block_size", "4096\n"},
+	{NVME "/nvme/nvme0/nvme0n1/nvme0n1p1/partition", "1\n"},
+	{"sys/devices/virtual/misc/lonely/x", ""},
+	{VIRTIO "/virtio1/block/vda/vda1/dev", "254:1\n"},
+	{VIRT "/dm-0/dm/name", "vg-root\n"},
+	{"images/a.img", "disk image\n"},
+	{"images/b.img", "other image\n"},
+	{"images/swapfile", "swap\n"},
+	{"sys/block/loop0/loop/backing_file", "/images/a.img\n"},
+	{"sys/block/loop9/loop/backing_file", "/images/gone.img (deleted)\n"},
+	{"sys/block/loop5/queue/logical_block_size", "512\n"},
+	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\tUsed\tPriority\n"
+		"/images/swapfile                        file\t\t1024\t0\t-2\n"},
+};
+
+/* Link, target: relative targets exactly as the kernel writes them. */
+static const char *const links[][2] = {
+	{"sys/dev/block/254:0", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda"},
+	{"sys/dev/block/254:1", "../../devices/pci0000:00/0000:00:02.0/virtio1/block/vda/vda1"},
+	{VIRTIO "/virtio1/block/vda/device", "../../../virtio1"},
+	{VIRTIO "/virtio1/driver", "../../../../bus/virtio/drivers/virtio_blk"},
+	{VIRTIO "/driver", "../../../bus/pci/drivers/virtio-pci"},
+	{"sys/dev/block/7:0", "../../devices/virtual/block/loop0"},
+	{"sys/dev/block/7:1", "../../devices/virtual/block/loop1"},
+	{"sys/dev/block/253:0", "../../devices/virtual/block/dm-0"},
+	{"sys/dev/block/8:0", "../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/"
+		"0:0:0:0/block/sda"},
+	{"sys/dev/block/8:1", "../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/"
+		"0:0:0:0/block/sda/sda1"},
+	{SDA "/block/sda/device", "../../../0:0:0:0"},
+	{SDA "/driver", "../../../../../../../bus/scsi/drivers/sd"},
+	{AHCI "/driver", "../../../bus/pci/drivers/ahci"},
+	{"sys/dev/block/8:16", "../../devices/platform/host1/target1:0:0/1:0:0:0/block/sdb"},
+	{SDB "/block/sdb/device", "../../../1:0:0:0"},
+	{SDB "/driver", "../../../../../bus/scsi/drivers/sd"},
+	{"sys/dev/block/259:0", "../../devices/pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1"},
+	{"sys/dev/block/259:1", "../../devices/pci0000:00/0000:00:04.0/nvme/nvme0/nvme0n1/"
+		"nvme0n1p1"},
+	{NVME "/nvme/nvme0/nvme0n1/device", "../../nvme0"},
+	{NVME "/driver", "../../../bus/pci/drivers/nvme"},
+	{"sys/dev/block/9:9", "../../devices/virtual/misc/lonely/missing"},
+	{SDA "/block/sda/holders/dm-0", "../../../../../../../../virtual/block/dm-0"},
+};
+
+static char root[PATH_MAX];
+static char bad_root[PATH_MAX];
+
+/* Writes base/rel into path; -1 when it does not fit. */
+static int path_of(char *path, const char *base, const char *rel)
+{
+	int len = snprintf(path, PATH_MAX, "%s/%s", base, rel);
+
+	return len < 0 || len >= PATH_MAX ? -1 : 0;
+}
+
+/* Creates every directory leading to the file rel under base. */
+static void make_parents(const char *base, const char *rel)
+{
+	char path[PATH_MAX];
+	char *p;
+
+	if (path_of(path, base, rel) != 0)
+		return;
+	for (p = path + strlen(base) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+}
+
+static int put(const char *base, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	make_parents(base, rel);
+	if (path_of(path, base, rel) != 0 || !(f = fopen(path, "w")))
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+static int link_to(const char *base, const char *rel, const char *target)
+{
+	char path[PATH_MAX];
+
+	make_parents(base, rel);
+	return path_of(path, base, rel) == 0 ? symlink(target, path) : -1;
+}
+
+/* Appends an overlay mount whose super options run past any small line buffer. */
+static int put_mountinfo(void)
+{
+	static const char head[] = "39 26 0:50 / /over rw - overlay overlay rw,lowerdir=";
+	char *text;
+	size_t n = sizeof mountinfo + sizeof head + sizeof long_line;
+	int rc = -1;
+
+	memset(long_line, 'a', sizeof long_line - 1);
+	long_line[sizeof long_line - 1] = '\0';
+	if (!(text = malloc(n)))
+		return -1;
+	if (snprintf(text, n, "%s%s%s\n", mountinfo, head, long_line) == (int)n - 2)
+		rc = put(root, "proc/self/mountinfo", text);
+	free(text);
+	return rc;
+}
+
+static int build_bad_root(void)
+{
+	if (path_of(bad_root, root, "bad") != 0 || mkdir(bad_root, 0755) != 0)
+		return -1;
+	if (put(bad_root, "proc/self/mountinfo", "nonsense\n- - -\n1 2 3\n") != 0)
+		return -1;
+	return put(bad_root, "proc/meminfo", "MemTotal: lots kB\n");
+}
+
+static int setup(void **state)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)state;
+	snprintf(root, sizeof root, "%s/vbench-env.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+	if (!mkdtemp(root) || put_mountinfo() != 0)
+		return -1;
+	for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+		if (put(root, files[i][0], files[i][1]) != 0)
+			return -1;
+	for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
+		if (link_to(root, links[i][0], links[i][1]) != 0)
+			return -1;
+	return build_bad_root();
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Detects the target at path on device major:minor of the fake tree. */
+static void detect(struct vb_env *e, const char *path, unsigned major, unsigned minor)
+{
+	struct vb_fileinfo fi = {VB_FT_DIR, makedev(major, minor), 1, 0, 1, 0};
+
+	memset(e, 0x5a, sizeof *e);
+	vb_os_env_reset(e);
+	vb_linux_detect(e, root, path, &fi);
+}
+
+/* Detects a block device major:minor of the fake tree given as the target itself. */
+static void detect_raw(struct vb_env *e, const char *path, unsigned major, unsigned minor)
+{
+	struct vb_fileinfo fi = {VB_FT_BLK, 1, 1, makedev(major, minor), 1, 0};
+
+	vb_os_env_reset(e);
+	vb_linux_detect(e, root, path, &fi);
+}
+
+static void test_virtio_partition(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	detect(&e, "/home/user/bench.dat", 254, 1);
+	assert_string_equal(e.fs, "ext4");
+	assert_string_equal(e.mount, "/");
+	assert_string_equal(e.device, "vda1");
+	assert_string_equal(e.driver, "virtio_blk");
+	assert_int_equal(e.logical_block, 512);
+	assert_int_equal(e.physical_block, 4096);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "ext4-virtio_blk");
+}
+
+static void test_virtio_disk(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/data/x", 254, 0);
+	assert_string_equal(e.fs, "ext4");
+	assert_string_equal(e.mount, "/data");
+	assert_string_equal(e.device, "vda");
+	assert_string_equal(e.driver, "virtio_blk");
+	assert_int_equal(e.logical_block, 512);
+}
+
+/* The same device mounted twice: the deepest mount holding the path wins, and without a
+ * path the last one listed. */
+static void test_deepest_then_last_mount(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/data/bind/f", 254, 0);
+	assert_string_equal(e.mount, "/data/bind");
+	detect(&e, "/data/binder", 254, 0);
+	assert_string_equal(e.mount, "/data");
+	detect(&e, "/elsewhere", 254, 0);
+	assert_string_equal(e.mount, "/data/bind");
+	detect(&e, "/dup/f", 0, 40);
+	assert_string_equal(e.device, "second");
+}
+
+static void test_loop(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	detect(&e, "/mnt/loop", 7, 0);
+	assert_string_equal(e.fs, "ext2");
+	assert_string_equal(e.mount, "/mnt/loop");
+	assert_string_equal(e.device, "loop0");
+	assert_string_equal(e.driver, "loop");
+	assert_int_equal(e.logical_block, 512);
+	assert_int_equal(e.physical_block, 512);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "ext2-loop");
+}
+
+static void test_tmpfs(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	detect(&e, "/tmp/a b", 0, 22);
+	assert_string_equal(e.fs, "tmpfs");
+	assert_string_equal(e.mount, "/tmp");
+	assert_string_equal(e.device, "tmpfs");
+	assert_string_equal(e.driver, "none");
+	assert_int_equal(e.logical_block, 0);
+	assert_int_equal(e.physical_block, 0);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "tmpfs");
+}
+
+/* A SCSI disk reports its disk driver and, found by walking up sysfs, its host adapter's;
+ * the mount point also carries an escaped space. */
+static void test_scsi_on_ahci(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	detect(&e, "/mnt/my disk/f", 8, 1);
+	assert_string_equal(e.fs, "xfs");
+	assert_string_equal(e.mount, "/mnt/my disk");
+	assert_string_equal(e.device, "sda1");
+	assert_string_equal(e.driver, "sd/ahci");
+	assert_int_equal(e.logical_block, 512);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "xfs-sd_ahci");
+}
+
+static void test_scsi_without_host_driver(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/mnt/sdb", 8, 16);
+	assert_string_equal(e.device, "sdb");
+	assert_string_equal(e.driver, "sd");
+	assert_int_equal(e.logical_block, 4096);
+	assert_int_equal(e.physical_block, 0);
+}
+
+/* An NVMe namespace's device link leads to the controller, which has no driver; the PCI
+ * function above it has. */
+static void test_nvme(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/nvme", 259, 1);
+	assert_string_equal(e.fs, "ext4");
+	assert_string_equal(e.device, "nvme0n1p1");
+	assert_string_equal(e.driver, "nvme");
+	assert_int_equal(e.logical_block, 4096);
+	assert_int_equal(e.physical_block, 4096);
+}
+
+static void test_device_mapper(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/dm", 253, 0);
+	assert_string_equal(e.fs, "xfs");
+	assert_string_equal(e.device, "dm-0");
+	assert_string_equal(e.driver, "device-mapper");
+}
+
+static void test_escapes_and_long_lines(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/mnt/back\\slash", 0, 41);
+	assert_string_equal(e.mount, "/mnt/back\\slash");
+	assert_string_equal(e.fs, "vfat");
+	/* A /dev source that is no block device under root still names the device. */
+	assert_string_equal(e.device, "fake");
+	assert_string_equal(e.driver, "unknown");
+	detect(&e, "/over/x", 0, 50);
+	assert_string_equal(e.fs, "overlay");
+	assert_string_equal(e.device, "overlay");
+}
+
+/* A device number found in no mountinfo line (as in a chroot, where the mount holding
+ * the root is not listed) is "unknown", not the deepest mount that happens to cover the
+ * path; only btrfs, whose subvolumes have device numbers of their own, is looked up by
+ * path. */
+static void test_no_guess_by_path(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/mnt/loop/sub/vol", 0, 99);
+	assert_string_equal(e.mount, "unknown");
+	assert_string_equal(e.fs, "unknown");
+	assert_string_equal(e.device, "unknown");
+	detect(&e, "/srv/vol/sub/f", 0, 77);
+	assert_string_equal(e.fs, "btrfs");
+	assert_string_equal(e.mount, "/srv/vol");
+	assert_string_equal(e.device, "sdb");
+}
+
+/* An unmounted device given as the target still has its sysfs facts; unreadable numbers
+ * are 0. */
+static void test_raw_device_garbage_sizes(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect_raw(&e, "/dev/loop1", 7, 1);
+	assert_string_equal(e.fs, "none");
+	assert_string_equal(e.mount, "none");
+	assert_string_equal(e.device, "loop1");
+	assert_string_equal(e.driver, "loop");
+	assert_int_equal(e.logical_block, 0);
+	assert_int_equal(e.physical_block, 0);
+	detect_raw(&e, "/dev/odd", 9, 9);
+	assert_string_equal(e.device, "odd");
+}
+
+static void test_missing_sysfs(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	detect(&e, "/mnt/sdc", 8, 32);
+	assert_string_equal(e.fs, "ext4");
+	assert_string_equal(e.device, "sdc");
+	assert_string_equal(e.driver, "unknown");
+	detect(&e, "/x", 9, 9);
+	assert_string_equal(e.device, "unknown");
+	assert_string_equal(e.driver, "unknown");
+	detect(&e, "/x", 7, 9);
+	assert_string_equal(e.fs, "unknown");
+}
+
+static void assert_all_unknown(const struct vb_env *e)
+{
+	assert_string_equal(e->fs, "unknown");
+	assert_string_equal(e->mount, "unknown");
+	assert_string_equal(e->device, "unknown");
+	assert_string_equal(e->driver, "unknown");
+	assert_int_equal(e->logical_block, 0);
+	assert_int_equal(e->physical_block, 0);
+}
+
+static void test_garbage_and_missing(void **state)
+{
+	struct vb_env e;
+	struct vb_fileinfo fi = {VB_FT_DIR, makedev(254, 0), 1, 0, 1, 0};
+	char label[64];
+
+	(void)state;
+	vb_os_env_reset(&e);
+	vb_linux_detect(&e, bad_root, "/x", &fi);
+	assert_all_unknown(&e);
+	vb_linux_detect(&e, "/nonexistent-vbench-root", "/x", &fi);
+	assert_all_unknown(&e);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "unknown");
+	assert_int_equal(vb_linux_meminfo(bad_root, "MemTotal"), 0);
+	assert_int_equal(vb_linux_meminfo("/nonexistent-vbench-root", "MemTotal"), 0);
+}
+
+/* RAM comes from meminfo; one reader serves MemTotal and MemAvailable. */
+static void test_meminfo(void **state)
+{
+	(void)state;
+	assert_int_equal(vb_linux_meminfo(root, "MemTotal"), 2048 * 1024);
+	assert_int_equal(vb_linux_meminfo(root, "MemFree"), 512 * 1024);
+	assert_int_equal(vb_linux_meminfo(root, "MemAvailable"), 0);
+	assert_int_equal(vb_linux_meminfo(root, "Mem"), 0);
+}
+
+/* Host, system and kernel come from uname, RAM from the running system. */
+static void test_system_facts(void **state)
+{
+	struct vb_env e;
+	struct utsname u;
+	int fd = open("/", O_RDONLY | O_DIRECTORY);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(uname(&u), 0);
+	vb_os_detect(&e, fd, "/");
+	close(fd);
+	assert_string_equal(e.host, u.nodename);
+	assert_string_equal(e.os, u.sysname);
+	assert_string_equal(e.kernel, u.release);
+	assert_true(e.ram_bytes > 0);
+}
+
+/* Name of the driver behind the disk holding "/" here, read straight from sysfs, so the
+ * real-machine test runs only where it can succeed. */
+static int root_disk_driver(char *name, size_t n)
+{
+	static const char *const forms[] = {"%u:%u/device/driver", "%u:%u/../device/driver"};
+	char rel[64], link[PATH_MAX], target[PATH_MAX];
+	struct stat st;
+	ssize_t len;
+
+	if (stat("/", &st) != 0)
+		return -1;
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(rel, sizeof rel, forms[i], major(st.st_dev), minor(st.st_dev));
+		snprintf(link, sizeof link, "/sys/dev/block/%s", rel);
+		len = readlink(link, target, sizeof target - 1);
+		if (len > 0) {
+			target[len] = '\0';
+			len = snprintf(name, n, "%s", strrchr(target, '/') ? strrchr(target, '/') + 1 :
+					target);
+			return len >= 0 && (size_t)len < n ? 0 : -1;
+		}
+	}
+	return -1;
+}
+
+/* Whether /proc/self/mounts lists "/" as it is on the machine vbench was written on. */
+static int root_is_ext4_on_vda(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/mounts", "r");
+	int yes = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "/dev/vda / ", 11) == 0)
+			yes = strncmp(line + 11, "ext4 ", 5) == 0;
+	fclose(f);
+	return yes;
+}
+
+/* Whether this process sees a mount at "/" (a chroot on a subdirectory does not). */
+static int root_is_a_mount(void)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	int yes = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		char mnt[8];
+		if (sscanf(line, "%*s %*s %*s %*s %7s", mnt) == 1 && strcmp(mnt, "/") == 0)
+			yes = 1;
+	}
+	fclose(f);
+	return yes;
+}
+
+static void test_real_root(void **state)
+{
+	struct vb_env e;
+	char driver[64], label[128];
+
+	(void)state;
+	if (root_disk_driver(driver, sizeof driver) != 0 || strcmp(driver, "virtio_blk") != 0 ||
+	    !root_is_a_mount())
+		skip();
+	int fd = open("/", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	vb_os_detect(&e, fd, "/");
+	close(fd);
+	assert_string_equal(e.mount, "/");
+	assert_string_equal(e.driver, "virtio_blk");
+	assert_memory_equal(e.device, "vd", 2);
+	assert_true(e.logical_block >= 512);
+	assert_true(e.ram_bytes > 0);
+	if (root_is_ext4_on_vda()) {
+		assert_string_equal(e.fs, "ext4");
+		assert_string_equal(e.device, "vda");
+		vb_env_label(&e, label, sizeof label);
+		assert_string_equal(label, "ext4-virtio_blk");
+	}
+}
+
+/* Only stats the node: a block device given as target is reported raw. */
+static void test_real_raw_device(void **state)
+{
+	struct vb_env e;
+	struct stat st;
+	char label[128];
+
+	(void)state;
+	if (stat("/dev/loop0", &st) != 0 || !S_ISBLK(st.st_mode) ||
+			access("/sys/dev/block", F_OK) != 0)
+		skip();
+	int fd = open("/dev/loop0", O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		skip();
+	vb_os_detect(&e, fd, "/dev/loop0");
+	close(fd);
+	assert_string_equal(e.fs, "none");
+	assert_string_equal(e.mount, "none");
+	assert_string_equal(e.device, "loop0");
+	assert_string_equal(e.driver, "loop");
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "raw-loop");
+}
+
+/* ---- in use ------------------------------------------------------------------------- */
+
+/* The identity of a file of the fake tree. */
+static struct vb_fileinfo file_info(const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	struct vb_fileinfo fi = {VB_FT_REG, 0, 0, 0, 1, 0};
+
+	assert_int_equal(path_of(path, root, rel), 0);
+	assert_int_equal(stat(path, &st), 0);
+	fi.dev = st.st_dev;
+	fi.ino = st.st_ino;
+	return fi;
+}
+
+static struct vb_fileinfo disk_info(unsigned major, unsigned minor)
+{
+	struct vb_fileinfo fi = {VB_FT_BLK, 5, 5, makedev(major, minor), 1, 0};
+	return fi;
+}
+
+static int in_use(const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	return vb_linux_in_use(root, fi, holder, n);
+}
+
+static void expect_held(const struct vb_fileinfo *fi, int want, const char *text)
+{
+	char holder[512];
+	int rc = in_use(fi, holder, sizeof holder);
+
+	if (rc != want || (text != NULL && strstr(holder, text) == NULL))
+		fail_msg("in use %d (want %d): '%s', want '%s'", rc, want, holder, text ? text : "");
+}
+
+/* A file behind a loop device is in use, whatever the loop device is used for. */
+static void test_file_backing_a_loop_device(void **state)
+{
+	struct vb_fileinfo a = file_info("images/a.img"), b = file_info("images/b.img");
+
+	(void)state;
+	expect_held(&a, 1, "loop device loop0 is backed by it");
+	expect_held(&b, 0, NULL);   /* loop9's backing file was deleted: not this one */
+}
+
+static void test_swap_file(void **state)
+{
+	struct vb_fileinfo sw = file_info("images/swapfile");
+
+	(void)state;
+	expect_held(&sw, 1, "used as swap");
+}
+
+/* A program that locks its disk image (QEMU does) has it in use. */
+static void test_locked_file(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img");
+	char line[256];
+
+	(void)state;
+	snprintf(line, sizeof line, "1: POSIX  ADVISORY  WRITE 4242 %02x:%02x:%llu 0 EOF\n"
+		 "2: -> POSIX  ADVISORY  WRITE 77 %02x:%02x:%llu 0 EOF\n",
+		 major(b.dev), minor(b.dev), (unsigned long long)b.ino, 0u, 0u, 1ULL);
+	assert_int_equal(put(root, "proc/locks", line), 0);
+	expect_held(&b, 1, "process 4242 holds a POSIX lock");
+	assert_int_equal(put(root, "proc/locks", ""), 0);
+	expect_held(&b, 0, NULL);
+}
+
+/* A loop device whose backing file cannot be identified might be backed by anything. */
+static void test_unidentified_loop_fails_closed(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img");
+	char path[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(put(root, "sys/block/loop7/loop/backing_file", "/images/moved.img\n"), 0);
+	expect_held(&b, -1, "cannot identify the backing file of loop7");
+	assert_int_equal(path_of(path, root, "sys/block/loop7/loop/backing_file"), 0);
+	assert_int_equal(unlink(path), 0);
+	expect_held(&b, 0, NULL);
+}
+
+/* A disk whose partition is mounted, held by device-mapper, or mounted itself. */
+static void test_disk_mounted_or_held(void **state)
+{
+	struct vb_fileinfo vda = disk_info(254, 0), sda = disk_info(8, 0), sdb = disk_info(8, 16);
+	struct vb_fileinfo loop1 = disk_info(7, 1), gone = disk_info(9, 99);
+
+	(void)state;
+	expect_held(&vda, 1, "vda1 is mounted on /");
+	expect_held(&sda, 1, "sda is held by dm-0");
+	expect_held(&sdb, 1, "sdb is mounted on /mnt/sdb");
+	expect_held(&loop1, 0, NULL);
+	expect_held(&gone, -1, "cannot tell");
+}
+
+/* A loop device over a disk (the attack: loop over loop, the outer one mounted). Device
+ * nodes need root to be made, so this part is skipped otherwise. */
+static void test_disk_backing_a_loop_device(void **state)
+{
+	struct vb_fileinfo loop1 = disk_info(7, 1);
+	char node[PATH_MAX];
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skip: making device nodes needs root\n");
+		skip();
+	}
+	assert_int_equal(path_of(node, root, "dev/loop1"), 0);
+	make_parents(root, "dev/loop1");
+	assert_int_equal(mknod(node, S_IFBLK | 0600, makedev(7, 1)), 0);
+	assert_int_equal(put(root, "sys/block/loop3/loop/backing_file", "/dev/loop1\n"), 0);
+	expect_held(&loop1, 1, "loop device loop3 is backed by loop1");
+	char path[PATH_MAX];
+	assert_int_equal(path_of(path, root, "sys/block/loop3/loop/backing_file"), 0);
+	unlink(path);
+	/* A mount that shows an anonymous device (btrfs does) but names the disk. */
+	expect_held(&loop1, 0, NULL);
+	char line[sizeof mountinfo + 128];
+	snprintf(line, sizeof line, "%s50 26 0:88 / /mnt/b rw - btrfs /dev/loop1 rw\n", mountinfo);
+	assert_int_equal(put(root, "proc/self/mountinfo", line), 0);
+	expect_held(&loop1, 1, "loop1 is mounted on /mnt/b");
+	assert_int_equal(put_mountinfo(), 0);
+	unlink(node);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_virtio_partition),
+		cmocka_unit_test(test_virtio_disk),
+		cmocka_unit_test(test_deepest_then_last_mount),
+		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_tmpfs),
+		cmocka_unit_test(test_scsi_on_ahci),
+		cmocka_unit_test(test_scsi_without_host_driver),
+		cmocka_unit_test(test_nvme),
+		cmocka_unit_test(test_device_mapper),
+		cmocka_unit_test(test_escapes_and_long_lines),
+		cmocka_unit_test(test_no_guess_by_path),
+		cmocka_unit_test(test_raw_device_garbage_sizes),
+		cmocka_unit_test(test_missing_sysfs),
+		cmocka_unit_test(test_garbage_and_missing),
+		cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_system_facts),
+		cmocka_unit_test(test_real_root),
+		cmocka_unit_test(test_real_raw_device),
+		cmocka_unit_test(test_file_backing_a_loop_device),
+		cmocka_unit_test(test_swap_file),
+		cmocka_unit_test(test_locked_file),
+		cmocka_unit_test(test_unidentified_loop_fails_closed),
+		cmocka_unit_test(test_disk_mounted_or_held),
+		cmocka_unit_test(test_disk_backing_a_loop_device),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
+
+#else
+int main(void)
+{
+	puts("skip: the Linux platform layer is not compiled on this system");
+	return 0;
+}
+#endif

@@ -1,0 +1,177 @@
+/* The supervisor: runs come back from the worker as they finish; a stalled call is
+ * reported; --timeout interrupts it, or leaves behind a worker stuck beyond
+ * interruption, promptly; a stop reaches the worker; a worker that dies is noticed.
+ * The worker runs the fake ops table, with the real clock, since the watchdog reads it. */
+#include "vb_test.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include "fake_io.h"
+#include "vb_supervise.h"
+
+static struct fake fk;
+static struct vb_io_ops ops;
+static struct vb_config cfg;
+static struct vb_target tgt;
+static struct vb_shared *sh;
+static struct vb_session session;
+static int shown;
+
+static void on_run(void *arg, const struct vb_run *r)
+{
+	(void)arg;
+	(void)r;
+	shown++;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(&fk, 0, sizeof fk);
+	fk.real_clock = true;
+	ops = fake_ops(&fk);
+	vb_config_defaults(&cfg);
+	cfg.target_path = "/fake";
+	cfg.bs_bytes = 4096;
+	cfg.count_blocks = 10;
+	cfg.runs = 3;
+	cfg.stall_secs = 0;
+	memset(&tgt, 0, sizeof tgt);
+	tgt.kind = VB_TGT_DIR;
+	tgt.anon = true;
+	tgt.dirfd = FAKE_DIRFD;
+	tgt.held_fd = -1;
+	if (sh == NULL)
+		sh = vb_shared_new();
+	assert_non_null(sh);
+	memset(sh, 0, sizeof *sh);
+	vb_os_signals_install(&sh->flags);
+	vb_session_init(&session);
+	shown = 0;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	vb_session_free(&session);
+	return 0;
+}
+
+static enum vb_status supervise(FILE *status, struct vb_supervise_result *res)
+{
+	struct vb_supervise_io io = {&ops, status, false, on_run, NULL};
+	struct vb_err err;
+	return vb_supervise(&cfg, &tgt, sh, &io, &session, res, &err);
+}
+
+static void read_all(FILE *f, char *text, size_t n)
+{
+	rewind(f);
+	size_t got = fread(text, 1, n - 1, f);
+	text[got] = '\0';
+	fclose(f);
+}
+
+static void test_runs_come_back_whole(void **state)
+{
+	struct vb_supervise_result res;
+	(void)state;
+	cfg.interval_secs = 0.01;
+	assert_int_equal(supervise(stderr, &res), VB_OK);
+	assert_int_equal(session.n_runs, 3);
+	assert_int_equal(shown, 3);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(session.runs[i].run, (uint64_t)i + 1);
+		assert_int_equal(session.runs[i].bytes, 40960);
+		assert_int_equal(session.runs[i].stop, VB_STOP_DONE);
+	}
+	assert_int_equal(session.latency.count, 30);   /* the histograms came along */
+	assert_false(res.aborted || res.failed || res.worker_lost);
+}
+
+static void test_stall_warned_then_timeout_interrupts(void **state)
+{
+	struct vb_supervise_result res;
+	char text[4096];
+	FILE *status = tmpfile();
+	(void)state;
+	assert_non_null(status);
+	fk.block_at = 13;   /* the third write of run 2 */
+	cfg.stall_secs = 0.2;
+	cfg.timeout_secs = 0.7;
+	uint64_t t0 = vb_now_ns();
+	assert_int_equal(supervise(status, &res), VB_E_IO);
+	double took = (double)(vb_now_ns() - t0) / 1e9;
+	assert_true(took < 10.0);
+	assert_true(res.failed);
+	assert_false(res.aborted);
+	assert_int_equal(session.n_runs, 2);
+	assert_int_equal(session.runs[1].stop, VB_STOP_TIMEOUT);
+	assert_int_equal(session.runs[1].full_blocks, 2);
+	read_all(status, text, sizeof text);
+	if (strstr(text, "stall: run 2: write at offset 8192 has not returned after") == NULL)
+		fail_msg("no stall warning in: %s", text);
+}
+
+static void test_unkillable_call_is_left_behind(void **state)
+{
+	struct vb_supervise_result res;
+	(void)state;
+	fk.block_at = 2;
+	fk.block_ignores_signals = true;
+	cfg.timeout_secs = 0.3;
+	uint64_t t0 = vb_now_ns();
+	assert_int_equal(supervise(stderr, &res), VB_E_IO);
+	double took = (double)(vb_now_ns() - t0) / 1e9;
+	assert_true(res.aborted);
+	assert_true(res.failed);
+	assert_int_equal(res.stop_signal, 0);
+	/* --timeout, then two seconds more, then out: not the fake's forever. */
+	assert_true(took >= 2.2 && took < 8.0);
+	assert_int_equal(session.n_runs, 0);
+}
+
+static void test_stop_reaches_the_worker(void **state)
+{
+	struct vb_supervise_result res;
+	(void)state;
+	fk.block_at = 15;   /* blocks (interruptibly) in run 2 ... */
+	uint64_t t0 = vb_now_ns();
+	/* ... and a stop arrives meanwhile, as a signal handler would record it. */
+	fk.poke = &sh->flags.stop;
+	fk.poke_at = 15;
+	fk.poke_value = SIGTERM;
+	assert_int_equal(supervise(stderr, &res), VB_E_IO);
+	assert_true((double)(vb_now_ns() - t0) / 1e9 < 5.0);
+	assert_int_equal(res.stop_signal, SIGTERM);
+	assert_false(res.aborted);
+	assert_int_equal(session.n_runs, 2);
+	assert_int_equal(session.runs[1].stop, VB_STOP_SIGNAL);
+}
+
+static void test_worker_death_is_noticed(void **state)
+{
+	struct vb_supervise_result res;
+	(void)state;
+	fk.crash_at = 25;   /* the worker dies during run 3, as a crash would end it */
+	assert_int_equal(supervise(stderr, &res), VB_E_IO);
+	assert_int_equal(res.worker_signal, SIGKILL);
+	assert_true(res.failed);
+	assert_false(res.aborted);
+	assert_int_equal(session.n_runs, 2);   /* what completed is kept */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+		T(test_runs_come_back_whole),
+		T(test_stall_warned_then_timeout_interrupts),
+		T(test_unkillable_call_is_left_behind),
+		T(test_stop_reaches_the_worker),
+		T(test_worker_death_is_noticed),
+#undef T
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,64 @@
+#!/bin/sh
+# check-layers.sh [ARCHIVE]: the structure rules of vbench, checked on every `make test`.
+#  1. No cycle between source files: a file that calls into another is never called
+#     back by it, directly or around a loop (read from the symbols of the compiled
+#     objects in ARCHIVE, default build/libvbench.a).
+#  2. No cycle between headers included with quotes.
+#  3. Nothing outside the platform layer (src/os/) names an operating system.
+set -u
+cd "$(dirname "$0")/../.."
+archive=${1:-build/libvbench.a}
+status=0
+
+# A depth-first search for a cycle in the edges "from to" on standard input; prints it.
+find_cycle() {
+	awk '
+	{ if ($1 != $2) { adj[$1] = adj[$1] " " $2; node[$1] = 1; node[$2] = 1 } }
+	function visit(n,   i, k, parts, m) {
+		state[n] = 1; path[++depth] = n
+		k = split(adj[n], parts, " ")
+		for (i = 1; i <= k; i++) {
+			m = parts[i]
+			if (state[m] == 1) { cyc = m; for (j = 1; j <= depth; j++) if (path[j] == m) start = j
+				line = ""; for (j = start; j <= depth; j++) line = line path[j] " -> "
+				print line m; found = 1; return }
+			if (state[m] == 0) { visit(m); if (found) return }
+		}
+		state[n] = 2; depth--
+	}
+	END { for (n in node) if (state[n] == 0 && !found) visit(n); exit found }'
+}
+
+if [ -f "$archive" ]; then
+	if ! nm -A "$archive" 2>/dev/null | awk '
+		{ split($1, f, ":"); obj = f[2] }
+		$(NF-1) ~ /^[TDBR]$/ { def[$NF] = obj }
+		$(NF-1) == "U" { use[obj, $NF] = 1 }
+		END { for (k in use) { split(k, p, SUBSEP); if (p[2] in def) print p[1], def[p[2]] } }' |
+		find_cycle >/tmp/vbench-cycle.$$; then
+		echo "check-layers: source files call each other in a cycle: $(cat /tmp/vbench-cycle.$$)"
+		status=1
+	fi
+	rm -f /tmp/vbench-cycle.$$
+else
+	echo "check-layers: $archive missing; build first" >&2
+	status=1
+fi
+
+if ! for f in $(find include src -name '*.[ch]'); do
+	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		echo "$(basename "$f") $h"
+	done
+done | grep '\.h$' | find_cycle >/tmp/vbench-cycle.$$; then
+	echo "check-layers: headers include each other in a cycle: $(cat /tmp/vbench-cycle.$$)"
+	status=1
+fi
+rm -f /tmp/vbench-cycle.$$
+
+names='__linux__|__linux|_WIN32|_WIN64|__APPLE__|__MACH__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__CYGWIN__|__sun|__HAIKU__'
+if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*'); then
+	echo "check-layers: an operating system is named outside src/os/ (above)"
+	status=1
+fi
+[ $status = 0 ] && echo "check-layers: no cycle; no operating system named outside src/os/"
+exit $status
