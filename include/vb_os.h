@@ -38,8 +38,9 @@ uint64_t vb_now_ns(void);
 void vb_os_sleep_ms(unsigned ms);
 
 /* Makes sure descriptors 0, 1 and 2 are open (on the null device if they were closed),
- * so that no file vbench opens later takes their place. */
-void vb_os_std_fds(void);
+ * so that no file vbench opens later takes their place. Returns a mask of those that
+ * were closed (1 << fd). */
+unsigned vb_os_std_fds(void);
 
 /* Whether descriptor fd is a terminal. */
 bool vb_os_isatty(int fd);

@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Every chart vbench report writes carries this mark near its start, so that a later
+ * report knows it may replace the file. */
+#define VB_SVG_MARK "<!-- made by vbench report -->"
 #include "vb_stats.h"
 #include "vb_status.h"
 
@@ -124,7 +128,7 @@ struct vb_group {
 };
 
 /* Every label of a dataset, in first-seen order, compared with one of them. */
-struct vb_analysis {
+struct vb_comparison {
 	struct vb_group *groups;
 	size_t n_groups;
 	size_t baseline;           /* index into groups */
@@ -133,11 +137,11 @@ struct vb_analysis {
 
 /* Groups d by label and compares each label with baseline (NULL: the first label).
  * Returns 0, or -1 with a message in err for an empty dataset or an unknown baseline. */
-int vb_report_analyze(const struct vb_dataset *d, const char *baseline, struct vb_analysis *a,
+int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen);
 
 /* Frees what a owns. */
-void vb_analysis_free(struct vb_analysis *a);
+void vb_comparison_free(struct vb_comparison *a);
 
 /* Writes g's verdict ("1.71x faster, significant at p<0.05", ...) into buf. */
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n);
@@ -150,24 +154,24 @@ int vb_report_parse_format(const char *s, enum vb_report_format *out);
 
 /* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and
  * one comparison line per label; returns 0, or -1 on a write error. */
-int vb_report_print_text(FILE *f, const struct vb_analysis *a);
+int vb_report_print_text(FILE *f, const struct vb_comparison *a);
 
 /* The same as GitHub markdown: the run table, then a comparison table; 0 or -1. */
-int vb_report_print_markdown(FILE *f, const struct vb_analysis *a);
+int vb_report_print_markdown(FILE *f, const struct vb_comparison *a);
 
 /* RFC 4180 CSV, one row per label: summary and comparison columns; 0 or -1. */
-int vb_report_print_csv(FILE *f, const struct vb_analysis *a);
+int vb_report_print_csv(FILE *f, const struct vb_comparison *a);
 
 /* One JSON document with the baseline and, per label, its runs, summary and comparison;
  * numbers that are not finite are null. Returns 0, or -1 on a write error. */
-int vb_report_print_json(FILE *f, const struct vb_analysis *a);
+int vb_report_print_json(FILE *f, const struct vb_comparison *a);
 
 /* Dispatches to the printer of fmt; 0 or -1. */
-int vb_report_print(FILE *f, const struct vb_analysis *a, enum vb_report_format fmt);
+int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt);
 
 /* Standalone SVG bar chart: mean MB/s (10^6 bytes/sec) per label with min-max whiskers,
  * labelled axes and a title; returns 0, or -1 on a write error. */
-int vb_report_print_svg(FILE *f, const struct vb_analysis *a);
+int vb_report_print_svg(FILE *f, const struct vb_comparison *a);
 
 
 

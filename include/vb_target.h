@@ -63,10 +63,6 @@ const char *vb_target_leftover(const struct vb_target *t, const char *name, char
 /* How vbench treats the target ("created, removed at the end"); static or in buf. */
 const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
 
-/* The directory part of path ("." when there is none) into buf, the last component
- * into base; false when path names no file (empty, or ends with '/'). Pure. */
-bool vb_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn);
-
 /* A block size near bs that direct I/O accepts with granularity align: the power of
  * two nearest to bs, at least align, as a size with a suffix ("1M", "4k"). Pure. */
 void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n);

@@ -99,6 +99,9 @@ static void finish_output(struct app *a)
 		vb_out_warning(stderr, warnings[i]);
 }
 
+/* Standard output was closed when vbench started: what goes there is lost. */
+static bool stdout_closed;
+
 /* Writes what --help or --version print; a failed write is an error, not a success. */
 static int print_info(bool help)
 {
@@ -106,6 +109,10 @@ static int print_info(bool help)
 		vb_opts_usage(stdout);
 	else
 		printf("vbench %s\n", VB_VERSION);
+	if (stdout_closed) {
+		vb_out_error(stderr, "standard output is closed: nothing could be written");
+		return EXIT_IO;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "vbench: write error on standard output: %s\n", strerror(errno));
 		return EXIT_IO;
@@ -284,6 +291,9 @@ static int run(struct app *a)
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		vb_out_error(stderr, "the results could not all be written to standard output");
 		status = EXIT_IO;
+	} else if (stdout_closed && a->csv.fd < 0) {
+		vb_out_error(stderr, "standard output was closed: the results were not written");
+		status = EXIT_IO;
 	}
 	vb_session_free(&a->session);
 	/* Die of the same signal, so a calling shell loop sees it and stops too. */
@@ -297,9 +307,16 @@ int main(int argc, char *argv[])
 	static struct app a;
 
 	/* Before anything is opened: a closed stdout must not become the CSV file. */
-	vb_os_std_fds();
-	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return exit_code(vb_report_main(argc - 1, argv + 1, stdout, stderr));
+	stdout_closed = (vb_os_std_fds() & 2u) != 0;
+	if (argc >= 2 && strcmp(argv[1], "report") == 0) {
+		enum vb_status st = vb_report_main(argc - 1, argv + 1, stdout, stderr);
+		if (st == VB_OK && stdout_closed) {
+			fputs("vbench report: standard output is closed: the report was not "
+			      "written\n", stderr);
+			st = VB_E_IO;
+		}
+		return exit_code(st);
+	}
 	int rc = parse(&a, argc, argv);
 	if (rc >= 0)
 		return rc;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include "vb_io.h"
 #include "vb_os.h"
+#include "vb_writer.h"
 
 /* The descriptors the fake hands out. */
 #define FAKE_DIRFD 30
@@ -62,6 +63,9 @@ struct fake {
 	atomic_int *poke;                /* set to poke_value during write number poke_at */
 	int poke_at, poke_value;
 	int crash_at;                    /* the write number that kills its own process */
+	struct vb_watch *watch;          /* what the watchdog would see, read during calls */
+	int release_stage;               /* the watched stage while the last close ran */
+	bool release_watched;            /* and whether a call was published then */
 };
 
 static struct fake *fake_of(void *ctx)
@@ -216,6 +220,10 @@ static inline int fk_close(void *ctx, int fd)
 	f->last_closed = fd;
 	if (fd == FAKE_FD + 1) {
 		f->now += f->release_ns;   /* the extra descriptor of an anonymous file */
+		if (f->watch != NULL) {
+			f->release_stage = atomic_load(&f->watch->slot[0].stage);
+			f->release_watched = atomic_load(&f->watch->slot[0].call_start_ns) != 0;
+		}
 		return 0;
 	}
 	f->close_at = f->now;

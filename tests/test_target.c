@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "fake_io.h"
 #include "vb_os.h"
+#include "vb_path.h"
 #include "vb_plan.h"
 #include "vb_target.h"
 

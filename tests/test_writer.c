@@ -147,6 +147,27 @@ static void test_release_is_outside_the_clock(void **state)
 	vb_run_free(&r);
 }
 
+/* The last close of a file without a name can hang (it frees the blocks): the watchdog
+ * sees it like any other call. */
+static void test_release_is_watched(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(2, VB_SYNC_FSYNC);
+	static struct vb_watch w;
+	struct vb_run r;
+	(void)state;
+	p.defer_release = true;
+	p.watch = &w;
+	f.watch = &w;
+	f.now = 1;   /* a start time of 0 would mean "no call" */
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_true(f.release_watched);
+	assert_int_equal(f.release_stage, VB_STAGE_RELEASE);
+	assert_int_equal(atomic_load(&w.slot[0].call_start_ns), 0);   /* and unpublished after */
+	vb_run_free(&r);
+}
+
 /* Every write is timed on its own: write k takes k ms here. */
 static void test_latency_is_per_write(void **state)
 {
@@ -528,6 +549,7 @@ int main(void)
 		T(test_clock_covers_writes_sync_and_close),
 		T(test_fdatasync_is_timed_and_called_once),
 		T(test_release_is_outside_the_clock),
+		T(test_release_is_watched),
 		T(test_latency_is_per_write),
 		T(test_sync_modes),
 		T(test_direct_is_asked_on_the_open),

@@ -5,30 +5,11 @@
 #include <string.h>
 
 #include "vb_os.h"
+#include "vb_path.h"
 #include "vb_target.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
 #define PATH_LIMIT 4000
-
-bool vb_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
-{
-	size_t len = strlen(path);
-	const char *slash = strrchr(path, '/');
-	int w;
-
-	if (len == 0 || path[len - 1] == '/')
-		return false;
-	if (slash == NULL)
-		w = snprintf(dir, dn, ".");
-	else if (slash == path)
-		w = snprintf(dir, dn, "/");
-	else
-		w = snprintf(dir, dn, "%.*s", (int)(slash - path), path);
-	if (w < 0 || (size_t)w >= dn)
-		return false;
-	w = snprintf(base, bn, "%s", slash ? slash + 1 : path);
-	return w > 0 && (size_t)w < bn;
-}
 
 void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n)
 {
@@ -289,9 +270,15 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 			       "flash: writing destroys what is on it; add --force if that is what "
 			       "you want", t->shown, kind);
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
-	if (fd < 0 && errno == EBUSY)
+	if (fd < 0 && errno == EBUSY) {
+		/* The kernel's claim says no; the platform may know what holds it. */
+		char holder[512];
+		if (t->ops->in_use(t->ops->ctx, -1, fi, holder, sizeof holder) > 0)
+			return vb_fail(err, VB_E_SETUP, "%s is in use: %s; vbench never writes to "
+				       "a disk or file in use, even with --force", t->shown, holder);
 		return vb_fail(err, VB_E_SETUP, "%s is in use (mounted, or held by another "
 			       "program); vbench never writes to a device in use", t->shown);
+	}
 	if (fd < 0)
 		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
 			       req.direct || req.dsync ? direct_hint(errno) : strerror(errno));

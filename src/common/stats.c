@@ -47,6 +47,9 @@ struct vb_summary vb_summarize(const double *xs, uint64_t n)
 
 /* Continued fraction of the regularized incomplete beta function, evaluated with the
  * modified Lentz method; converges quickly for x < (a+1)/(a+b+2). */
+/* pi, which C11 does not name. */
+#define M_PI_VALUE 3.14159265358979323846
+
 static double beta_cf(double a, double b, double x)
 {
 	const double tiny = 1e-300;
@@ -98,6 +101,13 @@ double vb_student_t_p2(double t, double df)
 	return inc_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
+/* Density of Student's t with df degrees of freedom at t. */
+static double t_density(double t, double df)
+{
+	double lc = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI_VALUE);
+	return exp(lc - (df + 1) / 2 * log1p(t * t / df));
+}
+
 double vb_student_t_quantile(double q, double df)
 {
 	if (!(q > 0 && q < 1) || !(df > 0))
@@ -106,16 +116,32 @@ double vb_student_t_quantile(double q, double df)
 		return 0;
 	double tail = q > 0.5 ? 2.0 * (1.0 - q) : 2.0 * q; /* two-sided tail wanted */
 	double lo = 0, hi = 1;
-	while (vb_student_t_p2(hi, df) > tail && hi < 1e12)
+	while (vb_student_t_p2(hi, df) > tail && hi < 1e12) {
+		lo = hi;
 		hi *= 2;
-	for (int i = 0; i < 200; i++) {
-		double mid = 0.5 * (lo + hi);
-		if (vb_student_t_p2(mid, df) > tail)
-			lo = mid;
-		else
-			hi = mid;
 	}
+	/* Newton's method on p2(t) - tail, whose slope is -2 density(t), kept inside the
+	 * bracket [lo, hi] by bisection when a step would leave it: a few evaluations of
+	 * the tail instead of a bisection's hundred, for the same precision. */
 	double t = 0.5 * (lo + hi);
+	for (int i = 0; i < 200; i++) {
+		double f = vb_student_t_p2(t, df) - tail;
+		if (f == 0)
+			break;
+		if (f > 0)
+			lo = t;   /* the tail is still too big: t lies further out */
+		else
+			hi = t;
+		double d = t_density(t, df);
+		double next = d > 0 ? t + f / (2.0 * d) : 0.5 * (lo + hi);
+		if (!(next > lo && next < hi))
+			next = 0.5 * (lo + hi);
+		if (fabs(next - t) <= 1e-15 * fabs(t) || hi - lo <= 1e-15 * hi) {
+			t = next;
+			break;
+		}
+		t = next;
+	}
 	return q > 0.5 ? t : -t;
 }
 

@@ -55,16 +55,20 @@ void vb_os_sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
-void vb_os_std_fds(void)
+unsigned vb_os_std_fds(void)
 {
+	unsigned closed = 0;
+
 	for (int fd = 0; fd < 3; fd++) {
 		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
 			continue;
+		closed |= 1u << fd;
 		/* open() returns the lowest free descriptor, which is fd itself. */
 		int got = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
 		if (got >= 0 && got != fd)
 			close(got);
 	}
+	return closed;
 }
 
 bool vb_os_isatty(int fd)

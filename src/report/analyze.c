@@ -19,7 +19,7 @@
 /* Analysis                                                                           */
 /* ---------------------------------------------------------------------------------- */
 
-void vb_analysis_free(struct vb_analysis *a)
+void vb_comparison_free(struct vb_comparison *a)
 {
 	for (size_t i = 0; i < a->n_groups; i++) {
 		free(a->groups[i].label);
@@ -30,7 +30,7 @@ void vb_analysis_free(struct vb_analysis *a)
 }
 
 /* Copies the samples of each label of d into its group, in input order. */
-static int fill_groups(const struct vb_dataset *d, struct vb_analysis *a)
+static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 {
 	for (size_t s = 0; s < d->n_samples; s++)
 		a->groups[d->samples[s].label].n++;
@@ -82,7 +82,7 @@ static void compare(struct vb_group *g, const struct vb_group *b, bool is_base)
 }
 
 /* Index of the group named label, or SIZE_MAX. */
-static size_t group_index(const struct vb_analysis *a, const char *label)
+static size_t group_index(const struct vb_comparison *a, const char *label)
 {
 	for (size_t g = 0; g < a->n_groups; g++)
 		if (strcmp(a->groups[g].label, label) == 0)
@@ -91,7 +91,7 @@ static size_t group_index(const struct vb_analysis *a, const char *label)
 }
 
 /* The error for --baseline naming no label: lists the labels there are. */
-static void unknown_baseline(const struct vb_analysis *a, const char *label, char *err,
+static void unknown_baseline(const struct vb_comparison *a, const char *label, char *err,
 			     size_t errlen)
 {
 	if (err == NULL || errlen == 0)
@@ -103,7 +103,7 @@ static void unknown_baseline(const struct vb_analysis *a, const char *label, cha
 					 a->groups[g].label);
 }
 
-int vb_report_analyze(const struct vb_dataset *d, const char *baseline, struct vb_analysis *a,
+int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen)
 {
 	memset(a, 0, sizeof *a);
@@ -114,7 +114,7 @@ int vb_report_analyze(const struct vb_dataset *d, const char *baseline, struct v
 	}
 	a->groups = calloc(d->n_labels, sizeof *a->groups);
 	if (a->groups == NULL || (a->n_groups = d->n_labels, fill_groups(d, a) < 0)) {
-		vb_analysis_free(a);
+		vb_comparison_free(a);
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
 		return -1;
@@ -122,7 +122,7 @@ int vb_report_analyze(const struct vb_dataset *d, const char *baseline, struct v
 	a->baseline = baseline ? group_index(a, baseline) : 0;
 	if (a->baseline == SIZE_MAX) {
 		unknown_baseline(a, baseline, err, errlen);
-		vb_analysis_free(a);
+		vb_comparison_free(a);
 		return -1;
 	}
 	for (size_t g = 0; g < a->n_groups; g++)

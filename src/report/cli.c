@@ -5,34 +5,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vb_escape.h"
+#include "vb_io.h"
+#include "vb_os.h"
 #include "vb_report.h"
+#include "vb_path.h"
 
 /* Big enough for a file name, a line number and a sentence. */
 #define ERR_MAX 1024
+
+/* The options of `vbench report`, parsed by the same rules as vbench's own: each may be
+ * given once, and a value that looks like an option is a forgotten value. */
+enum ropt { R_FORMAT, R_BASELINE, R_SVG, R_FORCE, R_HELP, R_NOPTS };
+
+static const struct {
+	const char *name, *short_name;
+	bool takes_value;
+} ropts[R_NOPTS] = {
+	[R_FORMAT] = {"--format", "-f", true}, [R_BASELINE] = {"--baseline", NULL, true},
+	[R_SVG] = {"--svg", NULL, true}, [R_FORCE] = {"--force", NULL, false},
+	[R_HELP] = {"--help", "-h", false},
+};
 
 /* What the command line of `vbench report` asked for. */
 struct report_args {
 	enum vb_report_format format;
 	const char *baseline;      /* NULL: the first label */
 	const char *svg;           /* NULL: no chart */
+	bool force;                /* --svg may replace a file vbench did not write */
+	bool help;
 	char **files;              /* points into argv */
 	size_t n_files;
-	bool help;
+	const char *seen_as[R_NOPTS];
+};
+
+/* An input that was read: its identity, so that no file is read twice or overwritten. */
+struct input {
+	const char *name;
+	struct vb_fileinfo id;
+	bool have_id;
 };
 
 void vb_report_usage(FILE *f)
 {
 	fputs("usage: vbench report [--format text|markdown|csv|json] [--baseline LABEL]\n"
-	      "                     [--svg FILE] FILE...\n"
+	      "                     [--svg FILE [--force]] FILE...\n"
 	      "\n"
 	      "Compares runs read from vbench CSV and JSON files and from text logs holding dd\n"
 	      "summary lines (BSD \"... bytes transferred in ... secs (... bytes/sec)\", GNU\n"
 	      "\"... bytes (...) copied, ... s, ...\"). A text log is one label, named after the\n"
-	      "file without its extension; \"-\" reads standard input.\n"
+	      "file without its extension; \"-\" reads standard input. Each file is read once.\n"
 	      "\n"
 	      "  -f, --format FMT   text (default), markdown, csv or json\n"
 	      "      --baseline L   compare every label with L (default: the first label read)\n"
-	      "      --svg FILE     also write a bar chart of the means in MB/s to FILE\n"
+	      "      --svg FILE     also write a bar chart of the means in MB/s to FILE; a file\n"
+	      "                     vbench report did not write is replaced only with --force,\n"
+	      "                     an input never, a link never followed\n"
+	      "      --force        let --svg replace an existing file\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
 	      "Warm-up and partial runs, and runs that took 0 seconds, are left out. Ratios are of\n"
@@ -40,24 +69,19 @@ void vb_report_usage(FILE *f)
 	      "p<0.05.\n", f);
 }
 
-/* Matches argv[*i] against option name (long or short, "--name VALUE" or
- * "--name=VALUE"); 1 with *val set, 0 if it is another argument, -1 if the value is
- * missing. */
-static int opt_value(int argc, char *argv[], int *i, const char *name, const char *shrt,
-		     const char **val)
+/* Prints "vbench report: MSG", escaped: messages quote file names and file contents. */
+static void say(FILE *err, const char *msg)
 {
-	const char *arg = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(arg, name, n) == 0 && arg[n] == '=') {
-		*val = arg + n + 1;
-		return 1;
-	}
-	if (strcmp(arg, name) != 0 && (shrt == NULL || strcmp(arg, shrt) != 0))
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
+	fputs("vbench report: ", err);
+	vb_text(err, msg);
+	fputc('\n', err);
+}
+
+/* "-q" or "--quiet" where a value should be means the value was forgotten. */
+static bool looks_like_option(const char *a)
+{
+	return a[0] == '-' && (a[1] == '-' || (a[1] >= 'a' && a[1] <= 'z') ||
+			       (a[1] >= 'A' && a[1] <= 'Z'));
 }
 
 /* Handles option argv[*i]; 0, or -1 with a message in err. */
@@ -65,29 +89,51 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 			size_t errlen)
 {
 	const char *arg = argv[*i], *val = NULL;
-	int fmt, base = 0, svg = 0;
-	if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-		ra->help = true;
-		return 0;
+	int k;
+
+	for (k = 0; k < R_NOPTS; k++) {
+		size_t n = strlen(ropts[k].name);
+		if (ropts[k].takes_value && strncmp(arg, ropts[k].name, n) == 0 && arg[n] == '=') {
+			val = arg + n + 1;
+			break;
+		}
+		if (strcmp(arg, ropts[k].name) == 0 ||
+		    (ropts[k].short_name && strcmp(arg, ropts[k].short_name) == 0))
+			break;
 	}
-	if ((fmt = opt_value(argc, argv, i, "--format", "-f", &val)) == 0 &&
-	    (base = opt_value(argc, argv, i, "--baseline", NULL, &val)) == 0 &&
-	    (svg = opt_value(argc, argv, i, "--svg", NULL, &val)) == 0) {
+	if (k == R_NOPTS) {
 		snprintf(err, errlen, "unknown option '%s'", arg);
 		return -1;
 	}
-	if (fmt < 0 || base < 0 || svg < 0) {
-		snprintf(err, errlen, "option %s needs a value", arg);
+	if (ra->seen_as[k] != NULL) {
+		snprintf(err, errlen, "%s: given twice (already as %s)", arg, ra->seen_as[k]);
 		return -1;
 	}
-	if (fmt > 0 && vb_report_parse_format(val, &ra->format) < 0) {
-		snprintf(err, errlen, "unknown format '%s' (text, markdown, csv, json)", val);
+	ra->seen_as[k] = arg;
+	if (ropts[k].takes_value && val == NULL) {
+		if (*i + 1 >= argc || looks_like_option(argv[*i + 1])) {
+			snprintf(err, errlen, "option %s needs a value", arg);
+			return -1;
+		}
+		val = argv[++*i];
+	}
+	if (val != NULL && *val == '\0') {
+		snprintf(err, errlen, "%s: the value is empty", ropts[k].name);
 		return -1;
 	}
-	if (base > 0)
-		ra->baseline = val;
-	if (svg > 0)
-		ra->svg = val;
+	switch ((enum ropt)k) {
+	case R_FORMAT:
+		if (vb_report_parse_format(val, &ra->format) < 0) {
+			snprintf(err, errlen, "unknown format '%s' (text, markdown, csv, json)", val);
+			return -1;
+		}
+		break;
+	case R_BASELINE: ra->baseline = val; break;
+	case R_SVG: ra->svg = val; break;
+	case R_FORCE: ra->force = true; break;
+	case R_HELP: ra->help = true; break;
+	case R_NOPTS: break;
+	}
 	return 0;
 }
 
@@ -114,6 +160,10 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 	}
 	if (!ra->help && ra->n_files == 0) {
 		snprintf(err, errlen, "no input files");
+		return -1;
+	}
+	if (ra->force && ra->svg == NULL) {
+		snprintf(err, errlen, "--force applies to --svg, which was not given");
 		return -1;
 	}
 	return 0;
@@ -152,13 +202,43 @@ static int slurp(FILE *in, char **out, size_t *len)
 	return 0;
 }
 
-/* Reads one named file ("-": standard input) into d; prints why on err if it cannot. */
-static int read_one(struct vb_dataset *d, const char *path, FILE *err)
+/* Records the identity of an input; refuses one read already. */
+static int note_input(struct input *in, size_t k, FILE *f, const char *name, FILE *err)
 {
+	char msg[ERR_MAX];
+
+	in[k].name = name;
+	in[k].have_id = vb_os_io.fstat(NULL, fileno(f), &in[k].id) == 0;
+	for (size_t j = 0; j < k; j++) {
+		bool same = strcmp(name, "-") == 0 && strcmp(in[j].name, "-") == 0;
+		if (in[k].have_id && in[j].have_id && in[k].id.type == VB_FT_REG &&
+		    in[k].id.dev == in[j].id.dev && in[k].id.ino == in[j].id.ino)
+			same = true;
+		if (same) {
+			snprintf(msg, sizeof msg, "%s: given twice (as %s); each file is read once, "
+				 "or its runs would count twice", name, in[j].name);
+			say(err, msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads one named file ("-": standard input) into d; prints why on err if it cannot. */
+static int read_one(struct vb_dataset *d, struct input *inputs, size_t k, const char *path,
+		    FILE *err)
+{
+	char msg[ERR_MAX];
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *in = is_stdin ? stdin : fopen(path, "rb");
 	if (in == NULL) {
-		fprintf(err, "vbench report: cannot open %s: %s\n", path, strerror(errno));
+		snprintf(msg, sizeof msg, "cannot open %s: %s", path, strerror(errno));
+		say(err, msg);
+		return -1;
+	}
+	if (note_input(inputs, k, in, path, err) < 0) {
+		if (!is_stdin)
+			fclose(in);
 		return -1;
 	}
 	char *buf;
@@ -169,84 +249,189 @@ static int read_one(struct vb_dataset *d, const char *path, FILE *err)
 	if (!is_stdin)
 		fclose(in);
 	if (rc < 0) {
-		fprintf(err, "vbench report: cannot read %s: %s\n", path, strerror(e));
+		snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(e));
+		say(err, msg);
 		return -1;
 	}
-	char msg[ERR_MAX];
 	rc = vb_report_read(d, buf, len, path, msg, sizeof msg);
 	free(buf);
 	if (rc < 0)
-		fprintf(err, "vbench report: %s\n", msg);
+		say(err, msg);
 	return rc;
 }
 
-/* Writes the chart to path; prints why on err if it cannot. */
-static int write_svg(const char *path, const struct vb_analysis *a, FILE *err)
+/* Whether the existing file name in dirfd was written by vbench report: its first bytes
+ * hold the mark every chart carries. */
+static bool ours(int dirfd, const char *name)
 {
-	FILE *f = fopen(path, "w");
-	if (f == NULL) {
-		fprintf(err, "vbench report: cannot create %s: %s\n", path, strerror(errno));
+	char head[256];
+	int fd = vb_os_open_read(dirfd, name);
+
+	if (fd < 0)
+		return false;
+	ssize_t n = vb_os_pread(fd, head, sizeof head - 1, 0);
+	vb_os_io.close(NULL, fd);
+	if (n <= 0)
+		return false;
+	head[n] = '\0';
+	return strstr(head, VB_SVG_MARK) != NULL;
+}
+
+/* Whether the chart may go to name in dirfd: never through a link, never over an input,
+ * never over another kind of file, and over a file vbench did not write only with
+ * --force. 0, or -1 with the reason in why. */
+static int may_write(int dirfd, const char *name, const struct report_args *ra,
+		     const struct input *in, size_t n_in, char *why, size_t n)
+{
+	struct vb_fileinfo fi;
+
+	if (vb_os_io.statat(NULL, dirfd, name, &fi) != 0) {
+		snprintf(why, n, "cannot examine it: %s", strerror(errno));
 		return -1;
 	}
-	int rc = vb_report_print_svg(f, a);
-	int e = errno;
-	if (fclose(f) != 0 && rc == 0) {
-		e = errno;
-		rc = -1;
+	if (fi.type == VB_FT_MISSING)
+		return 0;
+	if (fi.type == VB_FT_LINK) {
+		snprintf(why, n, "is a symbolic link; vbench report does not follow links (give "
+			 "the path it points to)");
+		return -1;
 	}
-	if (rc < 0)
-		fprintf(err, "vbench report: cannot write %s: %s\n", path, strerror(e));
+	if (fi.type != VB_FT_REG) {
+		snprintf(why, n, "exists and is not a regular file");
+		return -1;
+	}
+	for (size_t i = 0; i < n_in; i++)
+		if (in[i].have_id && in[i].id.dev == fi.dev && in[i].id.ino == fi.ino) {
+			snprintf(why, n, "is an input of this report (%s); it is never overwritten",
+				 in[i].name);
+			return -1;
+		}
+	if (!ra->force && !ours(dirfd, name)) {
+		snprintf(why, n, "exists and was not written by vbench report; add --force to "
+			 "replace it");
+		return -1;
+	}
+	return 0;
+}
+
+/* Writes the chart to a new temporary file beside path, then renames it over path, so
+ * that path is never written in place and never half-written. */
+static int write_svg(const struct report_args *ra, const struct vb_comparison *a,
+		     const struct input *in, size_t n_in, FILE *err)
+{
+	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600];
+	int dirfd = -1, fd = -1, rc = -1;
+	FILE *f = NULL;
+
+	why[0] = '\0';
+	if (!vb_path_split(ra->svg, dir, sizeof dir, base, sizeof base)) {
+		snprintf(why, sizeof why, "not a file name");
+	} else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0) {
+		snprintf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
+	} else if (may_write(dirfd, base, ra, in, n_in, why, sizeof why) == 0) {
+		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
+		if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+			snprintf(why, sizeof why, "cannot create a file beside it: %s",
+				 strerror(errno));
+			if (fd >= 0) {
+				vb_os_io.close(NULL, fd);
+				vb_os_io.unlinkat(NULL, dirfd, tmp);
+			}
+		} else {
+			int prc = vb_report_print_svg(f, a);
+			int e = errno;
+			if (fclose(f) != 0 && prc == 0) {
+				e = errno;
+				prc = -1;
+			}
+			if (prc < 0)
+				snprintf(why, sizeof why, "cannot write it: %s", strerror(e));
+			else if (vb_os_rename(dirfd, tmp, base) != 0)
+				snprintf(why, sizeof why, "cannot put it in place: %s", strerror(errno));
+			else
+				rc = 0;
+			if (rc != 0)
+				vb_os_io.unlinkat(NULL, dirfd, tmp);
+		}
+	}
+	if (dirfd >= 0)
+		vb_os_io.close(NULL, dirfd);
+	if (rc != 0) {
+		snprintf(msg, sizeof msg, "--svg %s: %s", ra->svg, why);
+		say(err, msg);
+	}
 	return rc;
 }
 
 /* Reads every file (all of them, so that every bad one is named), then reports. */
-static int run_report(const struct report_args *ra, FILE *out, FILE *err)
+static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *err)
 {
 	struct vb_dataset d;
-	struct vb_analysis a;
+	struct vb_comparison a;
 	char msg[ERR_MAX];
 	int bad = 0;
+	struct input *inputs = calloc(ra->n_files, sizeof *inputs);
+
+	if (inputs == NULL) {
+		say(err, "out of memory");
+		return VB_E_USAGE;
+	}
 	vb_dataset_init(&d);
 	for (size_t i = 0; i < ra->n_files; i++)
-		bad |= read_one(&d, ra->files[i], err) < 0;
+		bad |= read_one(&d, inputs, i, ra->files[i], err) < 0;
 	if (bad) {
 		vb_dataset_free(&d);
-		return 1;
+		free(inputs);
+		return VB_E_USAGE;
 	}
-	if (d.skipped_zero > 0)
-		fprintf(err, "vbench report: note: left out %zu run%s that took 0 seconds (no rate)\n",
-			d.skipped_zero, d.skipped_zero == 1 ? "" : "s");
-	if (vb_report_analyze(&d, ra->baseline, &a, msg, sizeof msg) < 0) {
-		fprintf(err, "vbench report: %s\n", msg);
+	if (d.skipped_zero > 0) {
+		snprintf(msg, sizeof msg, "note: left out %zu run%s that took 0 seconds (no rate)",
+			 d.skipped_zero, d.skipped_zero == 1 ? "" : "s");
+		say(err, msg);
+	}
+	if (vb_report_compare(&d, ra->baseline, &a, msg, sizeof msg) < 0) {
+		say(err, msg);
 		vb_dataset_free(&d);
-		return 1;
+		free(inputs);
+		return VB_E_USAGE;
 	}
 	vb_dataset_free(&d);
-	int rc = 0;
+	enum vb_status st = VB_OK;
 	if (vb_report_print(out, &a, ra->format) < 0) {
-		fprintf(err, "vbench report: write error on standard output\n");
-		rc = 1;
+		say(err, "write error on standard output");
+		st = VB_E_IO;
 	}
-	if (ra->svg != NULL && write_svg(ra->svg, &a, err) < 0)
-		rc = 1;
-	vb_analysis_free(&a);
-	return rc;
+	if (ra->svg != NULL && write_svg(ra, &a, inputs, ra->n_files, err) < 0)
+		st = st == VB_OK ? VB_E_USAGE : st;
+	vb_comparison_free(&a);
+	free(inputs);
+	return st;
 }
 
 enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 {
-	struct report_args ra = {VB_REPORT_TEXT, NULL, NULL, NULL, 0, false};
+	struct report_args ra;
 	char msg[ERR_MAX];
-	int rc;
+	enum vb_status st;
+
+	memset(&ra, 0, sizeof ra);
+	ra.format = VB_REPORT_TEXT;
 	if (parse_args(argc, argv, &ra, msg, sizeof msg) < 0) {
-		fprintf(err, "vbench report: %s\nTry 'vbench report --help'.\n", msg);
-		rc = 1;
+		say(err, msg);
+		fputs("Try 'vbench report --help'.\n", err);
+		st = VB_E_USAGE;
 	} else if (ra.help) {
 		vb_report_usage(out);
-		rc = fflush(out) == 0 ? 0 : 1;
+		st = VB_OK;
+		if (fflush(out) != 0 || ferror(out)) {
+			snprintf(msg, sizeof msg, "write error on standard output: %s",
+				 strerror(errno));
+			say(err, msg);
+			st = VB_E_IO;
+		}
 	} else {
-		rc = run_report(&ra, out, err);
+		st = run_report(&ra, out, err);
 	}
 	free(ra.files);
-	return rc == 0 ? VB_OK : VB_E_USAGE;
+	return st;
 }

@@ -48,7 +48,7 @@ static const char *const stat_rows[] = {"mean", "min", "max", "stddev"};
 #define CELL_MAX 64
 
 /* Name of table row r: "run 1", ... then the statistics. */
-static void row_name(const struct vb_analysis *a, size_t r, char *buf, size_t n)
+static void row_name(const struct vb_comparison *a, size_t r, char *buf, size_t n)
 {
 	if (r < a->max_runs)
 		snprintf(buf, n, "run %zu", r + 1);
@@ -59,7 +59,7 @@ static void row_name(const struct vb_analysis *a, size_t r, char *buf, size_t n)
 /* Cell of group g in row r, in bytes/sec: runs and extremes rounded as dd prints them,
  * mean and stddev with one decimal as vbench's summary does; "" past a label's last run,
  * "-" for the stddev of one run. */
-static void cell(const struct vb_analysis *a, size_t g, size_t r, char *buf, size_t n)
+static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, size_t n)
 {
 	const struct vb_group *gr = &a->groups[g];
 	if (r < a->max_runs) {
@@ -82,7 +82,7 @@ static void cell(const struct vb_analysis *a, size_t g, size_t r, char *buf, siz
 }
 
 /* Width of column g of the text table: its label or its widest cell. */
-static size_t column_width(const struct vb_analysis *a, size_t g)
+static size_t column_width(const struct vb_comparison *a, size_t g)
 {
 	size_t w = vbr_text_width(a->groups[g].label);
 	char buf[CELL_MAX];
@@ -136,7 +136,7 @@ int vbr_finish(FILE *f)
 }
 
 /* The run table; -1 without memory. */
-static int text_table(FILE *f, const struct vb_analysis *a, size_t first)
+static int text_table(FILE *f, const struct vb_comparison *a, size_t first)
 {
 	char buf[CELL_MAX];
 	size_t *width = malloc((a->n_groups ? a->n_groups : 1) * sizeof *width);
@@ -163,7 +163,7 @@ static int text_table(FILE *f, const struct vb_analysis *a, size_t first)
 	return 0;
 }
 
-int vb_report_print_text(FILE *f, const struct vb_analysis *a)
+int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 {
 	/* The first column holds "bytes/sec" and "run N" for the largest N. */
 	int run_w = snprintf(NULL, 0, "run %zu", a->max_runs);
@@ -196,7 +196,7 @@ int vb_report_print_text(FILE *f, const struct vb_analysis *a)
 }
 
 /* The run table as markdown. */
-static void md_runs(FILE *f, const struct vb_analysis *a)
+static void md_runs(FILE *f, const struct vb_comparison *a)
 {
 	char buf[CELL_MAX];
 	fputs("| bytes/sec |", f);
@@ -241,7 +241,7 @@ static void md_compare_row(FILE *f, const struct vb_group *g)
 	fprintf(f, " | %s |\n", verdict);
 }
 
-int vb_report_print_markdown(FILE *f, const struct vb_analysis *a)
+int vb_report_print_markdown(FILE *f, const struct vb_comparison *a)
 {
 	md_runs(f, a);
 	fputs("\n| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
@@ -272,7 +272,7 @@ static void csv_text(FILE *f, const char *s)
 	vb_buf_free(&b);
 }
 
-int vb_report_print_csv(FILE *f, const struct vb_analysis *a)
+int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
 {
 	fputs("label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
 	      "significant,verdict\r\n", f);
@@ -357,7 +357,7 @@ static void json_comparison(FILE *f, const struct vb_group *g)
 	fputs("}\n", f);
 }
 
-int vb_report_print_json(FILE *f, const struct vb_analysis *a)
+int vb_report_print_json(FILE *f, const struct vb_comparison *a)
 {
 	fputs("{\n  ", f);
 	json_key_str(f, "baseline", a->groups[a->baseline].label);
@@ -388,7 +388,7 @@ int vb_report_parse_format(const char *s, enum vb_report_format *out)
 	return -1;
 }
 
-int vb_report_print(FILE *f, const struct vb_analysis *a, enum vb_report_format fmt)
+int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt)
 {
 	switch (fmt) {
 	case VB_REPORT_MARKDOWN: return vb_report_print_markdown(f, a);

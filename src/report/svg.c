@@ -71,7 +71,7 @@ static double nice_step(double raw)
 	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-static struct chart chart_layout(const struct vb_analysis *a)
+static struct chart chart_layout(const struct vb_comparison *a)
 {
 	struct chart c = {80, 60, 0, 300, 0, 0, 100, 0, 0, false};
 	double ymax = 0;
@@ -156,10 +156,10 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 	fputs("</text>\n</g>\n", f);
 }
 
-int vb_report_print_svg(FILE *f, const struct vb_analysis *a)
+int vb_report_print_svg(FILE *f, const struct vb_comparison *a)
 {
 	struct chart c = chart_layout(a);
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		c.width, c.height, c.width, c.height);

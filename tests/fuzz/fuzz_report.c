@@ -9,19 +9,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void print_all(const struct vb_dataset *d)
 {
-	struct vb_analysis a;
+	struct vb_comparison a;
 	char err[512];
 	FILE *null = fopen("/dev/null", "w");
 
 	if (null == NULL)
 		return;
-	if (vb_report_analyze(d, NULL, &a, err, sizeof err) == 0) {
+	if (vb_report_compare(d, NULL, &a, err, sizeof err) == 0) {
 		vb_report_print_text(null, &a);
 		vb_report_print_markdown(null, &a);
 		vb_report_print_csv(null, &a);
 		vb_report_print_json(null, &a);
 		vb_report_print_svg(null, &a);
-		vb_analysis_free(&a);
+		vb_comparison_free(&a);
 	}
 	fclose(null);
 }

@@ -1,8 +1,24 @@
-# Helpers shared by the system tests: counters, assertions, scratch space.
-# Each test file is sourced by run.sh; VBENCH is the binary under test.
+# Helpers every system test file uses; each file is run in a shell of its own by run.sh
+# and sources this first. VBENCH is the binary under test; COUNTS is where this file's
+# pass, fail and skip counts go when it ends.
+set -u
 PASS=0
 FAIL=0
 SKIP=0
+MOUNTS=""
+LOOPS=""
+SCRATCH=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-systest.XXXXXX")
+
+# Everything a test file set up is undone however it ends.
+finish() {
+	for m in $MOUNTS; do fsfreeze -u "$m" 2>/dev/null; umount "$m" 2>/dev/null; done
+	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	rm -rf "$SCRATCH"
+	echo "$PASS $FAIL $SKIP" >"${COUNTS:-/dev/null}"
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
@@ -28,15 +44,30 @@ expect_rc() {
 	if [ "$RC" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2: exit $RC, expected $1" "$ERR"; fi
 }
 
-# expect_err TEXT DESCRIPTION: the last run_vb's stderr holds TEXT.
+# has TEXT ERE: some line of TEXT matches the extended regular expression ERE. The one
+# helper for "output contains".
+has() {
+	printf '%s\n' "$1" | grep -qE -- "$2"
+}
+
+# expect_out ERE DESCRIPTION / expect_err ERE DESCRIPTION: the last run_vb's stdout or
+# stderr has a line matching ERE.
+expect_out() {
+	if has "$OUT" "$1"; then ok "$2"; else not_ok "$2: stdout lacks /$1/" "$OUT"; fi
+}
 expect_err() {
-	case $ERR in
-	*"$1"*) ok "$2" ;;
-	*) not_ok "$2: stderr lacks '$1'" "$ERR" ;;
-	esac
+	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$ERR"; fi
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
+
+# need_root WHY: ends this test file with a visible skip unless run as root.
+need_root() {
+	if ! is_root; then
+		skip "not root: $1"
+		exit 0
+	fi
+}
 
 # empty_dir DIR: DIR holds no entries.
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
@@ -45,13 +76,51 @@ new_dir() {
 	mktemp -d "$SCRATCH/d.XXXXXX"
 }
 
-# wait_for TEXT FILE: waits up to 60 s until FILE holds TEXT (e.g. a progress line);
-# fails when it never does.
+add_mount() { MOUNTS="$1 $MOUNTS"; }
+add_loop() { LOOPS="$1 $LOOPS"; }
+
+# size_of FILE: its size in bytes (POSIX: no stat -c).
+size_of() { wc -c <"$1" | tr -d ' '; }
+
+# wait_for ERE FILE: waits up to 60 s until a line of FILE matches ERE (a progress line,
+# a run's title); fails when it never does.
 wait_for() {
 	_i=0
-	while ! grep -q "$1" "$2" 2>/dev/null; do
+	while ! grep -qE -- "$1" "$2" 2>/dev/null; do
 		[ $_i -lt 600 ] || return 1
 		sleep 0.1
 		_i=$((_i + 1))
 	done
 }
+
+# wait_pid PID SECS: waits at most SECS seconds for PID to end, then kills it; the
+# status is in WAIT_RC (137 when it had to be killed).
+wait_pid() {
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1" 2>/dev/null
+		wait "$1" 2>/dev/null
+		WAIT_RC=137
+		return 1
+	fi
+	wait "$1"
+	WAIT_RC=$?
+	return 0
+}
+
+# The worker process vbench runs its writes in, a child of PID.
+worker_of() {
+	if command -v pgrep >/dev/null 2>&1; then
+		pgrep -P "$1"
+	else
+		cat /proc/"$1"/task/*/children 2>/dev/null
+	fi
+}
+
+# vb_stop PID / vb_cont PID: stop and continue vbench and its worker, as ^Z and fg do.
+vb_stop() { kill -STOP "$1"; for _c in $(worker_of "$1"); do kill -STOP "$_c"; done; }
+vb_cont() { for _c in $(worker_of "$1"); do kill -CONT "$_c"; done; kill -CONT "$1"; }

@@ -1,4 +1,5 @@
 # Data fidelity and live feedback: unique incompressible sectors, progress, status.
+. "$(dirname "$0")/lib.sh"
 
 d=$(new_dir)
 run_vb --no-progress --source random --keep bs=64k count=256 runs=1 "$d/r.img"
@@ -42,24 +43,24 @@ rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
 pid=$!
 check "the run is under way" wait_for ETA "$SCRATCH/s.err"
 kill -USR1 "$pid"
-wait "$pid"
+check "the session ends" wait_pid "$pid" 60
 check "SIGUSR1: status line on stderr" grep -qE '[0-9]+ bytes transferred in [0-9.]+ secs \([0-9]+ bytes/sec\)$' "$SCRATCH/s.err"
 check "SIGUSR1: the run goes on to the end" grep -q "^20000+0 records out" "$SCRATCH/s.out"
 
 # Warm-up runs are printed as such and left out; --overwrite marks the allocating run.
 run_vb --no-progress --warmup 1 --overwrite bs=64k count=16 runs=2 "$d"
-check "warm-up printed" sh -c 'printf "%s\n" "$1" | grep -q "^# warm-up 1 of 1 (not counted)"' _ "$OUT"
-check "allocating run marked" sh -c 'printf "%s\n" "$1" | grep -q "allocating"' _ "$OUT"
-check "summary counts only the measured runs" sh -c 'printf "%s\n" "$1" | grep -q "^# summary of 2 completed runs"' _ "$OUT"
-check "warm-up dd lines are marked as context" sh -c 'printf "%s\n" "$1" | grep -c "^[0-9]* bytes transferred" | grep -qx 2' _ "$OUT"
+expect_out '^# warm-up 1 of 1 \(not counted\)' "warm-up printed"
+expect_out 'allocating' "allocating run marked"
+expect_out '^# summary of 2 completed runs' "summary counts only the measured runs"
+check "warm-up dd lines are marked as context" [ "$(printf '%s\n' "$OUT" | grep -c '^[0-9]* bytes transferred')" = 2 ]
 printf '%s\n' "$OUT" >"$SCRATCH/warm.log"
 run_vb report --format csv "$SCRATCH/warm.log"
-check "vbench report on a saved log counts the measured runs only" sh -c 'printf "%s\n" "$1" | grep -q "^warm,2,"' _ "$OUT"
+expect_out '^warm,2,' "vbench report on a saved log counts the measured runs only"
 
 # --interval: time series lines and the slowest/fastest interval.
 run_vb --no-progress --interval 0.05 --sync dsync bs=4k count=1500 runs=2 "$d"
-check "--interval prints interval lines" sh -c 'printf "%s\n" "$1" | grep -q "^# interval "' _ "$OUT"
-check "--interval names the slowest and fastest" sh -c 'printf "%s\n" "$1" | grep -q "^# slowest interval"' _ "$OUT"
+expect_out '^# interval ' "--interval prints interval lines"
+expect_out '^# slowest interval' "--interval names the slowest and fastest"
 
 # The page-cache warning.
 run_vb --no-progress --sync none bs=64k count=16 runs=2 "$d"

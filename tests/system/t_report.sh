@@ -1,4 +1,5 @@
 # Comparisons: CSV collected across invocations, vbench report, JSON, SVG, dd logs,
+. "$(dirname "$0")/lib.sh"
 # environment detection on tmpfs and a loop device.
 
 d=$(new_dir)
@@ -40,8 +41,8 @@ else
 	skip "python3 missing: report checks"
 fi
 run_vb report --format markdown "$csv"
-check "markdown table has one column per label" sh -c 'printf "%s\n" "$1" | grep -q "^| bytes/sec | alpha, \"one\" | beta |"' _ "$OUT"
-check "comparison with Welch's t-test" sh -c 'printf "%s\n" "$1" | grep -qE "beta .*(faster|slower|no significant difference)"' _ "$OUT"
+expect_out '^\| bytes/sec \| alpha, "one" \| beta \|' "markdown table has one column per label"
+expect_out 'beta .*(faster|slower|no significant difference)' "comparison with Welch's t-test"
 
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
@@ -55,8 +56,9 @@ cat >"$SCRATCH/old-ide.log" <<'LOG'
 LOG
 run_vb report --baseline old-ide "$SCRATCH/old-virtio.log" "$SCRATCH/old-ide.log"
 expect_rc 0 "report on hand-written dd logs"
-check "GNU lines recomputed from bytes and seconds (20000000 and 20971520)" sh -c 'printf "%s\n" "$1" | grep -qE "20000000 .*|.*20000000" && printf "%s\n" "$1" | grep -q 20971520' _ "$OUT"
-check "labels come from the file names" sh -c 'printf "%s\n" "$1" | grep -q "old-virtio"' _ "$OUT"
+expect_out '20000000' "GNU line recomputed from bytes and seconds (20000000)"
+expect_out '20971520' "GNU line recomputed from bytes and seconds (20971520)"
+expect_out 'old-virtio' "labels come from the file names"
 
 # Bad input to report: exit 1 with a message, never a crash.
 : >"$SCRATCH/empty.csv"
@@ -81,7 +83,7 @@ fi
 if is_root; then
 	m=$(new_dir)
 	if mount -t tmpfs -o size=16m tmpfs "$m"; then
-		MOUNTS="$m $MOUNTS"
+		add_mount "$m"
 		run_vb --no-progress -f csv bs=4k count=1 runs=1 "$m"
 		check "tmpfs detected as tmpfs" sh -c 'printf "%s\n" "$1" | sed -n 2p | grep -q "^tmpfs,1,"' _ "$OUT"
 		umount "$m"
@@ -90,7 +92,7 @@ if is_root; then
 	truncate -s 32M "$img"
 	mkfs.ext2 -q -F "$img" 2>/dev/null
 	if mount -o loop "$img" "$m" 2>/dev/null; then
-		MOUNTS="$m $MOUNTS"
+		add_mount "$m"
 		run_vb --no-progress -f csv bs=4k count=1 runs=1 "$m"
 		check "loop-mounted image detected as ext2 on loop" sh -c 'printf "%s\n" "$1" | sed -n 2p | grep -qE "^ext2-loop,1,.*,ext2,loop[0-9]+,loop,"' _ "$OUT"
 		umount "$m"
