@@ -74,7 +74,7 @@ check-layers: $(BUILD)/libvbench.a
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 asan: check-cmocka
-	@$(MAKE) BUILD=build/asan \
+	@VB_UNDER_TOOL=asan $(MAKE) BUILD=build/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" unit-test system-test
 

@@ -156,6 +156,7 @@ static void test_data_is_stamped_with_the_session_run_number(void **state)
 	assert_true(run(stderr, &res));
 	memcpy(first, fk.first_bytes, 16);
 	/* The same measured run after a warm-up carries another run number in its stamps. */
+	teardown(state);
 	setup(state);
 	cfg.source = VB_SRC_RANDOM;
 	cfg.seed = 7;
