@@ -22,6 +22,10 @@ HEADERS   != find include src -name '*.h' | LC_ALL=C sort
 TEST_SRCS != ls tests/test_*.c
 TESTS     != ls tests/test_*.c | sed 's|^tests/|$(BUILD)/|; s|\.c$$||'
 VB_CFLAGS = $(VB_CPPFLAGS) $(CPPFLAGS) $(STD) $(WARN) $(CFLAGS)
+# Where the BSDs' packages put cmocka (ports and dports: /usr/local; pkgsrc: /usr/pkg);
+# harmless where those directories do not exist.
+TEST_LIBDIRS = -I/usr/local/include -I/usr/pkg/include -L/usr/local/lib -L/usr/pkg/lib \
+	-Wl,-rpath,/usr/local/lib -Wl,-rpath,/usr/pkg/lib
 
 .PHONY: all test unit-test system-test asan valgrind install uninstall clean static \
 	vmtest cross-macos cross-bsd windows windows-test fuzz check-cmocka man-check \
@@ -53,11 +57,11 @@ $(BUILD)/libvbench.a: $(LIB_SRCS) $(HEADERS)
 
 # Unit tests link the library (everything but main.c) with cmocka.
 $(TESTS): $(BUILD)/libvbench.a $(TEST_SRCS) tests/vb_test.h
-	$(CC) $(VB_CFLAGS) -Itests $(LDFLAGS) -o $@ tests/`basename $@`.c \
+	$(CC) $(VB_CFLAGS) -Itests $(TEST_LIBDIRS) $(LDFLAGS) -o $@ tests/`basename $@`.c \
 		$(BUILD)/libvbench.a -lcmocka $(LIBS)
 
 check-cmocka:
-	@sh tests/ensure-cmocka.sh "$(CC)"
+	@sh tests/ensure-cmocka.sh "$(CC)" $(TEST_LIBDIRS)
 
 test: check-cmocka
 	@$(MAKE) BUILD=$(BUILD) unit-test system-test check-layers

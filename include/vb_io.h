@@ -7,10 +7,16 @@
  * are always relative to a directory descriptor opened once, never looked up again by
  * path, so that a directory swapped for a link between two calls changes nothing. */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+/* "The file is not the one identified": ESTALE where the C library has it. */
+#if !defined(ESTALE)
+#define ESTALE 116
+#endif
 
 /* What a name or descriptor refers to. */
 enum vb_ftype {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "vb_env.h"
@@ -37,6 +38,10 @@ uint64_t vb_now_ns(void);
 /* Sleeps about ms milliseconds (less when a signal arrives). */
 void vb_os_sleep_ms(unsigned ms);
 
+/* Replaces argc and argv by the command line as UTF-8 where the system hands main()
+ * something else (Windows: the ANSI code page); elsewhere leaves them as they are. */
+void vb_os_args(int *argc, char ***argv);
+
 /* Makes sure descriptors 0, 1 and 2 are open (on the null device if they were closed),
  * so that no file vbench opens later takes their place. Returns a mask of those that
  * were closed (1 << fd). */
@@ -59,6 +64,20 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path);
 /* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
  * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
 bool vb_fs_direct_may_cache(const char *fs);
+
+/* Splits path into the directory that holds its last component ("." when there is
+ * none, the root for a top-level name) and that component, by this system's
+ * separators; false when path names no file (empty, or ending with a separator). */
+bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn);
+
+/* Memory aligned to align bytes (a power of two), for direct I/O; NULL with errno.
+ * Freed with vb_os_aligned_free. */
+void *vb_os_aligned_alloc(size_t align, size_t n);
+void vb_os_aligned_free(void *p);
+
+/* The descriptor of a stdio stream, and a stdio stream over a descriptor. */
+int vb_os_fileno(FILE *f);
+FILE *vb_os_stream(int fd, const char *mode);
 
 /* Writes all n bytes to fd, continuing short writes; 0, or -1 with errno. */
 int vb_os_write_all(int fd, const void *buf, size_t n);
@@ -124,6 +143,10 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 /* Reads up to n bytes the worker sent, waiting at most ms milliseconds: the count read,
  * 0 when the worker closed its end, or -1 with errno (EAGAIN: nothing yet). */
 ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms);
+
+/* In the worker: whether the process that started it is gone (killed with SIGKILL), so
+ * that the worker stops instead of writing on for nobody. */
+bool vb_os_worker_orphaned(void);
 
 /* Passes signal signo on to the worker (a status request, a stop). */
 void vb_os_worker_signal(struct vb_worker *w, int signo);

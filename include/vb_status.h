@@ -5,6 +5,7 @@
  * struct vb_err; only main.c turns a status into an exit code. */
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum vb_status {
 	VB_OK = 0,
@@ -19,7 +20,10 @@ struct vb_err {
 	char msg[1536];
 };
 
-#if defined(__GNUC__)
+#if defined(__MINGW_PRINTF_FORMAT)
+/* A C library whose printf is not the one GCC assumes: check against the one linked. */
+#define VB_PRINTF(a, b) __attribute__((format(__MINGW_PRINTF_FORMAT, a, b)))
+#elif defined(__GNUC__)
 #define VB_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #else
 #define VB_PRINTF(a, b)

@@ -308,6 +308,7 @@ int main(int argc, char *argv[])
 
 	/* Before anything is opened: a closed stdout must not become the CSV file. */
 	stdout_closed = (vb_os_std_fds() & 2u) != 0;
+	vb_os_args(&argc, &argv);
 	if (argc >= 2 && strcmp(argv[1], "report") == 0) {
 		enum vb_status st = vb_report_main(argc - 1, argv + 1, stdout, stderr);
 		if (st == VB_OK && stdout_closed) {

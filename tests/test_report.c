@@ -1142,6 +1142,38 @@ static void test_many_labels(void **state)
 	vb_dataset_free(&d);
 }
 
+/* The verdict against the significance level: p of 0.29, 0.07 and 0.037 (Welch, df 4;
+ * the p of each pair is checked too) pin the threshold between 0.037 and 0.07. */
+static void verdict_of(const double *a, const double *b, double p_lo, double p_hi,
+		       const char *want)
+{
+	struct vb_dataset d;
+	struct vb_comparison c;
+	char err[256], v[96];
+	vb_dataset_init(&d);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(vb_dataset_add(&d, "base", 1, 1, 1, a[i]), 0);
+		assert_int_equal(vb_dataset_add(&d, "other", 1, 1, 1, b[i]), 0);
+	}
+	assert_int_equal(vb_report_compare(&d, NULL, &c, err, sizeof err), 0);
+	if (!(c.groups[1].cmp.p > p_lo && c.groups[1].cmp.p < p_hi))
+		fail_msg("p = %g, expected between %g and %g", c.groups[1].cmp.p, p_lo, p_hi);
+	vb_report_verdict(&c.groups[1], v, sizeof v);
+	assert_string_equal(v, want);
+	vb_comparison_free(&c);
+	vb_dataset_free(&d);
+}
+
+static void test_significance_threshold(void **state)
+{
+	(void)state;
+	const double base[] = {10, 12, 14}, near[] = {12, 14, 16};
+	verdict_of(base, near, 0.2, 0.4, "no significant difference (p=0.29)");
+	const double tight[] = {10, 11, 12}, above[] = {12, 13, 14}, below[] = {12.5, 13.5, 14.5};
+	verdict_of(tight, above, 0.06, 0.08, "no significant difference (p=0.07)");
+	verdict_of(tight, below, 0.03, 0.045, "1.23x faster, significant at p<0.05");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1162,6 +1194,7 @@ int main(void)
 		cmocka_unit_test(test_analysis_numbers),
 		cmocka_unit_test(test_analysis_unequal_variances),
 		cmocka_unit_test(test_verdicts_and_baseline),
+		cmocka_unit_test(test_significance_threshold),
 		cmocka_unit_test(test_markdown_output),
 		cmocka_unit_test(test_text_output),
 		cmocka_unit_test(test_csv_output),

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include "fake_io.h"
 #include "vb_os.h"
-#include "vb_path.h"
 #include "vb_plan.h"
 #include "vb_target.h"
 
@@ -372,18 +371,18 @@ static void test_path_split(void **state)
 {
 	char d[64], b[64];
 	(void)state;
-	assert_true(vb_path_split("a/b/c.img", d, sizeof d, b, sizeof b));
+	assert_true(vb_os_path_split("a/b/c.img", d, sizeof d, b, sizeof b));
 	assert_string_equal(d, "a/b");
 	assert_string_equal(b, "c.img");
-	assert_true(vb_path_split("file", d, sizeof d, b, sizeof b));
+	assert_true(vb_os_path_split("file", d, sizeof d, b, sizeof b));
 	assert_string_equal(d, ".");
 	assert_string_equal(b, "file");
-	assert_true(vb_path_split("/top", d, sizeof d, b, sizeof b));
+	assert_true(vb_os_path_split("/top", d, sizeof d, b, sizeof b));
 	assert_string_equal(d, "/");
 	assert_string_equal(b, "top");
-	assert_false(vb_path_split("dir/", d, sizeof d, b, sizeof b));
-	assert_false(vb_path_split("", d, sizeof d, b, sizeof b));
-	assert_false(vb_path_split("x/averyveryverylongname", d, sizeof d, b, 8));
+	assert_false(vb_os_path_split("dir/", d, sizeof d, b, sizeof b));
+	assert_false(vb_os_path_split("", d, sizeof d, b, sizeof b));
+	assert_false(vb_os_path_split("x/averyveryverylongname", d, sizeof d, b, 8));
 }
 
 static void test_direct_suggestion(void **state)

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,9 @@ static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64
 	struct engine *c = arg;
 	char line[256];
 
+	/* A worker whose supervisor was killed stops instead of writing on for nobody. */
+	if (vb_os_worker_orphaned())
+		atomic_store(&c->io->flags->stop, SIGTERM);
 	if (atomic_exchange(&c->io->flags->status, 0)) {
 		vb_format_status(line, sizeof line, sofar->bytes, (double)(now - start) / 1e9);
 		vb_out_status_line(c->io->status, line, drawn(c));

@@ -53,14 +53,15 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 	}
 }
 
-/* Without --seed, each invocation's data differs: time and pid are enough to avoid
- * equal stamps across invocations; this is not a security measure. */
+/* Without --seed, each invocation's data differs: the seed comes from the kernel's
+ * randomness, or the clock where there is none; this is not a security measure. */
 static uint64_t default_seed(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
-	       ((uint64_t)getpid() << 32);
+	uint64_t seed;
+
+	if (vb_os_urandom(&seed, sizeof seed) != 0)
+		seed = vb_now_ns();
+	return seed;
 }
 
 size_t vb_source_pool_bytes(enum vb_source kind, size_t bs)
@@ -80,11 +81,9 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 	memset(s, 0, sizeof *s);
 	if (align < sizeof(void *))
 		align = sizeof(void *);
-	int rc = posix_memalign(&mem, align, pool);
-	if (rc != 0) {
-		errno = rc;
+	mem = vb_os_aligned_alloc(align, pool);
+	if (mem == NULL)
 		return -1;
-	}
 	s->kind = kind;
 	s->pool = mem;
 	s->pool_bytes = pool;
@@ -136,7 +135,7 @@ const unsigned char *vb_source_block(struct vb_source_buf *s, uint64_t run, uint
 
 void vb_source_free(struct vb_source_buf *s)
 {
-	free(s->pool);
+	vb_os_aligned_free(s->pool);
 	s->pool = NULL;
 	s->pool_bytes = 0;
 }

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "vb_os.h"
-#include "vb_path.h"
 #include "vb_target.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
@@ -206,8 +205,11 @@ static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *c
 		t->anon = true;
 		return VB_OK;
 	}
-	if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC ||
-	    errno == EDQUOT)
+	if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC
+#if defined(EDQUOT)
+	    || errno == EDQUOT
+#endif
+	    )
 		return vb_fail(err, VB_E_SETUP, "cannot create a file in %s: %s", t->shown,
 			       strerror(errno));
 	/* No anonymous files here: a new name per run, unlinked as soon as it is open. The
@@ -328,7 +330,7 @@ static enum vb_status prepare_name(struct vb_target *t, const struct vb_config *
 	char dir[PATH_LIMIT + 8];
 	struct vb_fileinfo fi;
 
-	if (!vb_path_split(cfg->target_path, dir, sizeof dir, t->name, sizeof t->name)) {
+	if (!vb_os_path_split(cfg->target_path, dir, sizeof dir, t->name, sizeof t->name)) {
 		if (open_errno == ENOENT)
 			return vb_fail(err, VB_E_SETUP, "directory %s does not exist", t->shown);
 		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,

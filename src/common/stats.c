@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700   /* lgamma and log1p: NetBSD's math.h shows them only to X/Open */
 #include <math.h>
 #include <float.h>
 

@@ -4,6 +4,7 @@
 #include "os_internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct name_driver {
@@ -195,4 +196,206 @@ bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t 
 		p = eol ? eol + 1 : p + len;
 	}
 	return false;
+}
+
+/* ---- GEOM: what FreeBSD says holds a disk ------------------------------------------- */
+
+/* What kern.geom.confxml says, kept for the walk below. */
+struct geom_doc {
+	struct gprov { char id[24], geom[24], name[64]; } *prov;
+	struct ggeom { char id[24], cls[32], name[64]; } *geom;
+	struct gcons { char geom[24], prov[24], mode[16]; } *cons;
+	size_t n_prov, n_geom, n_cons;
+};
+
+/* The value of attribute attr ("id", "ref") in the tag text [p, end) into out. */
+static void attr(const char *p, const char *end, const char *name, char *out, size_t n)
+{
+	size_t len = strlen(name);
+
+	out[0] = '\0';
+	for (; p + len + 2 < end; p++) {
+		if (strncmp(p, name, len) == 0 && p[len] == '=' && p[len + 1] == '"') {
+			const char *v = p + len + 2, *q = memchr(v, '"', (size_t)(end - v));
+			if (q != NULL && (size_t)(q - v) < n) {
+				memcpy(out, v, (size_t)(q - v));
+				out[q - v] = '\0';
+			}
+			return;
+		}
+	}
+}
+
+/* Reads the text of an element that starts at p (after its opening tag) into out. */
+static void text_of(const char *p, char *out, size_t n)
+{
+	const char *q = strchr(p, '<');
+	size_t len = q ? (size_t)(q - p) : strlen(p);
+
+	if (len >= n)
+		len = n - 1;
+	memcpy(out, p, len);
+	out[len] = '\0';
+}
+
+/* Makes room for one more element of size bytes in *arr holding cnt; false without
+ * memory (*arr is then unchanged). */
+static bool grow(void *arr, size_t cnt, size_t size)
+{
+	void **p = arr;
+
+	if (cnt % 64 != 0)
+		return true;
+	void *q = realloc(*p, (cnt + 64) * size);
+	if (q == NULL)
+		return false;
+	*p = q;
+	return true;
+}
+
+#define GROW(arr, cnt) grow(&(arr), (cnt), sizeof *(arr))
+
+/* Parses confxml into d; false without memory. Elements the walk needs: class (name),
+ * geom (id, name), provider (id, name), consumer (provider ref, mode). */
+static bool geom_parse(const char *xml, struct geom_doc *d)
+{
+	const char *stack[16];
+	char cls[32] = "", geom_id[24] = "";
+	int depth = 0;
+
+	memset(d, 0, sizeof *d);
+	for (const char *p = strchr(xml, '<'); p != NULL; p = strchr(p + 1, '<')) {
+		const char *end = strchr(p, '>');
+		if (end == NULL)
+			break;
+		if (p[1] == '?' || p[1] == '!')
+			continue;
+		if (p[1] == '/') {
+			if (depth > 0)
+				depth--;
+			continue;
+		}
+		const char *tag = p + 1;
+		size_t tl = strcspn(tag, " />");
+		bool empty = end[-1] == '/';
+		const char *parent = depth > 0 ? stack[depth - 1] : "";
+#define IS(s, t) (strlen(t) == tl && strncmp(s, t, tl) == 0)
+		if (IS(tag, "geom") && strncmp(parent, "class", 5) == 0) {
+			if (!GROW(d->geom, d->n_geom))
+				return false;
+			struct ggeom *g = &d->geom[d->n_geom++];
+			memset(g, 0, sizeof *g);
+			attr(tag, end, "id", g->id, sizeof g->id);
+			vb_os_copy(g->cls, sizeof g->cls, cls);
+			vb_os_copy(geom_id, sizeof geom_id, g->id);
+		} else if (IS(tag, "provider") && strncmp(parent, "geom", 4) == 0) {
+			if (!GROW(d->prov, d->n_prov))
+				return false;
+			struct gprov *pr = &d->prov[d->n_prov++];
+			memset(pr, 0, sizeof *pr);
+			attr(tag, end, "id", pr->id, sizeof pr->id);
+			vb_os_copy(pr->geom, sizeof pr->geom, geom_id);
+		} else if (IS(tag, "consumer") && strncmp(parent, "geom", 4) == 0) {
+			if (!GROW(d->cons, d->n_cons))
+				return false;
+			struct gcons *c = &d->cons[d->n_cons++];
+			memset(c, 0, sizeof *c);
+			vb_os_copy(c->geom, sizeof c->geom, geom_id);
+		} else if (IS(tag, "provider") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
+			attr(tag, end, "ref", d->cons[d->n_cons - 1].prov, sizeof d->cons[0].prov);
+		} else if (IS(tag, "mode") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
+			text_of(end + 1, d->cons[d->n_cons - 1].mode, sizeof d->cons[0].mode);
+		} else if (IS(tag, "name")) {
+			if (strncmp(parent, "class", 5) == 0)
+				text_of(end + 1, cls, sizeof cls);
+			else if (strncmp(parent, "geom", 4) == 0 && d->n_geom)
+				text_of(end + 1, d->geom[d->n_geom - 1].name, sizeof d->geom[0].name);
+			else if (strncmp(parent, "provider", 8) == 0 && d->n_prov)
+				text_of(end + 1, d->prov[d->n_prov - 1].name, sizeof d->prov[0].name);
+		}
+#undef IS
+		if (!empty && depth < 16)
+			stack[depth++] = tag;
+	}
+	return true;
+}
+
+static void geom_free(struct geom_doc *d)
+{
+	free(d->prov);
+	free(d->geom);
+	free(d->cons);
+}
+
+static const struct ggeom *geom_by_id(const struct geom_doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_geom; i++)
+		if (strcmp(d->geom[i].id, id) == 0)
+			return &d->geom[i];
+	return NULL;
+}
+
+/* Whether a consumer's access mode ("r1w0e0") opens anything. */
+static bool mode_open(const char *m)
+{
+	for (; *m; m++)
+		if (*m >= '1' && *m <= '9')
+			return true;
+	return false;
+}
+
+int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t n)
+{
+	struct geom_doc d;
+	bool *in = NULL;
+	int rc = 0;
+
+	if (!geom_parse(confxml, &d) || (in = calloc(d.n_prov + 1, sizeof *in)) == NULL) {
+		geom_free(&d);
+		snprintf(holder, n, "cannot tell whether it is in use: out of memory");
+		return -1;
+	}
+	/* The disk's providers, then everything made from them, down to the leaves. */
+	for (size_t i = 0; i < d.n_prov; i++)
+		in[i] = strcmp(d.prov[i].name, disk) == 0;
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t c = 0; c < d.n_cons; c++)
+			for (size_t i = 0; i < d.n_prov; i++) {
+				if (!in[i] || strcmp(d.cons[c].prov, d.prov[i].id) != 0)
+					continue;
+				for (size_t j = 0; j < d.n_prov; j++)
+					if (!in[j] && strcmp(d.prov[j].geom, d.cons[c].geom) == 0)
+						in[j] = grew = true;
+			}
+	}
+	/* An open consumer of any of them, other than a device node (vbench's own open, or
+	 * one of a layer's that the layer's own consumer shows too), holds the disk. The
+	 * deepest one names best what uses it. */
+	const struct gcons *best = NULL;
+	const struct gprov *on = NULL;
+	for (size_t c = 0; c < d.n_cons; c++) {
+		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
+		if (g == NULL || strcmp(g->cls, "DEV") == 0 || !mode_open(d.cons[c].mode))
+			continue;
+		for (size_t i = 0; i < d.n_prov; i++)
+			if (in[i] && strcmp(d.cons[c].prov, d.prov[i].id) == 0) {
+				bool leaf = true;
+				for (size_t j = 0; j < d.n_prov; j++)
+					leaf &= strcmp(d.prov[j].geom, g->id) != 0;
+				if (best == NULL || leaf) {
+					best = &d.cons[c];
+					on = &d.prov[i];
+				}
+			}
+	}
+	if (best != NULL) {
+		const struct ggeom *g = geom_by_id(&d, best->geom);
+		snprintf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
+			 g->cls, g->name, best->mode);
+		rc = 1;
+	}
+	free(in);
+	geom_free(&d);
+	return rc;
 }

@@ -1,6 +1,7 @@
 /* Small helpers every platform file shares; compiled on every system. */
 #include "os_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char vb_os_unknown[] = "unknown";
@@ -33,4 +34,26 @@ void vb_os_env_reset(struct vb_env *e)
 	vb_os_copy(e->mount, sizeof e->mount, vb_os_unknown);
 	vb_os_copy(e->device, sizeof e->device, vb_os_unknown);
 	vb_os_copy(e->driver, sizeof e->driver, vb_os_unknown);
+}
+
+bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
+		      size_t bn)
+{
+	size_t len = strlen(path), cut = len;
+	int w;
+
+	if (len == 0 || strchr(seps, path[len - 1]) != NULL)
+		return false;
+	while (cut > 0 && strchr(seps, path[cut - 1]) == NULL)
+		cut--;
+	if (cut == 0)
+		w = snprintf(dir, dn, ".");
+	else if (cut == 1)
+		w = snprintf(dir, dn, "%c", path[0]);
+	else
+		w = snprintf(dir, dn, "%.*s", (int)(cut - 1), path);
+	if (w < 0 || (size_t)w >= dn)
+		return false;
+	w = snprintf(base, bn, "%s", path + cut);
+	return w > 0 && (size_t)w < bn;
 }

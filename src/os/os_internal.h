@@ -89,6 +89,10 @@ extern const char vb_os_unknown[];
 /* Sets every text field of e to "unknown" and every number to 0. */
 void vb_os_env_reset(struct vb_env *e);
 
+/* vb_os_path_split with the separators in seps ("/" on POSIX, "/\\" on Windows). */
+bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
+		      size_t bn);
+
 #if VB_OS_LINUX
 /* linux.c, with a root prefix ("" for the real system) so that tests can hand in a fake
  * /proc and /sys: the bytes of a /proc/meminfo line ("MemTotal"), 0 when absent. */
@@ -143,12 +147,32 @@ int vb_bsd_in_use(const struct vb_bsd_use *uses, size_t n_uses, const char *disk
  * provider's parents above it at smaller depths. false when it is not there. */
 bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
 
-/* win_names.c: the labels for what Windows reports about a disk. bus is a
- * STORAGE_BUS_TYPE value, service the driver service name (may be NULL or ""). */
-const char *vb_win_driver_label(int bus, const char *service);
+/* bsd_names.c: whether FreeBSD's GEOM (kern.geom.confxml) shows disk ("ada0") in use:
+ * 1 with what holds it in holder when a consumer other than a device node has it or
+ * anything made from it (a partition, a label, a mirror) open, as swap, a mounted
+ * filesystem or a ZFS pool do; 0 when nothing does; -1 without memory. */
+int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t n);
+
+/* win_names.c: the driver label for what Windows reports about a disk: the storage
+ * driver's service name where it is known ("viostor", "stornvme"), else the bus
+ * (bus is a STORAGE_BUS_TYPE value: 17 "nvme", 11 "sata", ...), else "unknown". */
+void vb_win_driver_label(int bus, const char *service, char *out, size_t n);
 
 /* win_names.c: the filesystem label for what GetVolumeInformation names ("NTFS" ->
- * "ntfs", "FAT32" -> "fat32"). */
+ * "ntfs", "FAT32" -> "fat32", "RAW" -> "none", "" -> "unknown"). */
 void vb_win_fs_label(const char *name, char *out, size_t n);
+
+/* What Windows says of one volume, for the in-use decision. */
+struct vb_win_volume {
+	const char *name;        /* "\\?\Volume{...}" */
+	const char *mount;       /* "E:\", or "" when it has no drive letter or folder */
+	const char *fs;          /* its filesystem ("NTFS"), "" or "RAW" when none */
+	bool on_disk;            /* one of its extents lies on the disk in question */
+	bool locked_by_other;    /* FSCTL_LOCK_VOLUME failed: another program has it open */
+};
+
+/* win_names.c: 1 with the volume in holder when a volume on the disk has a filesystem
+ * or is held by another program, else 0. */
+int vb_win_in_use(const struct vb_win_volume *v, size_t n_vols, char *holder, size_t n);
 
 #endif

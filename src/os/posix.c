@@ -12,12 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <poll.h>
 #include <pthread.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,9 +29,54 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+/* The worker is a child process where memory can be shared with it and it can be waited
+ * for; a thread otherwise. Decided by the headers, which every real POSIX system has,
+ * but which a header-only sysroot may not. */
+#if defined(__has_include) && !defined(VB_THREAD_WORKER)
+#if __has_include(<sys/mman.h>) && __has_include(<sys/wait.h>)
+#define VB_PROCESS_WORKER 1
+#include <sys/mman.h>
+#include <sys/wait.h>
+#endif
+#endif
+#ifndef VB_PROCESS_WORKER
+#define VB_PROCESS_WORKER 0
+#endif
+#if VB_PROCESS_WORKER && !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
 #define MAP_ANONYMOUS MAP_ANON
 #endif
+
+bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
+{
+	return vb_path_split_at(path, "/", dir, dn, base, bn);
+}
+
+void *vb_os_aligned_alloc(size_t align, size_t n)
+{
+	void *p = NULL;
+	int rc = posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, n);
+
+	if (rc != 0) {
+		errno = rc;
+		return NULL;
+	}
+	return p;
+}
+
+void vb_os_aligned_free(void *p)
+{
+	free(p);
+}
+
+int vb_os_fileno(FILE *f)
+{
+	return fileno(f);
+}
+
+FILE *vb_os_stream(int fd, const char *mode)
+{
+	return fdopen(fd, mode);
+}
 
 const struct vb_caps *vb_os_caps(void)
 {
@@ -53,6 +96,12 @@ void vb_os_sleep_ms(unsigned ms)
 	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
 
 	nanosleep(&ts, NULL);
+}
+
+void vb_os_args(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;   /* POSIX hands main() the bytes as they are */
 }
 
 unsigned vb_os_std_fds(void)
@@ -514,14 +563,62 @@ void vb_os_thread_wake(vb_os_thread_t h)
 	pthread_kill(t, VB_WAKE_SIGNAL);
 }
 
-/* ---- the worker process ------------------------------------------------------------ */
+/* ---- the worker ------------------------------------------------------------------- */
 
 struct vb_worker {
-	pid_t pid;
 	int chan;
 	bool ended;
 	int status, signo;
+#if VB_PROCESS_WORKER
+	pid_t pid;
+#else
+	pthread_t thread;
+	int (*fn)(void *arg, int channel);
+	void *arg;
+	int wchan;
+	atomic_int done;
+#endif
 };
+
+/* Reads from the channel, waiting at most ms. */
+ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
+{
+	fd_set rd;
+	struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000};
+
+	FD_ZERO(&rd);
+	FD_SET(w->chan, &rd);
+	int rc = select(w->chan + 1, &rd, NULL, NULL, &tv);
+	if (rc == 0) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (rc < 0)
+		return -1;
+	return read(w->chan, buf, n);
+}
+
+void vb_os_worker_free(struct vb_worker *w)
+{
+	if (w == NULL)
+		return;
+	close(w->chan);
+#if !VB_PROCESS_WORKER
+	if (!w->ended)
+		return;   /* a thread still running owns w; the process ends before it */
+#endif
+	free(w);
+}
+
+#if VB_PROCESS_WORKER
+
+/* The supervisor's pid, as the worker saw it when it started; 0 outside a worker. */
+static pid_t supervisor;
+
+bool vb_os_worker_orphaned(void)
+{
+	return supervisor != 0 && getppid() != supervisor;
+}
 
 void *vb_os_shared(size_t n)
 {
@@ -557,6 +654,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 	}
 	if (w->pid == 0) {
 		close(p[0]);
+		supervisor = parent;
 		vb_fam_worker_child();
 		if (getppid() != parent)
 			_exit(125);   /* the parent died before the worker could follow it */
@@ -566,20 +664,6 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 	close(p[1]);
 	w->chan = p[0];
 	return w;
-}
-
-ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
-{
-	struct pollfd pfd = {w->chan, POLLIN, 0};
-	int rc = poll(&pfd, 1, (int)ms);
-
-	if (rc == 0) {
-		errno = EAGAIN;
-		return -1;
-	}
-	if (rc < 0)
-		return -1;
-	return read(w->chan, buf, n);
 }
 
 void vb_os_worker_signal(struct vb_worker *w, int signo)
@@ -608,8 +692,6 @@ bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo
 		}
 		if (r < 0 && errno != EINTR) {
 			w->ended = true;   /* not our child any more: nothing to wait for */
-			w->status = 0;
-			w->signo = 0;
 			break;
 		}
 		if (vb_now_ns() >= until)
@@ -627,13 +709,99 @@ void vb_os_worker_abandon(struct vb_worker *w)
 		kill(w->pid, SIGKILL);
 }
 
-void vb_os_worker_free(struct vb_worker *w)
+#else /* a thread */
+
+bool vb_os_worker_orphaned(void)
 {
-	if (w == NULL)
-		return;
-	close(w->chan);
-	free(w);
+	return false;   /* a thread dies with its process */
 }
+
+void *vb_os_shared(size_t n)
+{
+	return calloc(1, n);
+}
+
+static void *worker_thread(void *p)
+{
+	struct vb_worker *w = p;
+	sigset_t none;
+
+	/* The thread takes the signals that interrupt its calls; the others stay with the
+	 * supervising thread, which passes stops on through the shared flags. */
+	sigemptyset(&none);
+	sigaddset(&none, VB_WAKE_SIGNAL);
+	pthread_sigmask(SIG_UNBLOCK, &none, NULL);
+	w->status = w->fn(w->arg, w->wchan);
+	close(w->wchan);
+	atomic_store(&w->done, 1);
+	return NULL;
+}
+
+struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+{
+	struct vb_worker *w = calloc(1, sizeof *w);
+	pthread_attr_t attr;
+	int p[2];
+
+	if (w == NULL)
+		return NULL;
+	if (pipe(p) != 0) {
+		free(w);
+		return NULL;
+	}
+	w->chan = p[0];
+	w->wchan = p[1];
+	w->fn = fn;
+	w->arg = arg;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 1u << 20);
+	int rc = pthread_create(&w->thread, &attr, worker_thread, w);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		close(p[0]);
+		close(p[1]);
+		free(w);
+		errno = rc;
+		return NULL;
+	}
+	return w;
+}
+
+void vb_os_worker_signal(struct vb_worker *w, int signo)
+{
+	(void)w;
+	(void)signo;   /* the flags the signal set are the worker's too */
+}
+
+void vb_os_worker_wake(struct vb_worker *w)
+{
+	if (!atomic_load(&w->done))
+		pthread_kill(w->thread, VB_WAKE_SIGNAL);
+}
+
+bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
+{
+	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+
+	while (!atomic_load(&w->done)) {
+		if (vb_now_ns() >= until)
+			return false;
+		vb_os_sleep_ms(5);
+	}
+	if (!w->ended)
+		pthread_join(w->thread, NULL);
+	w->ended = true;
+	*status = w->status;
+	*signo = 0;
+	return true;
+}
+
+void vb_os_worker_abandon(struct vb_worker *w)
+{
+	(void)w;   /* a thread stuck in the kernel cannot be killed: the process exits */
+}
+
+#endif
 
 /* ---- output files ------------------------------------------------------------------ */
 

@@ -9,7 +9,6 @@
 #include "vb_io.h"
 #include "vb_os.h"
 #include "vb_report.h"
-#include "vb_path.h"
 
 /* Big enough for a file name, a line number and a sentence. */
 #define ERR_MAX 1024
@@ -208,7 +207,7 @@ static int note_input(struct input *in, size_t k, FILE *f, const char *name, FIL
 	char msg[ERR_MAX];
 
 	in[k].name = name;
-	in[k].have_id = vb_os_io.fstat(NULL, fileno(f), &in[k].id) == 0;
+	in[k].have_id = vb_os_io.fstat(NULL, vb_os_fileno(f), &in[k].id) == 0;
 	for (size_t j = 0; j < k; j++) {
 		bool same = strcmp(name, "-") == 0 && strcmp(in[j].name, "-") == 0;
 		if (in[k].have_id && in[j].have_id && in[k].id.type == VB_FT_REG &&
@@ -324,13 +323,13 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 	FILE *f = NULL;
 
 	why[0] = '\0';
-	if (!vb_path_split(ra->svg, dir, sizeof dir, base, sizeof base)) {
+	if (!vb_os_path_split(ra->svg, dir, sizeof dir, base, sizeof base)) {
 		snprintf(why, sizeof why, "not a file name");
 	} else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0) {
 		snprintf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
 	} else if (may_write(dirfd, base, ra, in, n_in, why, sizeof why) == 0) {
 		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
-		if (fd < 0 || (f = fdopen(fd, "w")) == NULL) {
+		if (fd < 0 || (f = vb_os_stream(fd, "wb")) == NULL) {
 			snprintf(why, sizeof why, "cannot create a file beside it: %s",
 				 strerror(errno));
 			if (fd >= 0) {

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int argc = 0;
 	struct vb_config cfg;
 	enum vb_opts_action act;
-	char err[512];
+	struct vb_err err;
 
 	if (text == NULL)
 		return 0;
@@ -31,12 +31,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		p = nl + 1;
 	}
 	vb_config_defaults(&cfg);
-	if (vb_opts_parse(argc, argv, &cfg, &act, err, sizeof err) == 0 && act == VB_ACT_RUN) {
+	if (vb_opts_parse(argc, argv, &cfg, &act, &err) == VB_OK && act == VB_ACT_RUN) {
 		if (cfg.bs_bytes == 0 || cfg.bs_bytes > VB_BS_MAX || cfg.count_blocks == 0 ||
 		    cfg.runs == 0 || cfg.count_blocks > VB_SIZE_MAX / cfg.bs_bytes ||
+		    cfg.qd == 0 || cfg.qd > VB_QD_MAX ||
 		    cfg.target_path == NULL || cfg.target_path[0] == '\0')
 			abort();
-	} else if (act == VB_ACT_RUN && strlen(err) == 0) {
+	} else if (act == VB_ACT_RUN && (strlen(err.msg) == 0 || err.status != VB_E_USAGE)) {
 		abort(); /* a refusal always says why */
 	}
 	free(text);

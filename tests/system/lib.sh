@@ -69,6 +69,15 @@ need_root() {
 	fi
 }
 
+# need_linux WHY: ends this test file with a visible skip on systems other than Linux
+# (loop devices, tmpfs options and fsfreeze as Linux has them).
+need_linux() {
+	if [ "$(uname -s)" != Linux ]; then
+		skip "not Linux: $1"
+		exit 0
+	fi
+}
+
 # empty_dir DIR: DIR holds no entries.
 empty_dir() { [ -z "$(ls -A "$1")" ]; }
 

@@ -212,6 +212,7 @@ fi
 
 # ---------------------------------------------------------------------------------------
 need_root "the cases with loop devices, mounts and frozen filesystems"
+need_linux "the cases with loop devices, mounts and frozen filesystems"
 
 # --- a disk or image that something is layered on is never written --------------------------
 d=$(new_dir)

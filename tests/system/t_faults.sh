@@ -130,6 +130,7 @@ wait_pid "$pid" 10
 sleep 0.5   # the worker follows its parent (it is killed with it)
 check "kill -9 during a run leaves nothing behind" empty_dir "$d"
 
+need_linux "tmpfs ENOSPC, full ext4 image and block device cases use Linux tools"
 if ! is_root; then
 	skip "not root: tmpfs ENOSPC, full ext4 image and block device cases need root"
 	exit 0

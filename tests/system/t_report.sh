@@ -80,7 +80,7 @@ assert (e[\"fs\"], e[\"device\"], e[\"driver\"]) == (\"ext4\", \"vda\", \"virtio
 else
 	skip "no virtio disk vda here: root detection"
 fi
-if is_root; then
+if is_root && [ "$(uname -s)" = Linux ]; then
 	m=$(new_dir)
 	if mount -t tmpfs -o size=16m tmpfs "$m"; then
 		add_mount "$m"

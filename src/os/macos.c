@@ -1,0 +1,137 @@
+/* macOS: F_NOCACHE for direct I/O, F_FULLFSYNC for a sync that reaches the medium, the
+ * DKIOC ioctls for disks, statfs for the filesystem and its device, sysctl for memory.
+ * In-use checks are not available here, so disks are refused (see vb_fam_in_use). */
+#include "os_internal.h"
+
+#if VB_OS_MACOS
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/disk.h>           /* DKIOCGETBLOCKSIZE, DKIOCGETBLOCKCOUNT */
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysctl.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
+
+const struct vb_caps vb_fam_caps = {
+	.direct_how = "F_NOCACHE",
+	.fsync_call = "F_FULLFSYNC",
+	.fdatasync_call = "F_FULLFSYNC",
+	.dsync_how = "O_DSYNC",
+	.chr_disks = false,
+	.status_how = "SIGUSR1 or Ctrl-T (SIGINFO)",
+};
+
+int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
+{
+	*flags = req->dsync ? O_DSYNC : 0;
+	if (req->kind == VB_OPEN_ANON) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	return 0;
+}
+
+/* macOS bypasses the cache per descriptor, after the open. */
+int vb_fam_after_open(int fd, const struct vb_open_req *req)
+{
+	if (req->direct && fcntl(fd, F_NOCACHE, 1) == -1)
+		return -1;
+	return 0;
+}
+
+/* fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Some filesystems do
+ * not support it, and then plain fsync is the best there is; any other failure (EIO)
+ * is the answer. */
+int vb_fam_sync(int fd, enum vb_sync_call call)
+{
+	(void)call;
+	if (fcntl(fd, F_FULLFSYNC) == 0)
+		return 0;
+	if (errno != ENOTSUP && errno != EINVAL && errno != ENOTTY)
+		return -1;
+	return fsync(fd);
+}
+
+int vb_fam_disk(int fd, struct vb_disk *d)
+{
+	uint64_t blocks = 0;
+	uint32_t size = 0;
+
+	if (ioctl(fd, DKIOCGETBLOCKCOUNT, &blocks) != 0 ||
+	    ioctl(fd, DKIOCGETBLOCKSIZE, &size) != 0)
+		return -1;
+	d->size_bytes = blocks * size;
+	d->sector_bytes = size;
+	return 0;
+}
+
+uint32_t vb_fam_logical_block(int fd)
+{
+	uint32_t size = 0;
+
+	return ioctl(fd, DKIOCGETBLOCKSIZE, &size) == 0 ? size : 0;
+}
+
+/* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
+ * disks are refused: fail closed. */
+int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	(void)fd;
+	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
+		return 0;
+	snprintf(holder, n, "this build of vbench cannot tell whether a disk is in use here");
+	return -1;
+}
+
+void vb_fam_detect(struct vb_env *e, int fd, const char *path)
+{
+	struct statfs f;
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return;
+	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) {
+		COPY(e->fs, "none");
+		COPY(e->mount, "none");
+		COPY(e->device, vb_os_base_name(path));
+		return;
+	}
+	if (fstatfs(fd, &f) != 0)
+		return;
+	COPY(e->fs, f.f_fstypename);
+	COPY(e->mount, f.f_mntonname);
+	if (strncmp(f.f_mntfromname, "/dev/", 5) == 0) {
+		COPY(e->device, f.f_mntfromname + 5);
+	} else {
+		COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
+		COPY(e->driver, "none");
+	}
+}
+
+uint64_t vb_fam_ram_bytes(void)
+{
+	uint64_t v = 0;
+	size_t len = sizeof v;
+
+	return sysctlbyname("hw.memsize", &v, &len, NULL, 0) == 0 ? v : 0;
+}
+
+uint64_t vb_fam_avail_mem(void)
+{
+	return 0;
+}
+
+void vb_fam_worker_child(void)
+{
+}
+
+#else
+typedef int vb_os_macos_unused;
+#endif

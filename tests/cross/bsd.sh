@@ -1,0 +1,33 @@
+#!/bin/sh
+# make cross-bsd: compiles every source of vbench for FreeBSD, DragonFly and NetBSD
+# against their own system headers (../shared/sysroots, see its README), with
+# clang --target and -Wall -Wextra -Werror, through the shared check.sh.
+#
+# The sysroots in the shared folder hold their symbolic links as small text files (the
+# copy lost them), so check.sh cannot use them as they are; each README.txt lists every
+# link ("errno.h -> sys/errno.h (symlink, as installed)"). This script copies each tree
+# into build/sysroots, puts those links back as links, and runs the copied check.sh.
+# Nothing of the shared folder is changed.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=${VB_SYSROOTS:-$top/../shared/sysroots}
+out=$top/build/sysroots
+command -v "${CC_CROSS:-clang}" >/dev/null || { echo "cross-bsd: needs clang" >&2; exit 2; }
+[ -f "$src/check.sh" ] || { echo "cross-bsd: no sysroots at $src" >&2; exit 2; }
+rm -rf "$out"
+mkdir -p "$out"
+cp "$src/check.sh" "$out/"
+status=0
+for os in ${VB_BSDS:-freebsd dragonfly netbsd}; do
+	cp -R "$src/$os" "$out/$os"
+	chmod -R u+w "$out/$os"
+	inc=$out/$os/usr/include
+	sed -n 's/^ *\([^ ]*\) -> \([^ ]*\) (symlink, as installed).*/\1 \2/p' "$src/$os/README.txt" |
+	while read -r name target; do
+		rm -rf "${inc:?}/$name"
+		ln -s "$target" "$inc/$name"
+	done
+	if CC=${CC_CROSS:-clang} EXTRA_CFLAGS="-Wall -Wextra -Werror -Isrc/os -Isrc/report" \
+		sh "$out/check.sh" "$os" "$top"; then :; else status=1; fi
+done
+exit $status
