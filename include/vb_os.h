@@ -132,6 +132,9 @@ void vb_os_thread_wake(vb_os_thread_t t);
  * channel descriptor. */
 struct vb_worker;
 
+/* Whether the worker is a process of its own (else a thread of this one). */
+bool vb_os_worker_is_process(void);
+
 /* Zeroed memory that this process and its worker both see; NULL with errno. It lives
  * until the process ends. */
 void *vb_os_shared(size_t n);

@@ -565,6 +565,11 @@ void vb_os_thread_wake(vb_os_thread_t h)
 
 /* ---- the worker ------------------------------------------------------------------- */
 
+bool vb_os_worker_is_process(void)
+{
+	return VB_PROCESS_WORKER;
+}
+
 struct vb_worker {
 	int chan;
 	bool ended;

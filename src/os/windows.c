@@ -557,6 +557,10 @@ static int w_sync(void *ctx, int fd, enum vb_sync_call call)
 	(void)ctx;
 	if (call == VB_CALL_NONE)
 		return 0;
+	if (GetFileType(handle_of(fd)) == FILE_TYPE_CHAR) {
+		errno = EINVAL;   /* the null device: nothing to flush, as fsync on /dev/null */
+		return -1;
+	}
 	return FlushFileBuffers(handle_of(fd)) ? 0 : fail_win();
 }
 
@@ -957,6 +961,11 @@ struct vb_worker {
 void *vb_os_shared(size_t n)
 {
 	return calloc(1, n);
+}
+
+bool vb_os_worker_is_process(void)
+{
+	return false;
 }
 
 bool vb_os_worker_orphaned(void)
