@@ -7,6 +7,7 @@
  * of vbench names no operating system. What the writer and the target checks call is
  * the ops table of vb_io.h (vb_os_io); this header holds the rest. */
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -113,6 +114,11 @@ _Noreturn void vb_os_die(int signo);
 const char *vb_os_signal_name(int signo, char *buf, size_t n);
 
 /* ---- threads --------------------------------------------------------------------- */
+
+/* Starts fn(arg) in a new thread with a small stack, which takes no signal but (when
+ * wakeable) the one vb_os_thread_wake sends, so that signals reach the thread whose call
+ * they must interrupt. Returns 0, or an errno value. */
+int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable);
 
 /* An opaque handle of a thread that vb_os_thread_wake can interrupt. */
 typedef struct vb_os_thread *vb_os_thread_t;

@@ -24,7 +24,8 @@ struct vb_context {
 	const char *label;        /* the configured or derived label */
 	const char *target;       /* the path written, as the user gave it */
 	const char *target_note;  /* how vbench treats it ("a temporary file ..."), or NULL */
-	uint64_t pool_bytes;      /* size of the data pool */
+	uint64_t pool_bytes;      /* bytes of data buffers */
+	const char *data_note;    /* what the data is, for the header */
 	bool sink;                /* the target is a data sink: no disk, no filesystem */
 	const char *sync_note;    /* how the sync mode is done here, when not as named */
 };

@@ -1,39 +1,93 @@
 #ifndef VB_SOURCE_H
 #define VB_SOURCE_H
 
+/* The data written.
+ * - zero: one block of zeros, written again and again.
+ * - random: every byte fresh from a seeded generator (xoshiro256**), a block's bytes a
+ *   function of the seed, the run and the block's number only (so --seed gives the same
+ *   bytes, at any depth). A second thread makes the blocks ahead of the writers in a
+ *   ring of buffers, so that the writers do not wait for them.
+ * - urandom: the kernel's randomness, read before the clock starts: fresh for every run
+ *   when a run is at most VB_URANDOM_FRESH_BYTES; beyond that a pool of that size is
+ *   reused (the kernel's generator is far slower than a disk), its blocks copied into
+ *   the ring with every 512-byte sector stamped with the run and its offset, and the
+ *   header says so. */
+
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "vb_config.h"
 
-/* Sectors are stamped every this many bytes so no two 4 KiB sectors written are equal. */
-#define VB_STAMP_STRIDE 4096u
+/* Blocks from a reused urandom pool are stamped every this many bytes: every 512-byte
+ * sector, so that storage deduplicating at that size finds nothing to share. */
+#define VB_STAMP_STRIDE 512u
 
-/* Smallest pool of random data; blocks cycle through it so that no compressor window
- * (gzip: 32 KiB, zstd default: a few MiB at most for fast levels) sees a repeat. */
-#define VB_POOL_MIN_BYTES ((size_t)4 << 20)
+/* Largest run whose urandom data is read fresh before it; the pool's size beyond. */
+#define VB_URANDOM_FRESH_BYTES ((uint64_t)64 << 20)
 
-/* The data written: an aligned pool made before the clock starts, reused for every block. */
+/* Memory the ring of made blocks may take (more when qd + 1 blocks need more). */
+#define VB_RING_MAX_BYTES ((size_t)64 << 20)
+
+/* The ring of blocks made ahead of the writers (see source.c). */
+struct vb_ring;
+
 struct vb_source_buf {
 	enum vb_source kind;
-	unsigned char *pool;   /* aligned to `align` bytes */
-	size_t pool_bytes;     /* bs for zero; a multiple of bs >= VB_POOL_MIN_BYTES otherwise */
 	size_t bs_bytes;
-	uint64_t nonce;        /* goes into every stamp, distinct per invocation unless seeded */
+	uint64_t seed;          /* the seed of every block (random) and stamp (urandom) */
+	unsigned char *pool;    /* zero: one block; urandom: the pool; random: NULL */
+	size_t pool_bytes;
+	bool fresh;             /* urandom: the pool is read again before every run */
+	uint64_t run;           /* the run being written */
+	uint64_t qd;            /* writes in flight */
+	struct vb_ring *ring;   /* random, and urandom from a reused pool */
 };
 
-/* Bytes of the pool vb_source_init makes for blocks of bs bytes of this kind. */
-size_t vb_source_pool_bytes(enum vb_source kind, size_t bs);
+/* Bytes of data buffers vb_source_init makes for blocks of bs bytes of this kind, with
+ * qd writes in flight and runs of run_bytes. */
+size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint64_t run_bytes);
 
-/* Allocates and fills the pool for blocks of bs bytes aligned to align; 0, or -1 with
- * errno (ENOMEM, or the error reading the kernel's randomness). */
+/* Whether every byte of a run of run_bytes from this source is fresh: random, and
+ * urandom up to VB_URANDOM_FRESH_BYTES. */
+bool vb_source_fresh(enum vb_source kind, uint64_t run_bytes);
+
+/* One line for the header saying what the data is (and, for urandom beyond the fresh
+ * size, that it is reused); buffer_bytes as vb_source_buffer_bytes says. Returns buf. */
+const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t buffer_bytes,
+			       char *buf, size_t n);
+
+/* Allocates (aligned to align bytes) and, for zero and a reused urandom pool, fills the
+ * buffers; 0, or -1 with errno (ENOMEM, or the error reading the kernel's randomness). */
 int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size_t align,
-		   uint64_t seed, int seeded);
+		   uint64_t qd, uint64_t run_bytes, uint64_t seed, bool seeded);
 
-/* Returns the data for block number block (0-based) of run run, stamped if random. */
-const unsigned char *vb_source_block(struct vb_source_buf *s, uint64_t run, uint64_t block);
+/* Before the clock of run `run` (count blocks) starts: refills a fresh urandom pool,
+ * starts the thread making blocks. 0, or -1 with errno (the kernel's randomness could
+ * not be read, or with several writers the thread could not be started). */
+int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count);
 
-/* Releases the pool. */
+/* The data of block `block` of the current run, waiting for it if it is not made yet;
+ * NULL when the run was ended meanwhile. */
+const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block);
+
+/* Gives the buffer of block `block` back, once its write is over. */
+void vb_source_put(struct vb_source_buf *s, uint64_t block);
+
+/* After the run: stops making blocks. */
+void vb_source_run_end(struct vb_source_buf *s);
+
+/* Releases everything. */
 void vb_source_free(struct vb_source_buf *s);
+
+/* Fills the n bytes at buf with the data of block `block` of run `run`: what
+ * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
+void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n);
+
+/* Fills the bs bytes at buf with block `block` of run `run` from a reused urandom pool:
+ * the pool's slice for that block, every VB_STAMP_STRIDE bytes stamped with (seed, run,
+ * offset). */
+void vb_urandom_block(const unsigned char *pool, size_t pool_bytes, uint64_t seed,
+		      uint64_t run, uint64_t block, unsigned char *buf, size_t bs);
 
 /* Fills buf with n bytes of the seeded generator (xoshiro256**), advancing *state. */
 void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n);

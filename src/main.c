@@ -46,6 +46,7 @@ struct app {
 	char label[320];
 	char note[4200];
 	char sync_note[128];
+	char data_note[400];
 	struct vb_err err;
 };
 
@@ -83,7 +84,9 @@ static void finish_output(struct app *a)
 
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
 		   a->env.ram_bytes, &an);
-	if (vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache, sizeof cache))
+	/* A sink keeps nothing: neither a cache nor stability means anything there. */
+	if (!a->ctx.sink && vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache,
+						   sizeof cache))
 		warnings[nw++] = cache;
 	if (!a->ctx.sink && vb_analysis_stability_text(&an, drift, sizeof drift))
 		warnings[nw++] = drift;
@@ -134,9 +137,12 @@ static int parse(struct app *a, int argc, char *argv[])
 	if (act != VB_ACT_RUN)
 		return print_info(act == VB_ACT_HELP);
 	uint64_t avail = vb_os_avail_mem();
-	if (avail > 0 && a->cfg.bs_bytes > avail) {
-		fprintf(stderr, "vbench: bs=%" PRIu64 " is more than the %" PRIu64 " bytes of "
-			"memory available\n", a->cfg.bs_bytes, avail);
+	uint64_t need = vb_source_buffer_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes, a->cfg.qd,
+					       vb_run_bytes(&a->cfg));
+	if (avail > 0 && need > avail) {
+		fprintf(stderr, "vbench: bs=%" PRIu64 " needs %" PRIu64 " bytes of buffers, more "
+			"than the %" PRIu64 " bytes of memory available\n", a->cfg.bs_bytes, need,
+			avail);
 		return EXIT_USAGE;
 	}
 	if (a->cfg.progress == VB_AUTO)
@@ -179,9 +185,13 @@ static void describe(struct app *a)
 	if (a->cfg.sync == VB_SYNC_FDATASYNC && strcmp(caps->fdatasync_call, "fdatasync") != 0)
 		snprintf(a->sync_note, sizeof a->sync_note, "done with %s: fdatasync is not "
 			 "available here", caps->fdatasync_call);
+	uint64_t run_bytes = vb_run_bytes(&a->cfg);
+	uint64_t buffers = vb_source_buffer_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes,
+						  a->cfg.qd, run_bytes);
 	a->ctx = (struct vb_context){&a->cfg, &a->env, a->label, a->cfg.target_path,
-				     vb_target_note(t, a->note, sizeof a->note),
-				     vb_source_pool_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes),
+				     vb_target_note(t, a->note, sizeof a->note), buffers,
+				     vb_source_describe(a->cfg.source, run_bytes, buffers,
+							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
 				     a->sync_note[0] ? a->sync_note : NULL};
 }

@@ -34,7 +34,7 @@ static int setup(void **state)
 	strcpy(env.mount, "/mnt");
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
-	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, false, NULL};
+	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL};
 	return 0;
 }
 

@@ -1,88 +1,325 @@
-/* Data sources: zeros, and random data whose every 4 KiB sector is unique. */
+/* Data sources: zeros; random blocks fresh from a seeded generator, made ahead by a
+ * thread into a ring; urandom read fresh, or from a reused pool with stamped sectors. */
 #include "vb_test.h"
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "vb_source.h"
+
+#define SECTOR 512
 
 static int cmp_sector(const void *a, const void *b)
 {
-	return memcmp(a, b, VB_STAMP_STRIDE);
+	return memcmp(a, b, SECTOR);
 }
 
-/* Copies every block of `runs` runs into one buffer and checks no two sectors match. */
-static void check_unique(enum vb_source kind, size_t bs, uint64_t blocks, uint64_t runs)
+/* Fails when two of the n 512-byte sectors at all are equal (sorts them in place). */
+static void assert_sectors_unique(unsigned char *all, size_t bytes)
+{
+	size_t n = bytes / SECTOR;
+
+	qsort(all, n, SECTOR, cmp_sector);
+	for (size_t i = 1; i < n; i++)
+		if (memcmp(all + (i - 1) * SECTOR, all + i * SECTOR, SECTOR) == 0)
+			fail_msg("sectors %zu and %zu (sorted) are equal", i - 1, i);
+}
+
+/* Copies `blocks` blocks of each of `runs` runs out of the source, one writer, the way
+ * the write loop takes them. */
+static unsigned char *collect(struct vb_source_buf *s, uint64_t blocks, uint64_t runs)
+{
+	size_t bs = s->bs_bytes;
+	unsigned char *all = malloc(bs * blocks * runs);
+
+	assert_non_null(all);
+	for (uint64_t r = 0; r < runs; r++) {
+		assert_int_equal(vb_source_run_begin(s, r + 1, blocks), 0);
+		for (uint64_t b = 0; b < blocks; b++) {
+			const unsigned char *p = vb_source_get(s, b);
+			assert_non_null(p);
+			memcpy(all + (r * blocks + b) * bs, p, bs);
+			vb_source_put(s, b);
+		}
+		vb_source_run_end(s);
+	}
+	return all;
+}
+
+static void test_random_block_depends_on_seed_run_and_block(void **state)
+{
+	unsigned char a[4096], b[4096];
+	(void)state;
+
+	vb_random_block(5, 2, 9, a, sizeof a);
+	vb_random_block(5, 2, 9, b, sizeof b);
+	assert_memory_equal(a, b, sizeof a);
+	vb_random_block(6, 2, 9, b, sizeof b);
+	assert_memory_not_equal(a, b, sizeof a);
+	vb_random_block(5, 3, 9, b, sizeof b);
+	assert_memory_not_equal(a, b, sizeof a);
+	vb_random_block(5, 2, 10, b, sizeof b);
+	assert_memory_not_equal(a, b, sizeof a);
+	/* A shorter block is the start of the longer one: bs does not change the stream. */
+	vb_random_block(5, 2, 9, b, 100);
+	assert_memory_equal(a, b, 100);
+}
+
+static void test_random_ring_gives_each_blocks_own_bytes(void **state)
 {
 	struct vb_source_buf s;
-	size_t total = bs * blocks * runs;
-	unsigned char *all = malloc(total);
-	assert_non_null(all);
-	assert_int_equal(vb_source_init(&s, kind, bs, 4096, 7, 1), 0);
-	for (uint64_t r = 0; r < runs; r++)
-		for (uint64_t b = 0; b < blocks; b++)
-			memcpy(all + (r * blocks + b) * bs, vb_source_block(&s, r + 1, b), bs);
-	size_t n = total / VB_STAMP_STRIDE;
-	qsort(all, n, VB_STAMP_STRIDE, cmp_sector);
-	for (size_t i = 1; i < n; i++)
-		if (memcmp(all + (i - 1) * VB_STAMP_STRIDE, all + i * VB_STAMP_STRIDE,
-			   VB_STAMP_STRIDE) == 0)
-			fail_msg("two equal sectors (bs %zu)", bs);
-	vb_source_free(&s);
+	unsigned char want[8192];
+	(void)state;
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 8192, 4096, 1, 8192 * 500, 42, true),
+			 0);
+	assert_null(s.pool);
+	unsigned char *all = collect(&s, 500, 1);
+	for (uint64_t b = 0; b < 500; b++) {
+		vb_random_block(42, 1, b, want, sizeof want);
+		if (memcmp(all + b * 8192, want, sizeof want) != 0)
+			fail_msg("block %llu is not the generator's", (unsigned long long)b);
+	}
 	free(all);
+	vb_source_free(&s);
 }
 
-static void test_random_sectors_unique(void **state)
+static void test_random_sectors_unique_across_runs(void **state)
 {
+	struct vb_source_buf s;
 	(void)state;
-	/* Enough blocks to wrap around the pool more than once. */
-	check_unique(VB_SRC_RANDOM, 1 << 20, 10, 3);
-	check_unique(VB_SRC_RANDOM, 4096, 3000, 2);
-	check_unique(VB_SRC_RANDOM, 512, 20000, 2);
+
+	/* 2 runs of 4 MiB: far more blocks than the ring has slots. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 4 << 20, 7, true), 0);
+	unsigned char *all = collect(&s, 1024, 2);
+	assert_sectors_unique(all, (size_t)4096 * 1024 * 2);
+	free(all);
+	vb_source_free(&s);
 }
 
-static void test_urandom_sectors_unique(void **state)
+static void test_seed_reproducible_and_unseeded_differs(void **state)
+{
+	struct vb_source_buf a, b, c;
+	(void)state;
+
+	assert_int_equal(vb_source_init(&a, VB_SRC_RANDOM, 4096, 4096, 1, 1 << 20, 99, true), 0);
+	assert_int_equal(vb_source_init(&b, VB_SRC_RANDOM, 4096, 4096, 4, 1 << 20, 99, true), 0);
+	assert_int_equal(vb_source_init(&c, VB_SRC_RANDOM, 4096, 4096, 1, 1 << 20, 99, false), 0);
+	unsigned char *da = collect(&a, 20, 1), *db = collect(&b, 20, 1), *dc = collect(&c, 20, 1);
+	assert_memory_equal(da, db, 20 * 4096);
+	assert_memory_not_equal(da, dc, 20 * 4096);
+	free(da);
+	free(db);
+	free(dc);
+	vb_source_free(&a);
+	vb_source_free(&b);
+	vb_source_free(&c);
+}
+
+/* ---- several writers on one ring --------------------------------------------------- */
+
+struct team {
+	struct vb_source_buf *s;
+	atomic_ullong next;
+	uint64_t count;
+	atomic_int bad;
+};
+
+static void *team_writer(void *arg)
+{
+	struct team *t = arg;
+	unsigned char want[4096];
+
+	for (;;) {
+		uint64_t b = atomic_fetch_add(&t->next, 1);
+		if (b >= t->count)
+			break;
+		const unsigned char *p = vb_source_get(t->s, b);
+		vb_random_block(t->s->seed, 3, b, want, sizeof want);
+		if (p == NULL || memcmp(p, want, sizeof want) != 0)
+			atomic_store(&t->bad, 1);
+		/* Uneven holding times, so that blocks are given back out of order. */
+		if (b % 7 == 0)
+			usleep(50);
+		vb_source_put(t->s, b);
+	}
+	return NULL;
+}
+
+static void test_ring_with_four_writers(void **state)
+{
+	struct vb_source_buf s;
+	struct team t;
+	pthread_t th[4];
+	(void)state;
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 4, 4096 * 3000, 11, true),
+			 0);
+	memset(&t, 0, sizeof t);
+	t.s = &s;
+	t.count = 3000;
+	assert_int_equal(vb_source_run_begin(&s, 3, t.count), 0);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, team_writer, &t), 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	vb_source_run_end(&s);
+	assert_int_equal(atomic_load(&t.bad), 0);
+	vb_source_free(&s);
+}
+
+struct blocked_get {
+	struct vb_source_buf *s;
+	uint64_t block;
+	const unsigned char *got;
+	atomic_int done;
+};
+
+static void *get_in_thread(void *arg)
+{
+	struct blocked_get *g = arg;
+
+	g->got = vb_source_get(g->s, g->block);
+	atomic_store(&g->done, 1);
+	return NULL;
+}
+
+/* A writer waiting for a block the maker cannot make (its slot is still held) is let go,
+ * with NULL, when the run ends; a block given back unwritten frees its slot. */
+static void test_ring_end_releases_waiters_and_put_without_get(void **state)
+{
+	struct vb_source_buf s;
+	struct blocked_get g;
+	pthread_t th;
+	(void)state;
+
+	/* qd 1: the ring has 4 slots. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 4096 * 100, 1, true),
+			 0);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 1, 0), 4 * 4096);
+	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
+	for (uint64_t b = 0; b < 4; b++)
+		assert_non_null(vb_source_get(&s, b));
+	vb_source_put(&s, 0);
+	vb_source_put(&s, 2);
+	assert_non_null(vb_source_get(&s, 4));   /* slot of block 0, given back */
+	/* Block 5 needs block 1's slot, which is held: the getter waits... */
+	memset(&g, 0, sizeof g);
+	g.s = &s;
+	g.block = 5;
+	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
+	usleep(100000);
+	assert_int_equal(atomic_load(&g.done), 0);
+	/* ...until the run ends. */
+	vb_source_run_end(&s);
+	pthread_join(th, NULL);
+	assert_null(g.got);
+
+	/* A block taken but not written (a stop) is given back without a get. */
+	assert_int_equal(vb_source_run_begin(&s, 2, 100), 0);
+	vb_source_put(&s, 0);
+	for (uint64_t b = 1; b < 8; b++) {
+		assert_non_null(vb_source_get(&s, b));
+		vb_source_put(&s, b);
+	}
+	vb_source_run_end(&s);
+	vb_source_free(&s);
+}
+
+static void test_ring_sizes(void **state)
 {
 	(void)state;
-	check_unique(VB_SRC_URANDOM, 65536, 100, 2);
+	/* two blocks per writer and two spare, at least 4 */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 8, 0), 18 * 4096);
+	/* capped by VB_RING_MAX_BYTES... */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 16 << 20, 2, 0), VB_RING_MAX_BYTES);
+	/* ...but never fewer than a slot per writer and one for the maker */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 16 << 20, 8, 0),
+			 (size_t)9 * (16 << 20));
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_ZERO, 8192, 8, 1 << 30), 8192);
+	/* urandom: the run itself when fresh (rounded up to a block); the pool and a ring */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_URANDOM, 4096, 1, 10000), 12288);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_URANDOM, 4096, 1, VB_URANDOM_FRESH_BYTES),
+			 VB_URANDOM_FRESH_BYTES);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_URANDOM, 4096, 1,
+						VB_URANDOM_FRESH_BYTES + 1),
+			 VB_URANDOM_FRESH_BYTES + 4 * 4096);
+}
+
+static void test_alignment(void **state)
+{
+	struct vb_source_buf s;
+	(void)state;
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 2, 1 << 20, 1, true), 0);
+	assert_int_equal(vb_source_run_begin(&s, 1, 10), 0);
+	for (uint64_t b = 0; b < 10; b++) {
+		assert_int_equal((uintptr_t)vb_source_get(&s, b) % 4096, 0);
+		vb_source_put(&s, b);
+	}
+	vb_source_run_end(&s);
+	vb_source_free(&s);
+	assert_int_equal(vb_source_init(&s, VB_SRC_ZERO, 512, 4096, 1, 1 << 20, 1, true), 0);
+	assert_int_equal((uintptr_t)s.pool % 4096, 0);
+	vb_source_free(&s);
 }
 
 static void test_zero_is_zero(void **state)
 {
 	struct vb_source_buf s;
 	(void)state;
-	assert_int_equal(vb_source_init(&s, VB_SRC_ZERO, 8192, 4096, 0, 0), 0);
-	assert_int_equal(s.pool_bytes, 8192);
-	const unsigned char *p = vb_source_block(&s, 3, 17);
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_ZERO, 8192, 4096, 1, 1 << 20, 0, false), 0);
+	assert_int_equal(vb_source_run_begin(&s, 3, 100), 0);
+	const unsigned char *p = vb_source_get(&s, 17);
 	for (size_t i = 0; i < 8192; i++)
 		assert_int_equal(p[i], 0);
+	vb_source_run_end(&s);
 	vb_source_free(&s);
 }
 
-static void test_pool_size_and_alignment(void **state)
+static void test_urandom_fresh_every_run(void **state)
 {
 	struct vb_source_buf s;
 	(void)state;
-	assert_int_equal(vb_source_pool_bytes(VB_SRC_RANDOM, 4096), VB_POOL_MIN_BYTES);
-	assert_int_equal(vb_source_pool_bytes(VB_SRC_RANDOM, 3000) % 3000, 0);
-	assert_int_equal(vb_source_pool_bytes(VB_SRC_RANDOM, 64 << 20), 64 << 20);
-	assert_int_equal(vb_source_pool_bytes(VB_SRC_ZERO, 4096), 4096);
-	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 1), 0);
-	assert_int_equal((uintptr_t)s.pool % 4096, 0);
-	assert_int_equal((uintptr_t)vb_source_block(&s, 1, 3) % 4096, 0);
+
+	/* 1 MiB runs: read whole before each run, nothing repeats within or across runs. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_URANDOM, 65536, 4096, 1, 1 << 20, 0, false), 0);
+	assert_true(s.fresh);
+	assert_null(s.ring);
+	unsigned char *all = collect(&s, 16, 3);
+	assert_sectors_unique(all, (size_t)65536 * 16 * 3);
+	free(all);
 	vb_source_free(&s);
 }
 
-static void test_seed_reproducible(void **state)
+static void test_urandom_reused_pool_is_stamped(void **state)
 {
-	struct vb_source_buf a, b, c;
+	struct vb_source_buf s;
+	unsigned char *want = malloc(1 << 20);
 	(void)state;
-	assert_int_equal(vb_source_init(&a, VB_SRC_RANDOM, 4096, 4096, 99, 1), 0);
-	assert_int_equal(vb_source_init(&b, VB_SRC_RANDOM, 4096, 4096, 99, 1), 0);
-	assert_int_equal(vb_source_init(&c, VB_SRC_RANDOM, 4096, 4096, 100, 1), 0);
-	assert_memory_equal(vb_source_block(&a, 1, 5), vb_source_block(&b, 1, 5), 4096);
-	assert_memory_not_equal(vb_source_block(&a, 1, 5), vb_source_block(&c, 1, 5), 4096);
-	vb_source_free(&a);
-	vb_source_free(&b);
-	vb_source_free(&c);
+
+	/* A run one block longer than the pool: the pool is read once, reused, stamped. */
+	uint64_t run_bytes = VB_URANDOM_FRESH_BYTES + (1 << 20);
+	uint64_t slots = VB_URANDOM_FRESH_BYTES >> 20, blocks = slots + 1;
+	assert_non_null(want);
+	assert_int_equal(vb_source_init(&s, VB_SRC_URANDOM, 1 << 20, 4096, 1, run_bytes, 3, true),
+			 0);
+	assert_false(s.fresh);
+	assert_non_null(s.ring);
+	unsigned char *all = collect(&s, blocks, 2);
+	/* The stamped copy is what vb_urandom_block makes from the pool. */
+	vb_urandom_block(s.pool, s.pool_bytes, 3, 2, 5, want, 1 << 20);
+	assert_memory_equal(all + (blocks + 5) * (1 << 20), want, 1 << 20);
+	/* Between the stamps it is the pool's bytes. */
+	assert_memory_equal(all + 5 * (1 << 20) + 16, s.pool + 5 * (1 << 20) + 16,
+			    SECTOR - 16);
+	/* Block `slots` reuses block 0's pool slice, and across runs: still all unique. */
+	assert_sectors_unique(all, (size_t)(blocks * 2) << 20);
+	free(all);
+	free(want);
+	vb_source_free(&s);
 }
 
 static void test_prng_bytes_balanced(void **state)
@@ -91,6 +328,7 @@ static void test_prng_bytes_balanced(void **state)
 	static unsigned char buf[1 << 20];
 	size_t counts[256] = {0};
 	(void)state;
+
 	vb_prng_seed(st, 1);
 	vb_prng_fill(st, buf, sizeof buf);
 	for (size_t i = 0; i < sizeof buf; i++)
@@ -103,11 +341,17 @@ static void test_prng_bytes_balanced(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_random_sectors_unique),
-		cmocka_unit_test(test_urandom_sectors_unique),
+		cmocka_unit_test(test_random_block_depends_on_seed_run_and_block),
+		cmocka_unit_test(test_random_ring_gives_each_blocks_own_bytes),
+		cmocka_unit_test(test_random_sectors_unique_across_runs),
+		cmocka_unit_test(test_seed_reproducible_and_unseeded_differs),
+		cmocka_unit_test(test_ring_with_four_writers),
+		cmocka_unit_test(test_ring_end_releases_waiters_and_put_without_get),
+		cmocka_unit_test(test_ring_sizes),
+		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_zero_is_zero),
-		cmocka_unit_test(test_pool_size_and_alignment),
-		cmocka_unit_test(test_seed_reproducible),
+		cmocka_unit_test(test_urandom_fresh_every_run),
+		cmocka_unit_test(test_urandom_reused_pool_is_stamped),
 		cmocka_unit_test(test_prng_bytes_balanced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

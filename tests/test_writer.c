@@ -16,7 +16,7 @@ static int setup(void **state)
 {
 	(void)state;
 	atomic_store(&stop, 0);
-	return vb_source_init(&src, VB_SRC_ZERO, 4096, 4096, 0, 1);
+	return vb_source_init(&src, VB_SRC_ZERO, 4096, 4096, 1, 1 << 20, 0, true);
 }
 
 static int teardown(void **state)

@@ -165,14 +165,15 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		res->pool_errno = ENOMEM;
 		return false;
 	}
-	if (vb_source_init(&src, cfg->source, (size_t)cfg->bs_bytes, align, cfg->seed,
-			   cfg->seed_given) != 0) {
+	if (vb_source_init(&src, cfg->source, (size_t)cfg->bs_bytes, align, cfg->qd,
+			   vb_run_bytes(cfg), cfg->seed, cfg->seed_given) != 0) {
 		res->pool_errno = errno;
 		free(c);
 		return false;
 	}
 	c->cfg = cfg;
 	c->io = io;
+	io->ops->fast_ns(io->ops->ctx);   /* the fast clock is calibrated before any run */
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
 	vb_os_on_resume(NULL);

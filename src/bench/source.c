@@ -1,9 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "vb_os.h"
 #include "vb_source.h"
@@ -53,56 +55,14 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 	}
 }
 
-/* Without --seed, each invocation's data differs: the seed comes from the kernel's
- * randomness, or the clock where there is none; this is not a security measure. */
-static uint64_t default_seed(void)
+void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n)
 {
-	uint64_t seed;
-
-	if (vb_os_urandom(&seed, sizeof seed) != 0)
-		seed = vb_now_ns();
-	return seed;
-}
-
-size_t vb_source_pool_bytes(enum vb_source kind, size_t bs)
-{
-	if (kind == VB_SRC_ZERO || bs >= VB_POOL_MIN_BYTES)
-		return bs;
-	return (VB_POOL_MIN_BYTES + bs - 1) / bs * bs;
-}
-
-int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size_t align,
-		   uint64_t seed, int seeded)
-{
-	size_t pool = vb_source_pool_bytes(kind, bs);
-	void *mem = NULL;
 	uint64_t st[4];
 
-	memset(s, 0, sizeof *s);
-	if (align < sizeof(void *))
-		align = sizeof(void *);
-	mem = vb_os_aligned_alloc(align, pool);
-	if (mem == NULL)
-		return -1;
-	s->kind = kind;
-	s->pool = mem;
-	s->pool_bytes = pool;
-	s->bs_bytes = bs;
-	if (!seeded)
-		seed = default_seed();
-	vb_prng_seed(st, seed);
-	s->nonce = xoshiro_next(st);
-	if (kind == VB_SRC_ZERO) {
-		memset(mem, 0, pool);
-	} else if (kind == VB_SRC_RANDOM) {
-		vb_prng_fill(st, mem, pool);
-	} else if (vb_os_urandom(mem, pool) != 0) {
-		int e = errno;
-		vb_source_free(s);
-		errno = e;
-		return -1;
-	}
-	return 0;
+	/* Each block its own stream, so that a block's bytes depend on nothing but where it
+	 * goes: any writer may make or write it, in any order. */
+	vb_prng_seed(st, seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL));
+	vb_prng_fill(st, buf, n);
 }
 
 /* Writes the 16-byte stamp at p: a hash of (run tag, offset) first, so that even the
@@ -117,24 +77,314 @@ static inline void stamp(unsigned char *p, size_t room, uint64_t tag, uint64_t o
 	memcpy(p, b, room < 16 ? room : 16);
 }
 
-const unsigned char *vb_source_block(struct vb_source_buf *s, uint64_t run, uint64_t block)
+void vb_urandom_block(const unsigned char *pool, size_t pool_bytes, uint64_t seed,
+		      uint64_t run, uint64_t block, unsigned char *buf, size_t bs)
 {
-	size_t slots = s->pool_bytes / s->bs_bytes;
-	unsigned char *p = s->pool + (size_t)(block % slots) * s->bs_bytes;
+	size_t slots = pool_bytes / bs;
+	uint64_t tag = seed ^ (run * 0x9e3779b97f4a7c15ULL), base = block * (uint64_t)bs;
 
-	if (s->kind == VB_SRC_ZERO)
+	memcpy(buf, pool + (size_t)(block % slots) * bs, bs);
+	/* Every sector of the block carries (run, offset), so that no two sectors written
+	 * are equal although the pool is reused. */
+	for (size_t off = 0; off < bs; off += VB_STAMP_STRIDE)
+		stamp(buf + off, bs - off, tag, base + off);
+}
+
+/* Block `block` of the current run into buf: random, or a stamped copy from the pool. */
+static void make_block(const struct vb_source_buf *s, uint64_t block, unsigned char *buf)
+{
+	if (s->kind == VB_SRC_RANDOM)
+		vb_random_block(s->seed, s->run, block, buf, s->bs_bytes);
+	else
+		vb_urandom_block(s->pool, s->pool_bytes, s->seed, s->run, block, buf, s->bs_bytes);
+}
+
+/* ---- the ring of made blocks -------------------------------------------------------- */
+
+/* A maker thread fills slot b % n_slots with block b once the writer of block b - n_slots
+ * has given the slot back; writers wait for their block's slot to be ready. The fast
+ * paths are atomics; a condition variable is used only when one side must wait. */
+struct vb_ring {
+	unsigned char *mem;
+	size_t n_slots;
+	atomic_ullong *ready;      /* slot i holds block ready[i] - 1 */
+	atomic_ullong *freed;      /* slot i's block freed[i] - 1 has been written */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	atomic_int waiting;        /* someone sleeps on cond */
+	atomic_int stop;
+	const struct vb_source_buf *src;   /* what a block is made from */
+	uint64_t run, count;
+	size_t bs;
+	pthread_t maker;
+	bool running;
+};
+
+static unsigned char *slot_mem(struct vb_ring *r, size_t bs, uint64_t block)
+{
+	return r->mem + (size_t)(block % r->n_slots) * bs;
+}
+
+static void ring_wake(struct vb_ring *r)
+{
+	if (atomic_load(&r->waiting)) {
+		pthread_mutex_lock(&r->lock);
+		pthread_cond_broadcast(&r->cond);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+/* Waits until *word reaches want, or the ring stops; false when it stopped. */
+static bool ring_wait(struct vb_ring *r, atomic_ullong *word, uint64_t want)
+{
+	if (atomic_load(word) >= want)
+		return true;
+	pthread_mutex_lock(&r->lock);
+	atomic_fetch_add(&r->waiting, 1);
+	while (atomic_load(word) < want && !atomic_load(&r->stop))
+		pthread_cond_wait(&r->cond, &r->lock);
+	atomic_fetch_sub(&r->waiting, 1);
+	pthread_mutex_unlock(&r->lock);
+	return atomic_load(word) >= want;
+}
+
+static void *maker(void *p)
+{
+	struct vb_ring *r = p;
+
+	for (uint64_t b = 0; b < r->count && !atomic_load(&r->stop); b++) {
+		size_t i = (size_t)(b % r->n_slots);
+		/* The slot's previous block, b - n_slots, must have been written. */
+		if (b >= r->n_slots && !ring_wait(r, &r->freed[i], b - r->n_slots + 1))
+			break;
+		make_block(r->src, b, slot_mem(r, r->bs, b));
+		atomic_store(&r->ready[i], b + 1);
+		ring_wake(r);
+	}
+	return NULL;
+}
+
+static size_t ring_slots(size_t bs, uint64_t qd)
+{
+	size_t want = (size_t)(2 * qd + 2), fit = VB_RING_MAX_BYTES / (bs ? bs : 1);
+
+	if (want < 4)
+		want = 4;
+	if (want > fit)
+		want = fit;
+	/* Every writer holds one slot and the maker fills another. */
+	return want < qd + 1 ? (size_t)qd + 1 : want;
+}
+
+/* The urandom pool: the whole run when that is small enough to read fresh before it. */
+static size_t urandom_pool_bytes(size_t bs, uint64_t run_bytes)
+{
+	uint64_t pool = run_bytes < VB_URANDOM_FRESH_BYTES ? run_bytes : VB_URANDOM_FRESH_BYTES;
+
+	pool = (pool + bs - 1) / bs * bs;
+	return (size_t)(pool < bs ? bs : pool);
+}
+
+static bool urandom_fresh(uint64_t run_bytes)
+{
+	return run_bytes <= VB_URANDOM_FRESH_BYTES;
+}
+
+bool vb_source_fresh(enum vb_source kind, uint64_t run_bytes)
+{
+	return kind == VB_SRC_RANDOM || (kind == VB_SRC_URANDOM && urandom_fresh(run_bytes));
+}
+
+const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t buffer_bytes,
+			       char *buf, size_t n)
+{
+	switch (kind) {
+	case VB_SRC_ZERO:
+		snprintf(buf, n, "zeros (storage that compresses or skips them is faster with "
+			 "them than with real data)");
+		break;
+	case VB_SRC_RANDOM:
+		snprintf(buf, n, "random, every byte of every run fresh from a seeded generator, "
+			 "made ahead of the writes in %" PRIu64 " bytes of buffers", buffer_bytes);
+		break;
+	default:
+		if (urandom_fresh(run_bytes))
+			snprintf(buf, n, "urandom, read fresh from the kernel before each run, "
+				 "%" PRIu64 " bytes", buffer_bytes);
+		else
+			snprintf(buf, n, "urandom, NOT fresh: a run is more than the %" PRIu64
+				 " bytes read from the kernel before it (its generator is slower "
+				 "than most disks), so they are reused with every 512-byte sector "
+				 "stamped; a long-window compressor still shrinks them: use "
+				 "--source random for data nothing shrinks", VB_URANDOM_FRESH_BYTES);
+		break;
+	}
+	return buf;
+}
+
+size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint64_t run_bytes)
+{
+	if (kind == VB_SRC_ZERO)
+		return bs;
+	if (kind == VB_SRC_RANDOM)
+		return ring_slots(bs, qd) * bs;
+	size_t pool = urandom_pool_bytes(bs, run_bytes);
+	return urandom_fresh(run_bytes) ? pool : pool + ring_slots(bs, qd) * bs;
+}
+
+static void ring_free(struct vb_ring *r)
+{
+	if (r == NULL)
+		return;
+	vb_os_aligned_free(r->mem);
+	pthread_mutex_destroy(&r->lock);
+	pthread_cond_destroy(&r->cond);
+	free(r->ready);
+	free(r->freed);
+	free(r);
+}
+
+static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uint64_t qd)
+{
+	struct vb_ring *r = calloc(1, sizeof *r);
+
+	if (r == NULL)
+		return NULL;
+	r->n_slots = ring_slots(s->bs_bytes, qd);
+	r->bs = s->bs_bytes;
+	r->src = s;
+	pthread_mutex_init(&r->lock, NULL);
+	pthread_cond_init(&r->cond, NULL);
+	r->ready = calloc(r->n_slots, sizeof *r->ready);
+	r->freed = calloc(r->n_slots, sizeof *r->freed);
+	r->mem = vb_os_aligned_alloc(align, r->n_slots * r->bs);
+	if (r->ready == NULL || r->freed == NULL || r->mem == NULL) {
+		ring_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size_t align,
+		   uint64_t qd, uint64_t run_bytes, uint64_t seed, bool seeded)
+{
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->bs_bytes = bs;
+	s->qd = qd;
+	/* Without --seed, each invocation's data differs: the seed comes from the kernel's
+	 * randomness, or the clock where there is none; this is not a security measure. */
+	if (!seeded && vb_os_urandom(&seed, sizeof seed) != 0)
+		seed = vb_now_ns();
+	s->seed = seed;
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	if (kind != VB_SRC_RANDOM) {
+		s->pool_bytes = kind == VB_SRC_ZERO ? bs : urandom_pool_bytes(bs, run_bytes);
+		s->pool = vb_os_aligned_alloc(align, s->pool_bytes);
+		if (s->pool == NULL)
+			goto nomem;
+	}
+	if (kind == VB_SRC_ZERO) {
+		memset(s->pool, 0, s->pool_bytes);
+		return 0;
+	}
+	if (kind == VB_SRC_URANDOM) {
+		s->fresh = urandom_fresh(run_bytes);
+		if (s->fresh)
+			return 0;   /* read before every run */
+		if (vb_os_urandom(s->pool, s->pool_bytes) != 0) {
+			int e = errno;
+			vb_source_free(s);
+			errno = e;
+			return -1;
+		}
+	}
+	s->ring = ring_new(s, align, qd);
+	if (s->ring == NULL)
+		goto nomem;
+	return 0;
+nomem:
+	vb_source_free(s);
+	errno = ENOMEM;
+	return -1;
+}
+
+int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
+{
+	s->run = run;
+	if (s->kind == VB_SRC_URANDOM && s->fresh)
+		return vb_os_urandom(s->pool, s->pool_bytes);
+	struct vb_ring *r = s->ring;
+	if (r == NULL)
+		return 0;
+	for (size_t i = 0; i < r->n_slots; i++) {
+		atomic_store(&r->ready[i], 0);
+		atomic_store(&r->freed[i], 0);
+	}
+	atomic_store(&r->stop, 0);
+	r->run = run;
+	r->count = count;
+	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
+	int e = vb_os_thread_start(&r->maker, maker, r, false);
+	r->running = e == 0;
+	/* Without a second thread (a tight address-space limit) a single writer makes each
+	 * block itself, which the run's time then includes; several could not share the
+	 * ring without it. */
+	if (e != 0 && s->qd > 1) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
+{
+	struct vb_ring *r = s->ring;
+
+	if (r == NULL) {
+		/* zero: one block; fresh urandom: the run itself, never changed during it */
+		size_t slots = s->pool_bytes / s->bs_bytes;
+		return s->pool + (size_t)(block % slots) * s->bs_bytes;
+	}
+	unsigned char *p = slot_mem(r, s->bs_bytes, block);
+	if (!r->running) {
+		/* One writer (with qd > 1 the writers are threads, so the maker is too). */
+		make_block(s, block, p);
 		return p;
-	/* Every 4 KiB of the block carries (run, offset), so no two sectors are equal within
-	 * or across runs, and the pool's reuse never repeats a sector. */
-	uint64_t tag = s->nonce ^ (run * 0x9e3779b97f4a7c15ULL);
-	uint64_t base = block * (uint64_t)s->bs_bytes;
-	for (size_t off = 0; off < s->bs_bytes; off += VB_STAMP_STRIDE)
-		stamp(p + off, s->bs_bytes - off, tag, base + off);
-	return p;
+	}
+	return ring_wait(r, &r->ready[block % r->n_slots], block + 1) ? p : NULL;
+}
+
+void vb_source_put(struct vb_source_buf *s, uint64_t block)
+{
+	struct vb_ring *r = s->ring;
+
+	if (r == NULL || !r->running)
+		return;
+	atomic_store(&r->freed[block % r->n_slots], block + 1);
+	ring_wake(r);
+}
+
+void vb_source_run_end(struct vb_source_buf *s)
+{
+	struct vb_ring *r = s->ring;
+
+	if (r == NULL || !r->running)
+		return;
+	atomic_store(&r->stop, 1);
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	pthread_join(r->maker, NULL);
+	r->running = false;
 }
 
 void vb_source_free(struct vb_source_buf *s)
 {
+	vb_source_run_end(s);
+	ring_free(s->ring);
+	s->ring = NULL;
 	vb_os_aligned_free(s->pool);
 	s->pool = NULL;
 	s->pool_bytes = 0;

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,25 +195,44 @@ static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end,
 	out->bytes_per_sec = vb_rate(out->bytes, out->secs);
 }
 
-/* The write loop of one run, one write in flight; returns 0 or -1 with out filled in. */
+/* The write loop of one run, one write in flight; returns 0 or -1 with out filled in.
+ * What runs per block besides the write is kept to the least: a relaxed load of the
+ * stop flag, two stores for the watchdog, one read of the fast clock, a histogram
+ * bucket, and comparisons. The run's own start and end are read from the exact clock
+ * by the caller. */
 static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
-			uint64_t start, struct vb_hist *hist, struct vb_run *out)
+			struct vb_hist *hist, struct vb_run *out)
 {
 	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
+	/* Every time here is on the fast clock, so that differences never mix two clocks. */
+	uint64_t start = ops->fast_ns(ops->ctx);
 	uint64_t last = start, iv_from = start, iv_bytes = 0, next_tick = start;
 	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9);
 	uint64_t offset = 0;
+	/* Zeros are the same for every block: no per-block lookup. */
+	const unsigned char *zeros = p->source->kind == VB_SRC_ZERO ? p->source->pool : NULL;
 
+	if (slot != NULL)
+		atomic_store_explicit(&slot->stage, (int)VB_STAGE_WRITE, memory_order_relaxed);
 	for (uint64_t b = 0; b < p->count_blocks; b++) {
 		size_t done = 0;
 		if (check_stop(p, out, VB_STAGE_WRITE))
 			return -1;
-		const unsigned char *buf = vb_source_block(p->source, p->run, b);
-		publish(slot, VB_STAGE_WRITE, offset, last);
+		const unsigned char *buf = zeros ? zeros : vb_source_get(p->source, b);
+		if (buf == NULL) {
+			fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
+			return -1;
+		}
+		if (slot != NULL) {
+			atomic_store_explicit(&slot->offset_bytes, offset, memory_order_relaxed);
+			atomic_store_explicit(&slot->call_start_ns, last, memory_order_release);
+		}
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, offset, &done, out);
-		uint64_t now = ops->now_ns(ops->ctx);
+		uint64_t now = ops->fast_ns(ops->ctx);
 		vb_hist_add(hist, now - last);
 		last = now;
+		if (zeros == NULL)
+			vb_source_put(p->source, b);
 		out->bytes += done;
 		offset += done;
 		if (rc != 0) {
@@ -235,6 +255,185 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 	if (iv_ns > 0 && last > iv_from)
 		add_interval(out, start, iv_from, last, out->bytes - iv_bytes);
 	return 0;
+}
+
+/* ---- several writes in flight ------------------------------------------------------ */
+
+/* What the writers of one run share. */
+struct parallel {
+	const struct vb_io_ops *ops;
+	const struct vb_write_plan *p;
+	int fd;
+	atomic_ullong next;          /* the next block to hand out */
+	atomic_ullong bytes;         /* written so far, by all */
+	atomic_int failed;           /* a writer failed: the others take no more blocks */
+	atomic_int running;          /* writers not yet done */
+	pthread_mutex_t lock;        /* guards first */
+	struct vb_run first;         /* the first failure */
+	bool have_first;
+};
+
+/* One writer: its own histogram and counts, merged when all are done. */
+struct writer {
+	struct parallel *q;
+	unsigned index;
+	pthread_t thread;
+	vb_os_thread_t self;
+	atomic_int started;
+	struct vb_hist hist;
+	uint64_t bytes, full, partial;
+};
+
+static void record_failure(struct parallel *q, const struct vb_run *r)
+{
+	pthread_mutex_lock(&q->lock);
+	if (!q->have_first) {
+		q->first = *r;
+		q->have_first = true;
+	}
+	pthread_mutex_unlock(&q->lock);
+	atomic_store(&q->failed, 1);
+}
+
+/* Takes the next block offset, writes it with pwrite, and so on to the end. A block's
+ * data depends on its number only, so it does not matter which writer writes it. The
+ * latency of a write is from its submission to its completion. */
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	struct parallel *q = w->q;
+	const struct vb_write_plan *p = q->p;
+	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[w->index] : NULL;
+	const struct vb_io_ops *ops = q->ops;
+
+	w->self = vb_os_thread_self();
+	atomic_store(&w->started, 1);
+	for (;;) {
+		struct vb_run r;
+		size_t done = 0;
+		if (atomic_load_explicit(&q->failed, memory_order_relaxed))
+			break;
+		uint64_t b = atomic_fetch_add(&q->next, 1);
+		if (b >= p->count_blocks)
+			break;
+		uint64_t offset = b * p->bs_bytes;
+		memset(&r, 0, sizeof r);
+		r.bytes = offset;   /* where a stop is reported */
+		const unsigned char *buf = NULL;
+		if (!check_stop(p, &r, VB_STAGE_WRITE))
+			buf = vb_source_get(p->source, b);
+		if (buf == NULL) {
+			/* The block is given back unwritten: the maker must not wait for it. */
+			vb_source_put(p->source, b);
+			if (r.stop == VB_STOP_DONE)
+				fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
+			record_failure(q, &r);
+			break;
+		}
+		uint64_t t0 = ops->fast_ns(ops->ctx);
+		publish(slot, VB_STAGE_WRITE, offset, t0);
+		int rc = write_block(ops, p, q->fd, buf, (size_t)p->bs_bytes, offset, &done, &r);
+		vb_hist_add(&w->hist, ops->fast_ns(ops->ctx) - t0);
+		unpublish(slot);
+		vb_source_put(p->source, b);
+		w->bytes += done;
+		atomic_fetch_add(&q->bytes, done);
+		if (rc != 0) {
+			w->partial += done > 0;
+			record_failure(q, &r);
+			break;
+		}
+		w->full++;
+	}
+	atomic_fetch_sub(&q->running, 1);
+	return NULL;
+}
+
+/* The write loop of one run with qd writers; the calling thread starts them, passes a
+ * stop on to writers blocked in a call, draws progress and samples intervals, then
+ * gathers the writers' figures. Returns 0, or -1 with out filled in. */
+static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
+			  struct vb_hist *hist, struct vb_run *out)
+{
+	struct parallel q;
+	unsigned n = (unsigned)p->qd, started = 0;
+	struct writer *w = calloc(n, sizeof *w);
+	uint64_t start = ops->fast_ns(ops->ctx), iv_from = start, iv_bytes = 0, next_tick = start;
+	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9), woken = 0;
+	int rc = 0;
+
+	if (w == NULL) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, ENOMEM, 0);
+		return -1;
+	}
+	memset(&q, 0, sizeof q);
+	q.ops = ops;
+	q.p = p;
+	q.fd = fd;
+	pthread_mutex_init(&q.lock, NULL);
+	for (unsigned i = 0; i < n; i++) {
+		w[i].q = &q;
+		w[i].index = i;
+		vb_hist_init(&w[i].hist);
+		atomic_fetch_add(&q.running, 1);
+		int e = vb_os_thread_start(&w[i].thread, writer_main, &w[i], true);
+		if (e != 0) {
+			atomic_fetch_sub(&q.running, 1);
+			atomic_store(&q.failed, 1);
+			snprintf(out->detail, sizeof out->detail, "only %u of %u writers could be "
+				 "started: %s", i, n, strerror(e));
+			struct vb_run r;
+			memset(&r, 0, sizeof r);
+			fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, e, 0);
+			record_failure(&q, &r);
+			break;
+		}
+		started++;
+	}
+	while (atomic_load(&q.running) > 0) {
+		vb_os_sleep_ms(iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20);
+		uint64_t now = ops->fast_ns(ops->ctx), bytes = atomic_load(&q.bytes);
+		/* A stop (a signal, --timeout) must reach writers blocked in a call. */
+		if (p->stop != NULL && atomic_load(p->stop) != 0 && now - woken > 200000000ULL) {
+			woken = now;
+			for (unsigned i = 0; i < started; i++)
+				if (atomic_load(&w[i].started))
+					vb_os_thread_wake(w[i].self);
+		}
+		if (iv_ns > 0 && now - iv_from >= iv_ns) {
+			add_interval(out, start, iv_from, now, bytes - iv_bytes);
+			iv_from = now;
+			iv_bytes = bytes;
+		}
+		if (p->tick != NULL && now >= next_tick) {
+			struct vb_run sofar = *out;
+			sofar.bytes = bytes;
+			next_tick = p->tick(p->tick_arg, &sofar, now, start);
+		}
+	}
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(w[i].thread, NULL);
+		vb_hist_merge(hist, &w[i].hist);
+		out->bytes += w[i].bytes;
+		out->full_blocks += w[i].full;
+		out->partial_blocks += w[i].partial;
+	}
+	if (iv_ns > 0) {
+		uint64_t now = ops->fast_ns(ops->ctx);
+		if (now > iv_from && out->bytes > iv_bytes)
+			add_interval(out, start, iv_from, now, out->bytes - iv_bytes);
+	}
+	if (q.have_first) {
+		out->stop = q.first.stop;
+		out->stage = q.first.stage;
+		out->err = q.first.err;
+		out->err_offset_bytes = q.first.err_offset_bytes;
+		out->signo = q.first.signo;
+		rc = -1;
+	}
+	pthread_mutex_destroy(&q.lock);
+	free(w);
+	return rc;
 }
 
 static int sync_target(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd)
@@ -310,8 +509,21 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	 * is not writing: a second descriptor defers it until the clock has stopped, while
 	 * the timed close still does what a close does (NFS, for one, flushes there). */
 	int keep_fd = p->defer_release ? ops->dup(ops->ctx, fd) : -1;
+	if (vb_source_run_begin(p->source, p->run, p->count_blocks) != 0) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
+		snprintf(out->detail, sizeof out->detail, "%s",
+			 p->source->kind == VB_SRC_URANDOM && p->source->fresh
+			 ? "the kernel's randomness could not be read"
+			 : "the thread making the data could not be started");
+		ops->close(ops->ctx, fd);
+		release(ops, p, keep_fd, 0);
+		out->latency = vb_hist_summary(hist);
+		return -1;
+	}
 	uint64_t start = ops->now_ns(ops->ctx);
-	if (write_blocks(ops, p, fd, start, hist, out) != 0) {
+	int wrc = p->qd > 1 ? write_parallel(ops, p, fd, hist, out)
+			    : write_blocks(ops, p, fd, hist, out);
+	if (wrc != 0) {
 		uint64_t end = ops->now_ns(ops->ctx);
 		unpublish(slot);
 		ops->close(ops->ctx, fd);
@@ -322,6 +534,7 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		rc = sync_and_close(ops, p, fd, write_end, out);
 		finish_times(out, start, write_end, ops->now_ns(ops->ctx));
 	}
+	vb_source_run_end(p->source);
 	release(ops, p, keep_fd, out->bytes);
 	if (p->resumed != NULL && atomic_exchange(p->resumed, 0))
 		out->paused = true;

@@ -20,6 +20,8 @@
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__has_include)
@@ -236,6 +238,85 @@ uint64_t vb_fam_ram_bytes(void)
 uint64_t vb_fam_avail_mem(void)
 {
 	return vb_linux_meminfo("", "MemAvailable");
+}
+
+/* ---- the fast clock ------------------------------------------------------------------ */
+
+/* CLOCK_MONOTONIC, read here rather than through posix.c, which calls into this file. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+#if defined(__x86_64__) && defined(__has_include)
+#if __has_include(<x86intrin.h>)
+#include <x86intrin.h>
+#define VB_TSC 1
+#endif
+#endif
+
+#if VB_TSC
+/* The time stamp counter, converted to CLOCK_MONOTONIC's nanoseconds: a CPU instruction
+ * instead of a vDSO call, which is a good part of the cost of a small write. Used only
+ * where the kernel itself keeps time with it (its clocksource is "tsc": invariant, and
+ * the same on every CPU). The rate is measured once, over 4 ms, before anything is
+ * measured; each thread anchors the counter to the clock again every 2^28 ticks (about
+ * a tenth of a second), so that the two never part by more than microseconds, whatever
+ * NTP does to the clock's rate meanwhile. */
+static atomic_int tsc_state;   /* 0 not yet decided, 1 in use, -1 not usable */
+static double ns_per_tick;      /* written before tsc_state says 1 */
+
+static _Thread_local struct {
+	uint64_t ns, tick;
+	int set;
+} anchor;
+
+#define ANCHOR_TICKS (1ULL << 28)
+
+static void tsc_decide(void)
+{
+	char src[32] = "";
+	uint64_t t0, t1, c0, c1;
+
+	atomic_store(&tsc_state, -1);
+	if (read_line("/sys/devices/system/clocksource/clocksource0", "/current_clocksource",
+		      src, sizeof src) != 0 || strcmp(src, "tsc") != 0)
+		return;
+	t0 = mono_ns();
+	c0 = __rdtsc();
+	do {
+		t1 = mono_ns();
+		c1 = __rdtsc();
+	} while (t1 - t0 < 4000000ULL && t1 >= t0);
+	if (c1 <= c0 || t1 <= t0)
+		return;
+	ns_per_tick = (double)(t1 - t0) / (double)(c1 - c0);
+	atomic_store(&tsc_state, 1);
+}
+#endif
+
+uint64_t vb_fam_fast_ns(void)
+{
+#if VB_TSC
+	int state = atomic_load_explicit(&tsc_state, memory_order_acquire);
+	if (state == 0) {
+		tsc_decide();   /* the first call comes before the writers are started */
+		state = atomic_load(&tsc_state);
+	}
+	if (state > 0) {
+		uint64_t c = __rdtsc();
+		if (anchor.set && c >= anchor.tick && c - anchor.tick < ANCHOR_TICKS)
+			return anchor.ns + (uint64_t)((double)(c - anchor.tick) * ns_per_tick);
+		anchor.ns = mono_ns();
+		anchor.tick = __rdtsc();
+		anchor.set = 1;
+		return anchor.ns;
+	}
+#endif
+	return mono_ns();
 }
 
 void vb_fam_worker_child(void)
@@ -735,6 +816,8 @@ static int loop_backing(struct holder_ctx *h, const char *name, const char *back
 	if (h->root[0] == '\0') {
 		struct loop_info64 li;
 		int fd;
+		/* Zeroed: tools that do not know this ioctl (valgrind) see it filled. */
+		memset(&li, 0, sizeof li);
 		snprintf(node, sizeof node, "/dev/%s", name);
 		fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0) {

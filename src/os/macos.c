@@ -128,6 +128,11 @@ uint64_t vb_fam_avail_mem(void)
 	return 0;
 }
 
+uint64_t vb_fam_fast_ns(void)
+{
+	return vb_now_ns();
+}
+
 void vb_fam_worker_child(void)
 {
 }

@@ -360,10 +360,16 @@ static uint64_t px_now(void *ctx)
 	return vb_now_ns();
 }
 
+static uint64_t px_fast(void *ctx)
+{
+	(void)ctx;
+	return vb_fam_fast_ns();
+}
+
 const struct vb_io_ops vb_os_io = {
 	px_open_dir, px_openat, px_statat, px_fstat, px_unlinkat, px_pwrite, px_sync,
 	px_truncate, px_dup, px_close, px_disk, px_logical_block, px_in_use, px_is_sink,
-	px_now, NULL,
+	px_now, px_fast, NULL,
 };
 
 /* ---- signals ----------------------------------------------------------------------- */
@@ -545,6 +551,23 @@ const char *vb_os_signal_name(int signo, char *buf, size_t n)
 }
 
 /* ---- threads ----------------------------------------------------------------------- */
+
+int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+
+	sigfillset(&all);
+	if (wakeable)
+		sigdelset(&all, VB_WAKE_SIGNAL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256u << 10);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(t, &attr, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	return rc;
+}
 
 vb_os_thread_t vb_os_thread_self(void)
 {

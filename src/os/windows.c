@@ -735,7 +735,7 @@ static uint64_t w_now(void *ctx)
 
 const struct vb_io_ops vb_os_io = {
 	w_open_dir, w_openat, w_statat, w_fstat, w_unlinkat, w_pwrite, w_sync, w_truncate,
-	w_dup, w_close, w_disk, w_logical_block, w_in_use, w_is_sink, w_now, NULL,
+	w_dup, w_close, w_disk, w_logical_block, w_in_use, w_is_sink, w_now, w_now, NULL,
 };
 
 /* ---- detection ------------------------------------------------------------------------ */
@@ -934,6 +934,18 @@ const char *vb_os_signal_name(int signo, char *buf, size_t n)
 }
 
 /* ---- threads and the worker ------------------------------------------------------------ */
+
+int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable)
+{
+	pthread_attr_t attr;
+
+	(void)wakeable;   /* CancelSynchronousIo reaches any thread */
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256u << 10);
+	int rc = pthread_create(t, &attr, fn, arg);
+	pthread_attr_destroy(&attr);
+	return rc;
+}
 
 vb_os_thread_t vb_os_thread_self(void)
 {

@@ -166,9 +166,11 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 		fprintf(f, ", block size %u logical / %u physical", e->logical_block,
 			e->physical_block);
 	fputc('\n', f);
-	if (cfg->source != VB_SRC_ZERO)
-		fprintf(f, "# data pool %" PRIu64 " bytes, filled before the clock starts, every "
-			"4 KiB sector stamped\n", c->pool_bytes);
+	if (c->data_note != NULL) {
+		fputs("# data ", f);
+		vb_text(f, c->data_note);
+		fputc('\n', f);
+	}
 }
 
 static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *r)

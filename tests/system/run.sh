@@ -8,7 +8,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-systest-run.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 if [ "${VALGRIND:-0}" = 1 ]; then
-	printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --trace-children=no "%s" "$@"\n' "$VBENCH" >"$tmp/vbench"
+	# The reports go to files, not to stderr, which some tests close.
+	mkdir "$tmp/vg"
+	# (through a descriptor valgrind moves out of the program's way: a file it opened
+	# itself would take the number of a closed standard descriptor)
+	cat >"$tmp/vbench" <<EOF
+#!/bin/sh
+exec 9>"$tmp/vg/\$\$.log"
+exec valgrind -q --log-fd=9 --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --trace-children=no "$VBENCH" "\$@"
+EOF
 	chmod +x "$tmp/vbench"
 	VBENCH="$tmp/vbench"
 fi
@@ -26,5 +34,10 @@ for t in "$here"/t_*.sh; do
 	fi
 	pass=$((pass + p)) fail=$((fail + f)) skipped=$((skipped + s))
 done
+if [ "${VALGRIND:-0}" = 1 ]; then
+	for f in "$tmp"/vg/*.log; do
+		[ -s "$f" ] && { echo "# valgrind report $(basename "$f"):"; cat "$f"; }
+	done
+fi
 echo "system: $pass passed, $fail failed, $skipped skipped"
 [ "$fail" = 0 ]
