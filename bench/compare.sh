@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Measures vbench against dd (and fio when installed) on the same work, interleaved,
-# and prints the medians and their ratios against the targets of issue 4.
+# and prints the medians and their ratios against the targets of the issues (4, 13, 14).
 #
 #   bench/compare.sh              default sizes (4 GiB, 1 GiB, 512 MiB), 5 repeats
 #   QUICK=1 bench/compare.sh      small sizes, 3 repeats: a smoke test of the script
 #
-# Environment: REPEATS (repeats per measurement), QUICK (1: small sizes), VBENCH (the
-# binary; default: ../vbench next to this directory), DISK_DIR (where the O_DIRECT test
-# makes its temporary directory; default /var/tmp), NO_FIO (1: skip fio).
+# Environment: REPEATS (repeats per measurement), CPU_REPEATS (of the CPU figure; 7),
+# QUICK (1: small sizes), VBENCH (the binary; default: ../vbench next to this directory),
+# OLD_VBENCH (an earlier binary to compare --qd 1 with), DISK_DIR (where the O_DIRECT
+# tests make their temporary directory; default /var/tmp), NO_FIO (1: skip fio).
 #
 # A MISS is a finding, not a failure: the script exits 0 unless a command crashed or the
 # setup was impossible. See bench/README.md for what each figure means.
@@ -25,17 +26,20 @@ DISK_DIR=${DISK_DIR:-/var/tmp}
 NO_FIO=${NO_FIO:-0}
 if [ "$QUICK" = 1 ]; then
 	REPEATS=${REPEATS:-3}
+	CPU_REPEATS=${CPU_REPEATS:-3}
 else
 	REPEATS=${REPEATS:-5}
+	CPU_REPEATS=${CPU_REPEATS:-7}
 fi
+OLD_VBENCH=${OLD_VBENCH:-}
 
 MiB=1048576
 if [ "$QUICK" = 1 ]; then
 	# Small enough to finish in well under a minute, large enough that every code path
 	# (parsing, medians, cleanup) is exercised as in a full run.
-	a_bytes=$((64 * MiB)); b_blocks=64; c_blocks=64
+	a_bytes=$((64 * MiB)); b_blocks=64; c_blocks=64; e_blocks=64; f_labels=1000
 else
-	a_bytes=$((4096 * MiB)); b_blocks=1024; c_blocks=512
+	a_bytes=$((4096 * MiB)); b_blocks=1024; c_blocks=512; e_blocks=512; f_labels=100000
 fi
 a_count4k=$((a_bytes / 4096))
 a_count1m=$((a_bytes / MiB))
@@ -45,9 +49,15 @@ die() {
 	exit 1
 }
 
-case $REPEATS in
-'' | *[!0-9]* | 0) die "REPEATS must be a positive integer, not '$REPEATS'" ;;
-esac
+for v in "$REPEATS" "$CPU_REPEATS"; do
+	case $v in
+	'' | *[!0-9]* | 0) die "REPEATS and CPU_REPEATS must be positive integers, not '$v'" ;;
+	esac
+done
+if [ -n "$OLD_VBENCH" ]; then
+	[ -x "$OLD_VBENCH" ] || die "OLD_VBENCH=$OLD_VBENCH is not an executable"
+	OLD_VBENCH=$(cd "$(dirname "$OLD_VBENCH")" && pwd)/$(basename "$OLD_VBENCH")
+fi
 [ -x "$VBENCH" ] || die "no vbench binary at $VBENCH (run make, or set VBENCH)"
 VBENCH=$(cd "$(dirname "$VBENCH")" && pwd)/$(basename "$VBENCH")
 command -v dd >/dev/null || die "dd not found"
@@ -89,6 +99,9 @@ if [ "${VBENCH_COMPARE_CHILD:-}" != 1 ]; then
 				sleep 0.1
 			done
 			kill -KILL -- "-$child" 2>/dev/null
+		fi
+		if [ -s "$work/loopdev" ]; then
+			losetup -d "$(cat "$work/loopdev")" 2>/dev/null
 		fi
 		if [ -d "$work/tmpfs" ]; then
 			umount "$work/tmpfs" 2>/dev/null || umount -l "$work/tmpfs" 2>/dev/null
@@ -246,12 +259,13 @@ echo
 # ---------------------------------------------------------------------------------------
 # (a) CPU time to write the same bytes to /dev/null. dd reads every block from /dev/zero
 # and writes it; vbench fills its buffer once and only writes, so it should need about
-# half of dd's system calls.
+# half of dd's system calls. Issue 13 sets 0.45 at bs=4k, where the cost per block is
+# most of the total; at bs=1M the copy into /dev/null is nothing and 0.70 stays.
 for bs in 4k 1M; do
 	if [ "$bs" = 4k ]; then count=$a_count4k; else count=$a_count1m; fi
 	vb=() dd_=()
 	echo "(a) CPU time, $((a_bytes / MiB)) MiB to /dev/null, bs=$bs ..."
-	for ((i = 1; i <= REPEATS; i++)); do
+	for ((i = 1; i <= CPU_REPEATS; i++)); do
 		# Alternating which tool goes first keeps either from always running on a cache
 		# or CPU frequency state left by the other.
 		if ((i % 2)); then order="vb dd"; else order="dd vb"; fi
@@ -266,8 +280,9 @@ for bs in 4k 1M; do
 		done
 	done
 	mv=$(median "${vb[@]}") md=$(median "${dd_[@]}") r=$(ratio "$mv" "$md")
-	add_row "(a) CPU secs, $((a_bytes / MiB)) MiB -> /dev/null, bs=$bs" "$mv" "$md" "dd" "$r" "<=0.70" \
-		"$(verdict "$r" "<=" 0.70)"
+	if [ "$bs" = 4k ]; then limit=0.45; else limit=0.70; fi
+	add_row "(a) CPU secs, $((a_bytes / MiB)) MiB -> /dev/null, bs=$bs" "$mv" "$md" "dd" "$r" "<=$limit" \
+		"$(verdict "$r" "<=" "$limit")"
 	notes+=("(a) bs=$bs samples (s, user+sys): vbench ${vb[*]} | dd ${dd_[*]}")
 done
 
@@ -306,8 +321,44 @@ for ((i = 1; i <= REPEATS; i++)); do
 done
 mz=$(median "${zr[@]}") mr=$(median "${rr[@]}") r=$(ratio "$mr" "$mz")
 add_row "(b) MiB/s, $b_blocks MiB tmpfs, random vs zero" "$(human_rate "$mr")" "$(human_rate "$mz")" \
-	"zero" "$r" ">=0.90" "$(verdict "$r" ">=" 0.90)"
+	"zero" "$r" ">=0.97" "$(verdict "$r" ">=" 0.97)"
 notes+=("(b) samples (MiB/s): random $(samples "${rr[@]}")| zero $(samples "${zr[@]}")")
+
+# ---------------------------------------------------------------------------------------
+# (b2) The same with O_DIRECT to the disk: the generator thread must keep ahead of a
+# disk's writes too. Runs of 64 MiB, so that --source urandom is read whole before the
+# clock starts: data made in advance, the yardstick for random (made during the run).
+# Zero is shown too, for information: a disk or host that rewards zeros (compression,
+# zero detection, thin provisioning) makes it faster than any real data.
+echo "(b2) O_DIRECT throughput, random vs urandom (made in advance) and zero ..."
+zr=() rr=() ur=()
+for ((i = 1; i <= 2 * REPEATS; i++)); do
+	case $((i % 3)) in
+	0) order="zero random urandom" ;;
+	1) order="random urandom zero" ;;
+	*) order="urandom zero random" ;;
+	esac
+	for src in $order; do
+		run_plain "$VBENCH" --no-progress --direct --sync fsync --source "$src" bs=1M count=64 runs=1 "$disk_dir"
+		rate=$(vbench_rate)
+		[ -n "$rate" ] || crashed 0 "no dd-style line from vbench --direct --source $src"
+		case $src in
+		zero) zr+=("$rate") ;;
+		random) rr+=("$rate") ;;
+		*) ur+=("$rate") ;;
+		esac
+		settle "$disk_dir"
+	done
+done
+mz=$(median "${zr[@]}") mr=$(median "${rr[@]}") mu=$(median "${ur[@]}")
+r=$(ratio "$mr" "$mu")
+add_row "(b2) MiB/s, 64 MiB O_DIRECT, random vs urandom" "$(human_rate "$mr")" "$(human_rate "$mu")" \
+	"urand" "$r" ">=0.97" "$(verdict "$r" ">=" 0.97)"
+r=$(ratio "$mr" "$mz")
+add_row "(b2) MiB/s, 64 MiB O_DIRECT, random vs zero" "$(human_rate "$mr")" "$(human_rate "$mz")" \
+	"zero" "$r" "(info)" "-"
+notes+=("(b2) samples (MiB/s): random $(samples "${rr[@]}")| urandom $(samples "${ur[@]}")| zero $(samples "${zr[@]}")")
+notes+=("(b2) urandom here is read before the clock; zero above random means the storage rewards zeros")
 
 # ---------------------------------------------------------------------------------------
 # (c) The same O_DIRECT write of whole 1 MiB blocks to a fresh file on the root file
@@ -393,9 +444,8 @@ notes+=("(c) target directory: $disk_dir, $disk_fs")
 
 # ---------------------------------------------------------------------------------------
 # (d) Peak resident memory of vbench, bs=1M, on the same tmpfs target as (b). The bound
-# documented for issue 4 is bs + 16 MiB, plus the pool for random (the smallest multiple
-# of bs of at least 4 MiB, or bs itself when bigger); zero has no pool beyond its bs
-# buffer.
+# documented for issue 4 is bs + 16 MiB, plus for random the ring of blocks made ahead
+# (at qd 1, four blocks); zero has nothing beyond its bs buffer.
 echo "(d) peak resident memory ..."
 peak_kib=""
 peak_rss() {
@@ -429,7 +479,7 @@ for src in zero random; do
 	if [ "$src" = zero ]; then
 		pool=0
 	else
-		pool=$(((4 * MiB + bs_b - 1) / bs_b * bs_b))
+		pool=$((4 * bs_b))
 	fi
 	bound_kib=$(((bs_b + 16 * MiB + pool) / 1024))
 	r=$(ratio "$worst" "$bound_kib")
@@ -438,6 +488,124 @@ for src in zero random; do
 		"$(awk -v a="$worst" -v b="$bound_kib" 'BEGIN { print (a < b) ? "PASS" : "MISS" }')"
 done
 notes+=("(d) peak RSS is the largest of $d_runs runs, measured with $([ -n "$gnu_time" ] && echo "GNU time %M" || echo "sampled /proc VmHWM")")
+
+# ---------------------------------------------------------------------------------------
+# (e) Queue depth: the same sequential 1 MiB write with 1, 4, 8 and 16 writes in flight,
+# next to fio on the same target. On the tmpfs fio runs N jobs, each writing its own
+# slice of one file (a buffered write returns only once done, so libaio would not keep
+# more than one in flight there); on an O_DIRECT loop device (root only, over an image
+# in DISK_DIR) fio keeps N writes in flight with libaio --iodepth=N. With OLD_VBENCH,
+# --qd 1 is also compared with that binary (issue 14: within 3%).
+echo "(e) queue depth ..."
+e_targets="tmpfs"
+loopdev=""
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	img=$disk_dir/qd.img
+	if fallocate -l $(((e_blocks + 16) * MiB)) "$img" 2>/dev/null; then
+		loopdev=$(losetup -f --show --direct-io=on "$img" 2>/dev/null) || loopdev=""
+	fi
+	if [ -n "$loopdev" ]; then
+		echo "$loopdev" >"$work/loopdev"   # the supervisor detaches it
+		e_targets="$e_targets loop"
+	else
+		notes+=("(e) no O_DIRECT loop device could be set up: the loop rows are left out")
+	fi
+else
+	notes+=("(e) not root: the O_DIRECT loop device rows are left out")
+fi
+e_tools=(vb)
+[ "$have_fio" = 1 ] && e_tools+=(fio)
+[ -n "$OLD_VBENCH" ] && e_tools+=(old)
+for tgt in $e_targets; do
+	for q in 1 4 8 16; do
+		ve=() fe=() oe=()
+		for ((i = 1; i <= REPEATS; i++)); do
+			order=""
+			for ((k = 0; k < ${#e_tools[@]}; k++)); do
+				order+=" ${e_tools[(k + i) % ${#e_tools[@]}]}"
+			done
+			for t in $order; do
+				[ "$t" = old ] && [ "$q" != 1 ] && continue
+				case $t/$tgt in
+				vb/tmpfs | old/tmpfs)
+					bin=$VBENCH
+					[ "$t" = old ] && bin=$OLD_VBENCH
+					qarg=(--qd "$q")
+					[ "$t" = old ] && qarg=()
+					run_plain "$bin" --no-progress --sync fsync "${qarg[@]}" bs=1M "count=$e_blocks" runs=1 "$tmpfs_dir"
+					;;
+				vb/loop | old/loop)
+					bin=$VBENCH
+					[ "$t" = old ] && bin=$OLD_VBENCH
+					qarg=(--qd "$q")
+					[ "$t" = old ] && qarg=()
+					run_plain "$bin" --no-progress --force --direct --sync fsync "${qarg[@]}" bs=1M "count=$e_blocks" runs=1 "$loopdev"
+					;;
+				fio/tmpfs)
+					run_plain fio --name=w "--filename=$tmpfs_dir/fio.out" --rw=write --bs=1M \
+						"--size=$((e_blocks / q))M" "--numjobs=$q" "--offset_increment=$((e_blocks / q))M" \
+						--group_reporting --end_fsync=1 --ioengine=psync --fallocate=none \
+						--zero_buffers=1 --output-format=json
+					rm -f -- "$tmpfs_dir/fio.out"
+					;;
+				fio/loop)
+					run_plain fio --name=w "--filename=$loopdev" --rw=write --bs=1M "--size=${e_blocks}M" \
+						"--iodepth=$q" --ioengine=libaio --direct=1 --end_fsync=1 --zero_buffers=1 \
+						--output-format=json
+					;;
+				esac
+				case $t in
+				vb) rate=$(vbench_rate); ve+=("$rate") ;;
+				old) rate=$(vbench_rate); oe+=("$rate") ;;
+				fio) rate=$(fio_rate); fe+=("$rate") ;;
+				esac
+				[ -n "$rate" ] || crashed 0 "no rate from $t at qd $q on $tgt"
+			done
+		done
+		mv=$(median "${ve[@]}")
+		if [ "$have_fio" = 1 ]; then
+			mf=$(median "${fe[@]}")
+			add_row "(e) MiB/s, $e_blocks MiB $tgt, qd=$q vs fio" "$(human_rate "$mv")" "$(human_rate "$mf")" \
+				"fio" "$(ratio "$mv" "$mf")" "(info)" "-"
+			notes+=("(e) $tgt qd=$q samples (MiB/s): vbench $(samples "${ve[@]}")| fio $(samples "${fe[@]}")")
+		else
+			add_row "(e) MiB/s, $e_blocks MiB $tgt, qd=$q" "$(human_rate "$mv")" "-" "-" "-" "(info)" "-"
+		fi
+		if [ "$q" = 1 ] && [ -n "$OLD_VBENCH" ]; then
+			mo=$(median "${oe[@]}") r=$(ratio "$mv" "$mo")
+			add_row "(e) $tgt qd=1 vs OLD_VBENCH" "$(human_rate "$mv")" "$(human_rate "$mo")" "old" "$r" \
+				"1+-0.03" "$(within "$r" 3)"
+			notes+=("(e) $tgt qd=1 samples (MiB/s): OLD_VBENCH $(samples "${oe[@]}")")
+		fi
+	done
+done
+if [ "$have_fio" = 1 ]; then
+	notes+=("(e) fio: tmpfs --ioengine=psync --numjobs=N --offset_increment; loop --ioengine=libaio --iodepth=N --direct=1; both --end_fsync=1")
+fi
+
+# ---------------------------------------------------------------------------------------
+# (f) vbench report over many labels: it must stay linear in the size of its input.
+echo "(f) vbench report, $f_labels labels ..."
+csv=$work/labels.csv
+run_plain "$VBENCH" --no-progress --format csv --sync none bs=4k count=1 runs=1 /dev/null
+head -n 1 "$outf" >"$csv"
+row=$(sed -n 2p "$outf" | tr -d '\r')
+# The same row under f_labels labels, two runs each, with rates that differ a little.
+awk -F, -v OFS=, -v n="$f_labels" -v row="$row" 'BEGIN {
+	split(row, f, ",")
+	for (l = 1; l <= n; l++)
+		for (r = 1; r <= 2; r++) {
+			f[1] = "label" l; f[2] = r; f[5] = 1000000 + l * 7 + r
+			line = f[1]
+			for (i = 2; i <= length(f); i++) line = line OFS f[i]
+			print line
+		}
+}' >>"$csv"
+t0=$(date +%s%N)
+run_plain "$VBENCH" report --format csv "$csv"
+t1=$(date +%s%N)
+secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+add_row "(f) secs, vbench report, $f_labels labels x 2 runs" "$secs" "-" "-" "-" "(info)" "-"
 
 # ---------------------------------------------------------------------------------------
 echo

@@ -27,8 +27,41 @@ struct vb_latency {
 /* Empties h. */
 void vb_hist_init(struct vb_hist *h);
 
-/* Records one duration. */
-void vb_hist_add(struct vb_hist *h, uint64_t ns);
+/* The position of the highest bit set in v (v > 0). */
+static inline unsigned vb_hist_log2(uint64_t v)
+{
+#if defined(__GNUC__)
+	return 63u - (unsigned)__builtin_clzll(v);
+#else
+	unsigned e = 0;
+	while (v >>= 1)
+		e++;
+	return e;
+#endif
+}
+
+/* Values below VB_HIST_SUB have a bucket each; above, each power of two has SUB buckets. */
+static inline unsigned vb_hist_bucket(uint64_t v)
+{
+	if (v >= (1ULL << VB_HIST_MAX_BITS))
+		v = (1ULL << VB_HIST_MAX_BITS) - 1;
+	if (v < VB_HIST_SUB)
+		return (unsigned)v;
+	unsigned e = vb_hist_log2(v);
+	unsigned sub = (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
+	return (e - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB + sub;
+}
+
+/* Records one duration. Inline: it runs once per write, in the timed loop. */
+static inline void vb_hist_add(struct vb_hist *h, uint64_t ns)
+{
+	h->buckets[vb_hist_bucket(ns)]++;
+	if (h->count == 0 || ns < h->min_ns)
+		h->min_ns = ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+	h->count++;
+}
 
 /* Adds every value recorded in src to dst. */
 void vb_hist_merge(struct vb_hist *dst, const struct vb_hist *src);

@@ -27,6 +27,14 @@
 #include "vb_stats.h"
 #include "vb_status.h"
 
+/* How a run was made, where the input says (vbench CSV and JSON; not dd logs). */
+struct vb_runcfg {
+	uint64_t bs;           /* 0: not known */
+	uint64_t qd;           /* 0: not known */
+	int direct;            /* 1, 0, or -1: not known */
+	char sync[12];         /* "fsync", ...; "": not known */
+};
+
 /* One measured run as read from an input. */
 struct vb_sample {
 	size_t label;          /* index into vb_dataset.labels */
@@ -34,6 +42,7 @@ struct vb_sample {
 	uint64_t bytes;
 	double secs;
 	double bytes_per_sec;  /* as the input gives it; recomputed for GNU dd lines */
+	struct vb_runcfg cfg;
 };
 
 /* Every run read so far; labels are interned in first-seen order. */
@@ -169,9 +178,17 @@ int vb_report_print_json(FILE *f, const struct vb_comparison *a);
 /* Dispatches to the printer of fmt; 0 or -1. */
 int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt);
 
-/* Standalone SVG bar chart: mean MB/s (10^6 bytes/sec) per label with min-max whiskers,
- * labelled axes and a title; returns 0, or -1 on a write error. */
-int vb_report_print_svg(FILE *f, const struct vb_comparison *a);
+/* Standalone SVG bar chart: mean MB/s (10^6 bytes/sec) per label written on its bar,
+ * min-max whiskers, a star on the bars that differ significantly from the baseline,
+ * labelled axes, a title and config (vb_report_config_text) as its subtitle; returns 0,
+ * or -1 on a write error. */
+int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *config);
+
+/* Writes into buf what every run of d shares: "bs=1048576, direct, sync fsync, qd 1",
+ * and "runs per label: 3" (or "2 to 5"); a setting that differs or is not known is left
+ * out, or said to differ. Returns buf. */
+char *vb_report_config_text(const struct vb_comparison *a, const struct vb_dataset *d,
+			    char *buf, size_t n);
 
 
 

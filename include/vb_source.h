@@ -25,7 +25,9 @@
 /* Largest run whose urandom data is read fresh before it; the pool's size beyond. */
 #define VB_URANDOM_FRESH_BYTES ((uint64_t)64 << 20)
 
-/* Memory the ring of made blocks may take (more when qd + 1 blocks need more). */
+/* Memory the ring of made blocks takes at least (with at least 4 blocks), and at most
+ * (more only when qd + 1 blocks need more). */
+#define VB_RING_MIN_BYTES ((size_t)4 << 20)
 #define VB_RING_MAX_BYTES ((size_t)64 << 20)
 
 /* The ring of blocks made ahead of the writers (see source.c). */

@@ -797,10 +797,36 @@ static void test_json_output(void **state)
 	free(got);
 }
 
+/* The chart with a fixed configuration subtitle. */
+static int print_svg(FILE *f, const struct vb_comparison *a)
+{
+	return vb_report_print_svg(f, a, "bs=4096, direct, <sync>");
+}
+
+/* The number in attribute `name="..."` of the first element at or after from. */
+static double attr_num(const char *from, const char *name)
+{
+	char key[32];
+	snprintf(key, sizeof key, " %s=\"", name);
+	const char *p = strstr(from, key);
+	assert_non_null(p);
+	return strtod(p + strlen(key), NULL);
+}
+
+/* The start of the <text> element whose content ends with `content`. */
+static const char *text_element(const char *svg, const char *content)
+{
+	const char *p = strstr(svg, content);
+	assert_non_null(p);
+	while (p > svg && strncmp(p, "<text", 5) != 0)
+		p--;
+	return p;
+}
+
 static void test_svg_output(void **state)
 {
 	(void)state;
-	char *got = format_sample(vb_report_print_svg, "<a & 'b'>\x01\xff");
+	char *got = format_sample(print_svg, "<a & 'b'>\x01\xff");
 	assert_true(xml_well_formed(got));
 	assert_non_null(strstr(got, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n<svg "
 				    "xmlns=\"http://www.w3.org/2000/svg\" width=\""));
@@ -825,12 +851,106 @@ static void test_svg_output(void **state)
 	assert_int_equal(whiskers, 2);
 	free(got);
 	/* long labels are slanted and shortened; the chart stays well formed */
-	got = format_sample(vb_report_print_svg, "a-very-long-label-\xc3\xa9\xc3\xa9\xc3\xa9"
+	got = format_sample(print_svg, "a-very-long-label-\xc3\xa9\xc3\xa9\xc3\xa9"
 				"-for-some-filesystem");
 	assert_true(xml_well_formed(got));
 	assert_non_null(strstr(got, "rotate(-35"));
 	assert_non_null(strstr(got, ">a-very-long-label-\xc3\xa9\xc3\xa9\xc3\xa9-fo...</text>"));
 	free(got);
+}
+
+/* The mean is written on its bar, never above the whisker (where it would read as the
+ * maximum); the bars that differ significantly from the baseline carry a star; the
+ * configuration is the subtitle; no empty band between the labels and the axis title. */
+static void test_svg_reads_right(void **state)
+{
+	(void)state;
+	char *got = format_sample(print_svg, "solo");
+	size_t bars = 0, stars = 0;
+	for (const char *g = got; (g = strstr(g, "<g class=\"bar\">")) != NULL; g++) {
+		double top = attr_num(strstr(g, "<rect "), "y");
+		double height = attr_num(strstr(g, "<rect "), "height");
+		double text_y = attr_num(strstr(g, "<text class=\"mean\""), "y");
+		if (!(text_y > top && text_y < top + height))
+			fail_msg("bar %zu: mean at y=%.1f, bar from %.1f to %.1f", bars, text_y, top,
+				 top + height);
+		const char *end = strstr(g, "</g>");
+		const char *star = strstr(g, "class=\"significant\"");
+		stars += star != NULL && star < end;
+		bars++;
+	}
+	assert_int_equal(bars, 3);
+	assert_int_equal(stars, 1);   /* xfs only: ext4 is the baseline, solo has one run */
+	const char *xfs = strstr(got, "<title>xfs: ");
+	assert_non_null(xfs);
+	assert_true(strstr(xfs, "class=\"significant\"") < strstr(xfs, "</g>"));
+	assert_non_null(strstr(got, "* differs from it (p&lt;0.05)"));
+	assert_non_null(strstr(got, "<text class=\"config\""));
+	assert_non_null(strstr(got, ">bs=4096, direct, &lt;sync&gt;</text>"));
+	/* the axis title sits just below the labels, at the bottom of the chart */
+	double height = attr_num(got, "height");
+	double label_y = attr_num(text_element(got, ">ext4</text>"), "y");
+	double title_y = attr_num(text_element(got, ">label</text>"), "y");
+	assert_true(title_y - label_y <= 24);
+	assert_true(height - title_y <= 16);
+	free(got);
+}
+
+/* What the runs share, from the configuration the inputs give. */
+static void test_config_text(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256], buf[256];
+	(void)state;
+	const char *csv =
+		"label,run,bytes,secs,bytes_per_sec,bs,direct,sync,qd\n"
+		"a,1,100,1,100,4096,1,fsync,8\n"
+		"a,2,100,1,100,4096,1,fsync,8\n"
+		"b,1,100,1,100,4096,1,fsync,8\n";
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, csv, "x.csv", err, sizeof err), 0);
+	assert_int_equal(d.samples[0].cfg.bs, 4096);
+	assert_int_equal(d.samples[0].cfg.qd, 8);
+	assert_int_equal(d.samples[0].cfg.direct, 1);
+	assert_string_equal(d.samples[0].cfg.sync, "fsync");
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
+			    "bs=4096, direct, sync fsync, qd 8, 1 to 2 runs per label");
+	vb_comparison_free(&a);
+	/* another depth, buffered, from a file of before --qd (no qd column: depth 1) */
+	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec,bs,direct,sync\n"
+				      "b,2,100,1,100,4096,0,fsync\n", "old.csv", err, sizeof err), 0);
+	assert_int_equal(d.samples[3].cfg.qd, 1);
+	assert_int_equal(d.samples[3].cfg.direct, 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
+			    "bs=4096, direct differs, sync fsync, qd differs, 2 runs per label");
+	vb_comparison_free(&a);
+	/* JSON carries it in "config"; a dd log says nothing, which makes it unknown */
+	const char *json = "{\"label\": \"j\", \"config\": {\"bs\": 65536, \"direct\": false, "
+			   "\"sync\": \"dsync\", \"qd\": 4}, \"runs\": [{\"run\": 1, "
+			   "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}";
+	vb_dataset_free(&d);
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, json, "j.json", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
+			    "bs=65536, buffered, sync dsync, qd 4, 1 run per label");
+	vb_comparison_free(&a);
+	assert_int_equal(read_str(&d, "100 bytes transferred in 1.0 secs (100 bytes/sec)\n",
+				  "dd.log", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
+			    "bs differs, direct differs, sync differs, qd differs, 1 run per label");
+	vb_comparison_free(&a);
+	/* an odd sync name is not taken (it would be printed) */
+	vb_dataset_free(&d);
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec,sync\n"
+				      "a,1,100,1,100,\"\x1b[2J\"\n", "y.csv", err, sizeof err), 0);
+	assert_string_equal(d.samples[0].cfg.sync, "");
+	vb_dataset_free(&d);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -1200,6 +1320,8 @@ int main(void)
 		cmocka_unit_test(test_csv_output),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_svg_output),
+		cmocka_unit_test(test_svg_reads_right),
+		cmocka_unit_test(test_config_text),
 		cmocka_unit_test_setup_teardown(test_cli_report, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cli_errors, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_cli_option_rules, scratch_setup, scratch_teardown),

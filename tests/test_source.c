@@ -5,8 +5,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 #include "vb_source.h"
+
+/* Sleeps us microseconds (usleep is no longer POSIX). */
+static void sleep_us(long us)
+{
+	struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+	nanosleep(&ts, NULL);
+}
+
 
 #define SECTOR 512
 
@@ -90,10 +98,11 @@ static void test_random_sectors_unique_across_runs(void **state)
 	struct vb_source_buf s;
 	(void)state;
 
-	/* 2 runs of 4 MiB: far more blocks than the ring has slots. */
-	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 4 << 20, 7, true), 0);
-	unsigned char *all = collect(&s, 1024, 2);
-	assert_sectors_unique(all, (size_t)4096 * 1024 * 2);
+	/* 2 runs of 6 MiB: far more blocks than the ring has slots. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 1536 * 4096, 7, true),
+			 0);
+	unsigned char *all = collect(&s, 1536, 2);
+	assert_sectors_unique(all, (size_t)4096 * 1536 * 2);
 	free(all);
 	vb_source_free(&s);
 }
@@ -141,7 +150,7 @@ static void *team_writer(void *arg)
 			atomic_store(&t->bad, 1);
 		/* Uneven holding times, so that blocks are given back out of order. */
 		if (b % 7 == 0)
-			usleep(50);
+			sleep_us(50);
 		vb_source_put(t->s, b);
 	}
 	return NULL;
@@ -166,6 +175,31 @@ static void test_ring_with_four_writers(void **state)
 		pthread_join(th[i], NULL);
 	vb_source_run_end(&s);
 	assert_int_equal(atomic_load(&t.bad), 0);
+	vb_source_free(&s);
+}
+
+/* A writer slower than the maker (a disk): the maker fills the ring, sleeps, and is woken
+ * by the writer's give-backs, a batch at a time, to the end of the run. */
+static void test_ring_with_a_slow_writer(void **state)
+{
+	struct vb_source_buf s;
+	unsigned char want[4096];
+	(void)state;
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 4096 * 4000, 9, true),
+			 0);
+	assert_int_equal(vb_source_run_begin(&s, 2, 4000), 0);
+	for (uint64_t b = 0; b < 4000; b++) {
+		const unsigned char *p = vb_source_get(&s, b);
+		assert_non_null(p);
+		vb_random_block(9, 2, b, want, sizeof want);
+		if (memcmp(p, want, sizeof want) != 0)
+			fail_msg("block %llu is not the generator's", (unsigned long long)b);
+		if (b % 16 == 0)
+			sleep_us(100);   /* long enough for the maker to fill the ring and sleep */
+		vb_source_put(&s, b);
+	}
+	vb_source_run_end(&s);
 	vb_source_free(&s);
 }
 
@@ -194,10 +228,10 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 	pthread_t th;
 	(void)state;
 
-	/* qd 1: the ring has 4 slots. */
-	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 4096, 4096, 1, 4096 * 100, 1, true),
+	/* 1 MiB blocks at qd 1: the ring has 4 slots. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
 			 0);
-	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 1, 0), 4 * 4096);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
 	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
 	for (uint64_t b = 0; b < 4; b++)
 		assert_non_null(vb_source_get(&s, b));
@@ -209,7 +243,7 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 	g.s = &s;
 	g.block = 5;
 	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
-	usleep(100000);
+	sleep_us(100000);
 	assert_int_equal(atomic_load(&g.done), 0);
 	/* ...until the run ends. */
 	vb_source_run_end(&s);
@@ -230,8 +264,12 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 static void test_ring_sizes(void **state)
 {
 	(void)state;
-	/* two blocks per writer and two spare, at least 4 */
-	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 8, 0), 18 * 4096);
+	/* small blocks: VB_RING_MIN_BYTES of them, so that the maker runs well ahead */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 1, 0), VB_RING_MIN_BYTES);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 4096, 8, 0), VB_RING_MIN_BYTES);
+	/* large ones: two per writer and two spare, at least 4 */
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 8, 0), 18 << 20);
 	/* capped by VB_RING_MAX_BYTES... */
 	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 16 << 20, 2, 0), VB_RING_MAX_BYTES);
 	/* ...but never fewer than a slot per writer and one for the maker */
@@ -244,7 +282,7 @@ static void test_ring_sizes(void **state)
 			 VB_URANDOM_FRESH_BYTES);
 	assert_int_equal(vb_source_buffer_bytes(VB_SRC_URANDOM, 4096, 1,
 						VB_URANDOM_FRESH_BYTES + 1),
-			 VB_URANDOM_FRESH_BYTES + 4 * 4096);
+			 VB_URANDOM_FRESH_BYTES + VB_RING_MIN_BYTES);
 }
 
 static void test_alignment(void **state)
@@ -346,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_random_sectors_unique_across_runs),
 		cmocka_unit_test(test_seed_reproducible_and_unseeded_differs),
 		cmocka_unit_test(test_ring_with_four_writers),
+		cmocka_unit_test(test_ring_with_a_slow_writer),
 		cmocka_unit_test(test_ring_end_releases_waiters_and_put_without_get),
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_alignment),

@@ -9,26 +9,6 @@ void vb_hist_init(struct vb_hist *h)
 	memset(h, 0, sizeof *h);
 }
 
-static unsigned floor_log2(uint64_t v)
-{
-	unsigned e = 0;
-	while (v >>= 1)
-		e++;
-	return e;
-}
-
-/* Values below VB_HIST_SUB have a bucket each; above, each power of two has SUB buckets. */
-static unsigned bucket_of(uint64_t v)
-{
-	if (v >= (1ULL << VB_HIST_MAX_BITS))
-		v = (1ULL << VB_HIST_MAX_BITS) - 1;
-	if (v < VB_HIST_SUB)
-		return (unsigned)v;
-	unsigned e = floor_log2(v);
-	unsigned sub = (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
-	return (e - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB + sub;
-}
-
 static uint64_t bucket_upper(unsigned i)
 {
 	if (i < VB_HIST_SUB)
@@ -37,16 +17,6 @@ static uint64_t bucket_upper(unsigned i)
 	uint64_t width = 1ULL << (e - VB_HIST_SUB_BITS);
 	uint64_t lower = (uint64_t)(VB_HIST_SUB + i % VB_HIST_SUB) * width;
 	return lower + width - 1;
-}
-
-void vb_hist_add(struct vb_hist *h, uint64_t ns)
-{
-	h->buckets[bucket_of(ns)]++;
-	if (h->count == 0 || ns < h->min_ns)
-		h->min_ns = ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
-	h->count++;
 }
 
 void vb_hist_merge(struct vb_hist *dst, const struct vb_hist *src)

@@ -55,14 +55,83 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 	}
 }
 
+/* ---- generators side by side ----------------------------------------------------------
+ * A block is made by LANES xoshiro256** generators stepped together, their outputs
+ * interleaved: the same algorithm, but each step is independent chains that the compiler
+ * keeps in one vector register (GCC and Clang vector extensions, 16 bytes: SSE2 on every
+ * x86-64, NEON on arm64; plain C elsewhere). Measured here: 10 GB/s, against 4 GB/s for
+ * one generator, so that one thread keeps well ahead of a disk, or of a tmpfs, with
+ * every byte fresh. The multiplications by 5 and 9 are shifts and adds, which every
+ * vector unit has. */
+#define LANES 2
+
+#if defined(__GNUC__)
+typedef uint64_t lanes_t __attribute__((vector_size(LANES * 8)));
+
+#define LANES_ROTL(x, k) (((x) << (k)) | ((x) >> (64 - (k))))
+
+static void fill_lanes(uint64_t st[4][LANES], unsigned char *buf, size_t n)
+{
+	lanes_t s0, s1, s2, s3, r;
+
+	memcpy(&s0, st[0], sizeof s0);
+	memcpy(&s1, st[1], sizeof s1);
+	memcpy(&s2, st[2], sizeof s2);
+	memcpy(&s3, st[3], sizeof s3);
+	for (;;) {
+		lanes_t x = s1 + (s1 << 2);               /* s1 * 5 */
+		x = LANES_ROTL(x, 7);
+		r = x + (x << 3);                         /* * 9 */
+		lanes_t t = s1 << 17;
+		s2 ^= s0;
+		s3 ^= s1;
+		s1 ^= s2;
+		s0 ^= s3;
+		s2 ^= t;
+		s3 = LANES_ROTL(s3, 45);
+		if (n < sizeof r)
+			break;
+		memcpy(buf, &r, sizeof r);
+		buf += sizeof r;
+		n -= sizeof r;
+	}
+	memcpy(buf, &r, n);   /* the tail of a block that is not a multiple of 16 bytes */
+}
+#else
+static void fill_lanes(uint64_t st[4][LANES], unsigned char *buf, size_t n)
+{
+	for (;;) {
+		uint64_t r[LANES];
+		for (int i = 0; i < LANES; i++) {
+			uint64_t s[4] = {st[0][i], st[1][i], st[2][i], st[3][i]};
+			r[i] = xoshiro_next(s);
+			st[0][i] = s[0];
+			st[1][i] = s[1];
+			st[2][i] = s[2];
+			st[3][i] = s[3];
+		}
+		size_t k = n < sizeof r ? n : sizeof r;
+		memcpy(buf, r, k);
+		if (k < sizeof r)
+			return;
+		buf += k;
+		n -= k;
+	}
+}
+#endif
+
 void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n)
 {
-	uint64_t st[4];
+	uint64_t st[4][LANES];
+	uint64_t x = seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL);
 
-	/* Each block its own stream, so that a block's bytes depend on nothing but where it
-	 * goes: any writer may make or write it, in any order. */
-	vb_prng_seed(st, seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL));
-	vb_prng_fill(st, buf, n);
+	/* Each block its own streams, seeded from (seed, run, block) alone, so that a
+	 * block's bytes depend on nothing but where it goes: any writer may make or write
+	 * it, in any order. */
+	for (int i = 0; i < LANES; i++)
+		for (int w = 0; w < 4; w++)
+			st[w][i] = splitmix64(&x);
+	fill_lanes(st, buf, n);
 }
 
 /* Writes the 16-byte stamp at p: a hash of (run tag, offset) first, so that even the
@@ -103,15 +172,23 @@ static void make_block(const struct vb_source_buf *s, uint64_t block, unsigned c
 
 /* A maker thread fills slot b % n_slots with block b once the writer of block b - n_slots
  * has given the slot back; writers wait for their block's slot to be ready. The fast
- * paths are atomics; a condition variable is used only when one side must wait. */
+ * paths are atomics. A side that must wait spins a little first (the other side is
+ * usually microseconds away), then sleeps on its condition variable; a sleeping maker
+ * is woken only once a quarter of the ring has been given back, so that a writer that
+ * is slower than the maker (the usual case: a disk) makes one wake-up call per batch of
+ * blocks, not one per block. Waking uses the Dekker pattern on sequentially consistent
+ * atomics: the waiter announces itself and then looks again; the other side stores and
+ * then looks for a waiter; one of them sees the other. */
 struct vb_ring {
 	unsigned char *mem;
 	size_t n_slots;
 	atomic_ullong *ready;      /* slot i holds block ready[i] - 1 */
 	atomic_ullong *freed;      /* slot i's block freed[i] - 1 has been written */
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	atomic_int waiting;        /* someone sleeps on cond */
+	pthread_cond_t writers_cond, maker_cond;
+	atomic_int writers_waiting;
+	atomic_int maker_waiting;
+	atomic_ullong maker_wake_at;  /* the freed block whose freeing wakes the maker */
 	atomic_int stop;
 	const struct vb_source_buf *src;   /* what a block is made from */
 	uint64_t run, count;
@@ -120,32 +197,79 @@ struct vb_ring {
 	bool running;
 };
 
+/* Times a waiting side looks again before it sleeps (a few microseconds). */
+#define RING_SPINS 2000
+
+static inline void cpu_relax(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+	__builtin_ia32_pause();
+#endif
+}
+
 static unsigned char *slot_mem(struct vb_ring *r, size_t bs, uint64_t block)
 {
 	return r->mem + (size_t)(block % r->n_slots) * bs;
 }
 
-static void ring_wake(struct vb_ring *r)
+/* Whether *word reaches want within the spin. */
+static bool spin_for(const atomic_ullong *word, uint64_t want)
 {
-	if (atomic_load(&r->waiting)) {
-		pthread_mutex_lock(&r->lock);
-		pthread_cond_broadcast(&r->cond);
-		pthread_mutex_unlock(&r->lock);
+	for (int i = 0; i < RING_SPINS; i++) {
+		if (atomic_load_explicit(word, memory_order_acquire) >= want)
+			return true;
+		cpu_relax();
 	}
+	return false;
 }
 
-/* Waits until *word reaches want, or the ring stops; false when it stopped. */
-static bool ring_wait(struct vb_ring *r, atomic_ullong *word, uint64_t want)
+/* A writer waits for block `block` to be made; false when the ring stopped. */
+static bool wait_ready(struct vb_ring *r, uint64_t block)
 {
-	if (atomic_load(word) >= want)
+	atomic_ullong *word = &r->ready[block % r->n_slots];
+
+	if (spin_for(word, block + 1))
 		return true;
 	pthread_mutex_lock(&r->lock);
-	atomic_fetch_add(&r->waiting, 1);
-	while (atomic_load(word) < want && !atomic_load(&r->stop))
-		pthread_cond_wait(&r->cond, &r->lock);
-	atomic_fetch_sub(&r->waiting, 1);
+	atomic_fetch_add(&r->writers_waiting, 1);
+	while (atomic_load(word) < block + 1 && !atomic_load(&r->stop))
+		pthread_cond_wait(&r->writers_cond, &r->lock);
+	atomic_fetch_sub(&r->writers_waiting, 1);
 	pthread_mutex_unlock(&r->lock);
-	return atomic_load(word) >= want;
+	return atomic_load(word) >= block + 1;
+}
+
+/* The maker waits for the slot of block b (block b - n_slots written); false when the
+ * ring stopped. */
+static bool wait_slot(struct vb_ring *r, uint64_t b)
+{
+	atomic_ullong *word = &r->freed[b % r->n_slots];
+	uint64_t need = b - r->n_slots + 1, batch = r->n_slots / 4;
+
+	if (spin_for(word, need))
+		return true;
+	pthread_mutex_lock(&r->lock);
+	/* Wake when a later block is given back: by then a batch of slots is free. The
+	 * writers can reach it without a new block, since it is below b. */
+	atomic_store(&r->maker_wake_at, need - 1 + batch);
+	atomic_store(&r->maker_waiting, 1);
+	while (atomic_load(word) < need && !atomic_load(&r->stop)) {
+		pthread_cond_wait(&r->maker_cond, &r->lock);
+		/* Out of order (several writers): the later block came back first; now the
+		 * one this slot waits for wakes it. */
+		atomic_store(&r->maker_wake_at, need - 1);
+	}
+	atomic_store(&r->maker_waiting, 0);
+	pthread_mutex_unlock(&r->lock);
+	return atomic_load(word) >= need;
+}
+
+static void wake_all(struct vb_ring *r)
+{
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->writers_cond);
+	pthread_cond_broadcast(&r->maker_cond);
+	pthread_mutex_unlock(&r->lock);
 }
 
 static void *maker(void *p)
@@ -153,26 +277,34 @@ static void *maker(void *p)
 	struct vb_ring *r = p;
 
 	for (uint64_t b = 0; b < r->count && !atomic_load(&r->stop); b++) {
-		size_t i = (size_t)(b % r->n_slots);
 		/* The slot's previous block, b - n_slots, must have been written. */
-		if (b >= r->n_slots && !ring_wait(r, &r->freed[i], b - r->n_slots + 1))
+		if (b >= r->n_slots && !wait_slot(r, b))
 			break;
 		make_block(r->src, b, slot_mem(r, r->bs, b));
-		atomic_store(&r->ready[i], b + 1);
-		ring_wake(r);
+		atomic_store(&r->ready[b % r->n_slots], b + 1);
+		if (atomic_load(&r->writers_waiting)) {
+			pthread_mutex_lock(&r->lock);
+			pthread_cond_broadcast(&r->writers_cond);
+			pthread_mutex_unlock(&r->lock);
+		}
 	}
 	return NULL;
 }
 
+/* Slots of the ring: two per writer and two more, and at least VB_RING_MIN_BYTES of
+ * blocks so that the maker can run well ahead of small writes; at most
+ * VB_RING_MAX_BYTES, but never fewer than a slot per writer and one for the maker. */
 static size_t ring_slots(size_t bs, uint64_t qd)
 {
 	size_t want = (size_t)(2 * qd + 2), fit = VB_RING_MAX_BYTES / (bs ? bs : 1);
+	size_t ahead = (VB_RING_MIN_BYTES + bs - 1) / (bs ? bs : 1);
 
+	if (want < ahead)
+		want = ahead;
 	if (want < 4)
 		want = 4;
 	if (want > fit)
 		want = fit;
-	/* Every writer holds one slot and the maker fills another. */
 	return want < qd + 1 ? (size_t)qd + 1 : want;
 }
 
@@ -238,7 +370,8 @@ static void ring_free(struct vb_ring *r)
 		return;
 	vb_os_aligned_free(r->mem);
 	pthread_mutex_destroy(&r->lock);
-	pthread_cond_destroy(&r->cond);
+	pthread_cond_destroy(&r->writers_cond);
+	pthread_cond_destroy(&r->maker_cond);
 	free(r->ready);
 	free(r->freed);
 	free(r);
@@ -254,7 +387,8 @@ static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uin
 	r->bs = s->bs_bytes;
 	r->src = s;
 	pthread_mutex_init(&r->lock, NULL);
-	pthread_cond_init(&r->cond, NULL);
+	pthread_cond_init(&r->writers_cond, NULL);
+	pthread_cond_init(&r->maker_cond, NULL);
 	r->ready = calloc(r->n_slots, sizeof *r->ready);
 	r->freed = calloc(r->n_slots, sizeof *r->freed);
 	r->mem = vb_os_aligned_alloc(align, r->n_slots * r->bs);
@@ -323,6 +457,8 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 		atomic_store(&r->freed[i], 0);
 	}
 	atomic_store(&r->stop, 0);
+	atomic_store(&r->maker_waiting, 0);
+	atomic_store(&r->writers_waiting, 0);
 	r->run = run;
 	r->count = count;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
@@ -353,7 +489,7 @@ const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
 		make_block(s, block, p);
 		return p;
 	}
-	return ring_wait(r, &r->ready[block % r->n_slots], block + 1) ? p : NULL;
+	return wait_ready(r, block) ? p : NULL;
 }
 
 void vb_source_put(struct vb_source_buf *s, uint64_t block)
@@ -363,7 +499,11 @@ void vb_source_put(struct vb_source_buf *s, uint64_t block)
 	if (r == NULL || !r->running)
 		return;
 	atomic_store(&r->freed[block % r->n_slots], block + 1);
-	ring_wake(r);
+	if (atomic_load(&r->maker_waiting) && block >= atomic_load(&r->maker_wake_at)) {
+		pthread_mutex_lock(&r->lock);
+		pthread_cond_signal(&r->maker_cond);
+		pthread_mutex_unlock(&r->lock);
+	}
 }
 
 void vb_source_run_end(struct vb_source_buf *s)
@@ -373,9 +513,7 @@ void vb_source_run_end(struct vb_source_buf *s)
 	if (r == NULL || !r->running)
 		return;
 	atomic_store(&r->stop, 1);
-	pthread_mutex_lock(&r->lock);
-	pthread_cond_broadcast(&r->cond);
-	pthread_mutex_unlock(&r->lock);
+	wake_all(r);
 	pthread_join(r->maker, NULL);
 	r->running = false;
 }

@@ -53,35 +53,49 @@ static int check_stop(const struct vb_write_plan *p, struct vb_run *out, enum vb
 	return 1;
 }
 
-/* Writes all n bytes at offset, continuing short writes and retrying EINTR; *done says
- * how many made it. Returns 0, or -1 with out filled in. */
-static int write_block(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
-		       const unsigned char *buf, size_t n, uint64_t offset, size_t *done,
-		       struct vb_run *out)
+/* The rest of write_block after a first pwrite that returned r (short, 0 or an error):
+ * continues short writes, retries EINTR, gives up after VB_MAX_ZERO_WRITES zeros. */
+static int write_rest(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
+		      const unsigned char *buf, size_t n, uint64_t offset, ssize_t r,
+		      size_t *done, struct vb_run *out)
 {
 	int zeros = 0;
 
 	*done = 0;
-	while (*done < n) {
-		ssize_t r = ops->pwrite(ops->ctx, fd, buf + *done, n - *done, offset + *done);
+	for (;;) {
 		if (r < 0 && errno == EINTR) {
 			if (check_stop(p, out, VB_STAGE_WRITE))
 				return -1;
-			continue;
-		}
-		if (r < 0) {
+		} else if (r < 0) {
 			fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, errno, offset + *done);
 			return -1;
-		}
-		if (r == 0 && ++zeros >= VB_MAX_ZERO_WRITES) {
+		} else if (r == 0 && ++zeros >= VB_MAX_ZERO_WRITES) {
 			fail_run(out, VB_STOP_NOPROGRESS, VB_STAGE_WRITE, EIO, offset + *done);
 			return -1;
-		}
-		if (r > 0)
+		} else if (r > 0) {
 			zeros = 0;
-		*done += (size_t)r;
+			*done += (size_t)r;
+		}
+		if (*done >= n)
+			return 0;
+		r = ops->pwrite(ops->ctx, fd, buf + *done, n - *done, offset + *done);
 	}
-	return 0;
+}
+
+/* Writes all n bytes at offset, continuing short writes and retrying EINTR; *done says
+ * how many made it. Returns 0, or -1 with out filled in. The whole write, the usual
+ * case, takes no more than the call and one comparison. */
+static inline int write_block(const struct vb_io_ops *ops, const struct vb_write_plan *p,
+			      int fd, const unsigned char *buf, size_t n, uint64_t offset,
+			      size_t *done, struct vb_run *out)
+{
+	ssize_t r = ops->pwrite(ops->ctx, fd, buf, n, offset);
+
+	if (r == (ssize_t)n) {
+		*done = n;
+		return 0;
+	}
+	return write_rest(ops, p, fd, buf, n, offset, r, done, out);
 }
 
 static int add_interval(struct vb_run *out, uint64_t run_start, uint64_t from, uint64_t to,
@@ -269,7 +283,7 @@ struct parallel {
 	atomic_int failed;           /* a writer failed: the others take no more blocks */
 	atomic_int running;          /* writers not yet done */
 	pthread_mutex_t lock;        /* guards first */
-	struct vb_run first;         /* the first failure */
+	struct vb_run first;         /* the failure reported */
 	bool have_first;
 };
 
@@ -284,10 +298,14 @@ struct writer {
 	uint64_t bytes, full, partial;
 };
 
+/* Keeps the failure to report: the first, except that of several write errors the one
+ * at the lowest offset is kept (a full disk fails every block beyond a point; the
+ * point is what matters). */
 static void record_failure(struct parallel *q, const struct vb_run *r)
 {
 	pthread_mutex_lock(&q->lock);
-	if (!q->have_first) {
+	if (!q->have_first || (q->first.stop == VB_STOP_ERROR && r->stop == VB_STOP_ERROR &&
+			       r->err_offset_bytes < q->first.err_offset_bytes)) {
 		q->first = *r;
 		q->have_first = true;
 	}

@@ -262,23 +262,26 @@ static uint64_t mono_ns(void)
 /* The time stamp counter, converted to CLOCK_MONOTONIC's nanoseconds: a CPU instruction
  * instead of a vDSO call, which is a good part of the cost of a small write. Used only
  * where the kernel itself keeps time with it (its clocksource is "tsc": invariant, and
- * the same on every CPU). The rate is measured once, over 4 ms, before anything is
- * measured; each thread anchors the counter to the clock again every 2^28 ticks (about
- * a tenth of a second), so that the two never part by more than microseconds, whatever
- * NTP does to the clock's rate meanwhile. */
+ * the same on every CPU). The rate is measured once, across a 2 ms sleep (so that it
+ * costs no CPU time), before anything is measured; each thread anchors the counter to
+ * the clock again every 2^28 ticks (about a tenth of a second), so that the two never
+ * part by more than microseconds, whatever NTP does to the clock's rate meanwhile. The
+ * conversion is a multiply and a shift: ns = ticks * mult >> 32. */
 static atomic_int tsc_state;   /* 0 not yet decided, 1 in use, -1 not usable */
-static double ns_per_tick;      /* written before tsc_state says 1 */
+static uint64_t tsc_mult;       /* ns per tick << 32; written before tsc_state says 1 */
 
 static _Thread_local struct {
 	uint64_t ns, tick;
-	int set;
-} anchor;
+} anchor = {0, UINT64_MAX};
 
+/* At most 2^28 ticks since the anchor and a mult below 2^35 (a counter above 125 MHz):
+ * the product fits in 64 bits. */
 #define ANCHOR_TICKS (1ULL << 28)
 
 static void tsc_decide(void)
 {
 	char src[32] = "";
+	struct timespec nap = {0, 2000000};
 	uint64_t t0, t1, c0, c1;
 
 	atomic_store(&tsc_state, -1);
@@ -287,33 +290,37 @@ static void tsc_decide(void)
 		return;
 	t0 = mono_ns();
 	c0 = __rdtsc();
-	do {
-		t1 = mono_ns();
-		c1 = __rdtsc();
-	} while (t1 - t0 < 4000000ULL && t1 >= t0);
-	if (c1 <= c0 || t1 <= t0)
+	while (nanosleep(&nap, &nap) != 0 && errno == EINTR)
+		;
+	t1 = mono_ns();
+	c1 = __rdtsc();
+	if (c1 <= c0 || t1 <= t0 || t1 - t0 < 1000000ULL)
 		return;
-	ns_per_tick = (double)(t1 - t0) / (double)(c1 - c0);
+	double mult = (double)(t1 - t0) / (double)(c1 - c0) * 4294967296.0;
+	if (!(mult >= 1.0 && mult < 34359738368.0))
+		return;
+	tsc_mult = (uint64_t)mult;
 	atomic_store(&tsc_state, 1);
 }
 #endif
 
-uint64_t vb_fam_fast_ns(void)
+uint64_t vb_fam_fast_ns(void *ctx)
 {
+	(void)ctx;
 #if VB_TSC
 	int state = atomic_load_explicit(&tsc_state, memory_order_acquire);
-	if (state == 0) {
-		tsc_decide();   /* the first call comes before the writers are started */
-		state = atomic_load(&tsc_state);
-	}
 	if (state > 0) {
 		uint64_t c = __rdtsc();
-		if (anchor.set && c >= anchor.tick && c - anchor.tick < ANCHOR_TICKS)
-			return anchor.ns + (uint64_t)((double)(c - anchor.tick) * ns_per_tick);
+		/* Unsigned: a counter behind the anchor (never, but) also re-anchors. */
+		if (c - anchor.tick < ANCHOR_TICKS && anchor.tick != UINT64_MAX)
+			return anchor.ns + ((c - anchor.tick) * tsc_mult >> 32);
 		anchor.ns = mono_ns();
 		anchor.tick = __rdtsc();
-		anchor.set = 1;
 		return anchor.ns;
+	}
+	if (state == 0) {
+		tsc_decide();   /* the first call comes before the writers are started */
+		return vb_fam_fast_ns(ctx);
 	}
 #endif
 	return mono_ns();
@@ -812,6 +819,7 @@ static int loop_backing(struct holder_ctx *h, const char *name, const char *back
 	char node[PATH_MAX];
 	size_t len = strlen(backing);
 
+	(void)name;   /* without LOOP_GET_STATUS64 (musl's headers) only the attribute is read */
 #if defined(LOOP_GET_STATUS64)
 	if (h->root[0] == '\0') {
 		struct loop_info64 li;

@@ -360,16 +360,10 @@ static uint64_t px_now(void *ctx)
 	return vb_now_ns();
 }
 
-static uint64_t px_fast(void *ctx)
-{
-	(void)ctx;
-	return vb_fam_fast_ns();
-}
-
 const struct vb_io_ops vb_os_io = {
 	px_open_dir, px_openat, px_statat, px_fstat, px_unlinkat, px_pwrite, px_sync,
 	px_truncate, px_dup, px_close, px_disk, px_logical_block, px_in_use, px_is_sink,
-	px_now, px_fast, NULL,
+	px_now, vb_fam_fast_ns, NULL,
 };
 
 /* ---- signals ----------------------------------------------------------------------- */

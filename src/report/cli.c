@@ -316,7 +316,7 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 /* Writes the chart to a new temporary file beside path, then renames it over path, so
  * that path is never written in place and never half-written. */
 static int write_svg(const struct report_args *ra, const struct vb_comparison *a,
-		     const struct input *in, size_t n_in, FILE *err)
+		     const char *config, const struct input *in, size_t n_in, FILE *err)
 {
 	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600];
 	int dirfd = -1, fd = -1, rc = -1;
@@ -337,7 +337,7 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 				vb_os_io.unlinkat(NULL, dirfd, tmp);
 			}
 		} else {
-			int prc = vb_report_print_svg(f, a);
+			int prc = vb_report_print_svg(f, a, config);
 			int e = errno;
 			if (fclose(f) != 0 && prc == 0) {
 				e = errno;
@@ -394,13 +394,15 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		free(inputs);
 		return VB_E_USAGE;
 	}
+	char config[256];
+	vb_report_config_text(&a, &d, config, sizeof config);
 	vb_dataset_free(&d);
 	enum vb_status st = VB_OK;
 	if (vb_report_print(out, &a, ra->format) < 0) {
 		say(err, "write error on standard output");
 		st = VB_E_IO;
 	}
-	if (ra->svg != NULL && write_svg(ra, &a, inputs, ra->n_files, err) < 0)
+	if (ra->svg != NULL && write_svg(ra, &a, config, inputs, ra->n_files, err) < 0)
 		st = st == VB_OK ? VB_E_USAGE : st;
 	vb_comparison_free(&a);
 	free(inputs);

@@ -177,7 +177,8 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 }
 
 /* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
-enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL, N_COLS };
+enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
+	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -207,6 +208,10 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	}
 	m->col[COL_WARMUP] = csv_index(h, vb_csv_names[VB_COL_WARMUP]);
 	m->col[COL_PARTIAL] = csv_index(h, vb_csv_names[VB_COL_PARTIAL]);
+	m->col[COL_BS] = csv_index(h, vb_csv_names[VB_COL_BS]);
+	m->col[COL_DIRECT] = csv_index(h, vb_csv_names[VB_COL_DIRECT]);
+	m->col[COL_SYNC] = csv_index(h, vb_csv_names[VB_COL_SYNC]);
+	m->col[COL_QD] = csv_index(h, vb_csv_names[VB_COL_QD]);
 	return 0;
 }
 
@@ -232,6 +237,30 @@ static int csv_bad(const struct csv_rec *r, const char *col, const char *value, 
 {
 	return vbr_fail(err, errlen, name, r->line,
 			"column %s: not a non-negative number: \"%.40s\"", col, value);
+}
+
+/* The optional field at col of r, or "" when the column or the field is absent. */
+static const char *csv_opt(const struct csv_rec *r, size_t col)
+{
+	return col == SIZE_MAX || col >= r->n ? "" : csv_field(r, col);
+}
+
+/* How the run was made, from the optional columns; what is absent or odd stays unknown
+ * (it only labels the chart, so it is no reason to refuse a file). */
+static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c)
+{
+	const char *bs = csv_opt(r, m->col[COL_BS]), *qd = csv_opt(r, m->col[COL_QD]);
+	const char *direct = csv_opt(r, m->col[COL_DIRECT]);
+
+	memset(c, 0, sizeof *c);
+	if (!vbr_parse_u64(bs, strlen(bs), &c->bs))
+		c->bs = 0;
+	if (m->col[COL_QD] == SIZE_MAX)
+		c->qd = 1;   /* files from before --qd: one write in flight */
+	else if (!vbr_parse_u64(qd, strlen(qd), &c->qd))
+		c->qd = 0;
+	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
+	vbr_cfg_sync(c, csv_opt(r, m->col[COL_SYNC]));
 }
 
 /* Converts one data row and adds it to d. */
@@ -267,7 +296,9 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 		return csv_bad(r, vb_csv_names[VB_COL_SECS], secs_s, name, err, errlen);
 	if (!vbr_parse_number(bps_s, strlen(bps_s), &bps))
 		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, name, err, errlen);
-	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
+	struct vb_runcfg cfg;
+	csv_cfg(m, r, &cfg);
+	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
 }

@@ -113,6 +113,8 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 	s->bytes = bytes;
 	s->secs = secs;
 	s->bytes_per_sec = bytes_per_sec;
+	memset(&s->cfg, 0, sizeof s->cfg);
+	s->cfg.direct = -1;
 	return 0;
 }
 
@@ -143,6 +145,31 @@ int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t 
 		return 0;
 	}
 	return vb_dataset_add(d, label, run, bytes, secs, bps);
+}
+
+void vbr_cfg_sync(struct vb_runcfg *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	c->sync[0] = '\0';
+	if (n == 0 || n >= sizeof c->sync)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 'a' || s[i] > 'z')
+			return;
+	memcpy(c->sync, s, n + 1);
+}
+
+int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		    double secs, double bps, const struct vb_runcfg *cfg)
+{
+	size_t before = d->n_samples;
+
+	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
+		return -1;
+	if (cfg != NULL && d->n_samples > before)
+		d->samples[d->n_samples - 1].cfg = *cfg;
+	return 0;
 }
 
 /* The error every reader gives for a file that held no run. */

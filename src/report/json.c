@@ -441,9 +441,30 @@ static int jbad_run(const struct jval *r, const char *key, const char *name, cha
 			"number");
 }
 
+/* How the runs of a document were made, from its "config"; unknown where absent. */
+static void jconfig(const struct jval *doc, struct vb_runcfg *c)
+{
+	const struct jval *cfg = jget(doc, "config");
+
+	memset(c, 0, sizeof *c);
+	c->direct = -1;
+	if (cfg == NULL || cfg->type != J_OBJ)
+		return;
+	if (!jas_u64(jget(cfg, "bs"), &c->bs))
+		c->bs = 0;
+	if (!jas_u64(jget(cfg, "qd"), &c->qd))
+		c->qd = 1;   /* documents from before --qd: one write in flight */
+	const struct jval *direct = jget(cfg, "direct");
+	if (direct != NULL && (direct->type == J_TRUE || direct->type == J_FALSE))
+		c->direct = direct->type == J_TRUE;
+	const char *sync = jstr(cfg, "sync");
+	if (sync != NULL)
+		vbr_cfg_sync(c, sync);
+}
+
 /* Adds one entry of "runs" to d under label. */
-static int jrun(struct vb_dataset *d, const struct jval *r, const char *label, const char *name,
-		char *err, size_t errlen)
+static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
+		const struct vb_runcfg *cfg, const char *name, char *err, size_t errlen)
 {
 	if (r->type != J_OBJ)
 		return vbr_fail(err, errlen, name, r->line, "runs entry is not an object");
@@ -461,7 +482,7 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label, c
 		return jbad_run(r, "secs", name, err, errlen);
 	if (!jas_number(jget(r, "bytes_per_sec"), &bps))
 		return jbad_run(r, "bytes_per_sec", name, err, errlen);
-	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
+	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
 }
@@ -481,9 +502,11 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 	char *label;
 	if (jlabel(doc, name, &label, err, errlen) < 0)
 		return -1;
+	struct vb_runcfg cfg;
+	jconfig(doc, &cfg);
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
-		rc = jrun(d, &runs->items[i], label, name, err, errlen);
+		rc = jrun(d, &runs->items[i], label, &cfg, name, err, errlen);
 	free(label);
 	return rc;
 }

@@ -70,6 +70,14 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		double secs, double bps);
 
+/* Sets c->sync from s when s is a plausible sync mode name (lower-case letters, short);
+ * otherwise leaves it not known. */
+void vbr_cfg_sync(struct vb_runcfg *c, const char *s);
+
+/* The same, with the configuration the input gives for the run (NULL: not known). */
+int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		    double secs, double bps, const struct vb_runcfg *cfg);
+
 /* The error for a file that added no run since m: names the runs skipped, else what; -1. */
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen);

@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -71,9 +73,23 @@ static double nice_step(double raw)
 	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-static struct chart chart_layout(const struct vb_comparison *a)
+/* Room below the axis for the labels: one line, or the height of the longest label
+ * drawn at 35 degrees (about 6.6 px per character at font-size 12), then the axis title. */
+static double label_band(const struct vb_comparison *a, bool slanted)
 {
-	struct chart c = {80, 60, 0, 300, 0, 0, 100, 0, 0, false};
+	double longest = 0;
+
+	if (!slanted)
+		return 24;
+	for (size_t g = 0; g < a->n_groups; g++)
+		longest = fmax(longest, fmin((double)vbr_text_width(a->groups[g].label),
+					     SVG_LABEL_MAX));
+	return 16 + longest * 6.6 * 0.574 + 8;   /* sin 35 degrees */
+}
+
+static struct chart chart_layout(const struct vb_comparison *a, size_t subtitle_chars)
+{
+	struct chart c = {80, 64, 0, 300, 0, 0, 100, 0, 0, false};
 	double ymax = 0;
 	for (size_t g = 0; g < a->n_groups; g++) {
 		ymax = fmax(ymax, fmax(a->groups[g].sum.max, a->groups[g].sum.mean) / 1e6);
@@ -85,14 +101,12 @@ static struct chart chart_layout(const struct vb_comparison *a)
 	c.y_step = nice_step(ymax / 5);
 	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
 	c.plot_w = c.slot * (double)a->n_groups;
-	/* The subtitle names the baseline; the chart is widened so that it is never cut
-	 * (about 6.6 px per character at font-size 12). */
-	double label_chars = fmin((double)vbr_text_width(a->groups[a->baseline].label),
-				  SVG_LABEL_MAX);
-	double subtitle_px = (56 + label_chars) * 6.6 + 40;
+	/* The subtitles are never cut: the chart is widened to the longer of them. */
+	double subtitle_px = (double)subtitle_chars * 6.6 + 40;
 	c.width = fmax(fmax(c.left + c.plot_w + 40, 420), subtitle_px);
 	c.left += (c.width - (c.left + c.plot_w + 40)) / 2;
-	c.height = c.top + c.plot_h + (c.slanted ? 150 : 80);
+	/* the labels, the axis title below them, and a margin */
+	c.height = c.top + c.plot_h + label_band(a, c.slanted) + 26;
 	return c;
 }
 
@@ -122,20 +136,30 @@ static void svg_axes(FILE *f, const struct chart *c)
 	fprintf(f, "<text x=\"20\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 20 %.1f)\">"
 		"MB/s</text>\n", c->top + c->plot_h / 2, c->top + c->plot_h / 2);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">label</text>\n",
-		x0 + c->plot_w / 2, c->height - 12);
+		x0 + c->plot_w / 2, c->height - 10);
 }
 
-/* One bar with its whisker, value and tooltip. */
+/* Whether g differs from the baseline at p < 0.05. */
+static bool significant(const struct vb_group *g)
+{
+	return g->verdict == VB_VERDICT_FASTER || g->verdict == VB_VERDICT_SLOWER;
+}
+
+/* One bar with its whisker, its mean written on it, its star and its tooltip. */
 static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, size_t i,
 		    bool base)
 {
 	double mean = g->sum.mean / 1e6, lo = g->sum.min / 1e6, hi = g->sum.max / 1e6;
 	double cx = c->left + c->slot * ((double)i + 0.5), bw = c->slot * 0.6;
 	double y0 = c->top + c->plot_h, ym = chart_y(c, mean);
+	char verdict[160];
+	vb_report_verdict(g, verdict, sizeof verdict);
 	fputs("<g class=\"bar\">\n<title>", f);
 	vb_report_xml_text(f, g->label);
-	fprintf(f, ": mean %.2f MB/s, min %.2f, max %.2f, %zu run%s%s</title>\n", mean, lo, hi,
-		g->n, g->n == 1 ? "" : "s", base ? " (baseline)" : "");
+	fprintf(f, ": mean %.2f MB/s, min %.2f, max %.2f, %zu run%s; ", mean, lo, hi, g->n,
+		g->n == 1 ? "" : "s");
+	vb_report_xml_text(f, verdict);
+	fputs("</title>\n", f);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 		cx - bw / 2, ym, bw, y0 - ym, base ? "#9e9e9e" : "#4e79a7");
 	if (g->n >= 2) {
@@ -144,9 +168,19 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 			"stroke=\"#000\" fill=\"none\"/>\n", cx, ylo, yhi, cx - bw / 6, ylo,
 			cx + bw / 6, cx - bw / 6, yhi, cx + bw / 6);
 	}
-	/* Three significant digits at most sizes, so small means do not show as 0.0. */
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.*f</text>\n", cx,
-		chart_y(c, fmax(hi, mean)) - 6, mean >= 100 ? 0 : mean >= 1 ? 1 : 3, mean);
+	/* The mean on the bar, inside its top where it fits (white on the bar), else just
+	 * above it: never above the whisker, where it would read as the maximum. Three
+	 * significant digits at most sizes, so small means do not show as 0.0. */
+	bool inside = y0 - ym >= 22;
+	fprintf(f, "<text class=\"mean\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+		"fill=\"%s\" stroke=\"%s\" stroke-width=\"3\" paint-order=\"stroke\">%.*f</text>\n",
+		cx, inside ? ym + 15 : ym - 4, inside ? "#fff" : "#000",
+		inside ? (base ? "#9e9e9e" : "#4e79a7") : "#fff",
+		mean >= 100 ? 0 : mean >= 1 ? 1 : 3, mean);
+	if (significant(g))
+		fprintf(f, "<text class=\"significant\" x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">*</text>\n",
+			cx + bw / 2 + 7, ym + 12);
 	if (c->slanted)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
 			"transform=\"rotate(-35 %.1f %.1f)\">", cx, y0 + 16, cx, y0 + 16);
@@ -156,21 +190,96 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 	fputs("</text>\n</g>\n", f);
 }
 
-int vb_report_print_svg(FILE *f, const struct vb_comparison *a)
+/* Appends ", "-separated text to buf at *len. */
+static void add_part(char *buf, size_t n, size_t *len, const char *fmt, ...)
+	VB_PRINTF(4, 5);
+
+static void add_part(char *buf, size_t n, size_t *len, const char *fmt, ...)
 {
-	struct chart c = chart_layout(a);
+	va_list ap;
+	int k;
+
+	if (*len >= n)
+		return;
+	if (*len > 0) {
+		k = snprintf(buf + *len, n - *len, ", ");
+		*len += k > 0 ? (size_t)k : 0;
+		if (*len >= n)
+			return;
+	}
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *len, n - *len, fmt, ap);
+	va_end(ap);
+	*len += k > 0 ? (size_t)k : 0;
+}
+
+char *vb_report_config_text(const struct vb_comparison *a, const struct vb_dataset *d,
+			    char *buf, size_t n)
+{
+	size_t len = 0;
+	bool bs_same = true, qd_same = true, direct_same = true, sync_same = true;
+	const struct vb_runcfg *first = d->n_samples > 0 ? &d->samples[0].cfg : NULL;
+
+	buf[0] = '\0';
+	for (size_t i = 1; first != NULL && i < d->n_samples; i++) {
+		const struct vb_runcfg *c = &d->samples[i].cfg;
+		bs_same &= c->bs == first->bs;
+		qd_same &= c->qd == first->qd;
+		direct_same &= c->direct == first->direct;
+		sync_same &= strcmp(c->sync, first->sync) == 0;
+	}
+	if (first != NULL) {
+		if (!bs_same)
+			add_part(buf, n, &len, "bs differs");
+		else if (first->bs != 0)
+			add_part(buf, n, &len, "bs=%" PRIu64, first->bs);
+		if (!direct_same)
+			add_part(buf, n, &len, "direct differs");
+		else if (first->direct >= 0)
+			add_part(buf, n, &len, "%s", first->direct ? "direct" : "buffered");
+		if (!sync_same)
+			add_part(buf, n, &len, "sync differs");
+		else if (first->sync[0] != '\0')
+			add_part(buf, n, &len, "sync %s", first->sync);
+		if (!qd_same)
+			add_part(buf, n, &len, "qd differs");
+		else if (first->qd != 0)
+			add_part(buf, n, &len, "qd %" PRIu64, first->qd);
+	}
+	size_t lo = SIZE_MAX, hi = 0;
+	for (size_t g = 0; g < a->n_groups; g++) {
+		lo = a->groups[g].n < lo ? a->groups[g].n : lo;
+		hi = a->groups[g].n > hi ? a->groups[g].n : hi;
+	}
+	if (a->n_groups > 0 && lo == hi)
+		add_part(buf, n, &len, "%zu run%s per label", lo, lo == 1 ? "" : "s");
+	else if (a->n_groups > 0)
+		add_part(buf, n, &len, "%zu to %zu runs per label", lo, hi);
+	return buf;
+}
+
+int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *config)
+{
+	size_t base_chars = (size_t)fmin((double)vbr_text_width(a->groups[a->baseline].label),
+					 SVG_LABEL_MAX);
+	size_t sub2 = 76 + base_chars, sub1 = vbr_text_width(config);
+	struct chart c = chart_layout(a, sub1 > sub2 ? sub1 : sub2);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n", f);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		c.width, c.height, c.width, c.height);
 	fputs("<title>vbench report: mean write throughput per label</title>\n", f);
 	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
-	fprintf(f, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\" "
+	fprintf(f, "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"16\" "
 		"font-weight=\"bold\">Mean write throughput (MB/s)</text>\n", c.width / 2);
-	fprintf(f, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" fill=\"#555\">whiskers: "
+	fprintf(f, "<text class=\"config\" x=\"%.1f\" y=\"39\" text-anchor=\"middle\" "
+		"fill=\"#333\">", c.width / 2);
+	vb_report_xml_text(f, config);
+	fputs("</text>\n", f);
+	fprintf(f, "<text x=\"%.1f\" y=\"54\" text-anchor=\"middle\" fill=\"#555\">whiskers: "
 		"min to max; grey: baseline ", c.width / 2);
 	xml_text_n(f, a->groups[a->baseline].label, SVG_LABEL_MAX);
-	fputs("; 1 MB = 10^6 bytes</text>\n", f);
+	fputs("; * differs from it (p&lt;0.05); 1 MB = 10^6 bytes</text>\n", f);
 	svg_axes(f, &c);
 	for (size_t g = 0; g < a->n_groups; g++)
 		svg_bar(f, &c, &a->groups[g], g, g == a->baseline);

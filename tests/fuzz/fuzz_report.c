@@ -20,7 +20,7 @@ static void print_all(const struct vb_dataset *d)
 		vb_report_print_markdown(null, &a);
 		vb_report_print_csv(null, &a);
 		vb_report_print_json(null, &a);
-		vb_report_print_svg(null, &a);
+		vb_report_print_svg(null, &a, "bs=1");
 		vb_comparison_free(&a);
 	}
 	fclose(null);

@@ -207,7 +207,7 @@ if [ -n "$exchange" ]; then
 	done
 	check "and none was overwritten ($intact intact)" [ "$intact" = 200 ]
 else
-	skip "cannot build the exchange helper: the swapped-parent race is not tried"
+	skip "cannot build the exchange helper (apt-get install build-essential): the swapped-parent race is not tried"
 fi
 
 # ---------------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ if command -v sfdisk >/dev/null 2>&1; then
 		skip "no partitions on a loop device here"
 	fi
 else
-	skip "sfdisk missing (Debian package fdisk): the partition case is not tried"
+	skip "sfdisk missing (apt-get install fdisk): the partition case is not tried"
 fi
 
 # --- a device path replaced between runs: every run writes the device identified first ----
@@ -364,5 +364,5 @@ if command -v fsfreeze >/dev/null 2>&1; then
 		skip "cannot loop-mount an ext4 image"
 	fi
 else
-	skip "fsfreeze missing"
+	skip "fsfreeze missing (apt-get install util-linux)"
 fi

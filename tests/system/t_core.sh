@@ -102,7 +102,7 @@ if command -v strace >/dev/null 2>&1; then
 		runs=1 "$d" >/dev/null 2>&1
 	check "strace: oflag=dsync opens with O_DSYNC" grep -q 'O_DSYNC' "$SCRATCH/trace"
 else
-	skip "strace not installed: O_DIRECT witness"
+	skip "strace not installed (apt-get install strace): O_DIRECT witness"
 fi
 check "directory empty after the direct runs" empty_dir "$d"
 

@@ -54,7 +54,7 @@ if command -v python3 >/dev/null 2>&1; then
 	check "CSV output parses, label intact" sh -c 'printf "%s" "$1" |
 		python3 -c "import csv,sys; r=list(csv.DictReader(sys.stdin)); assert len(r)==2; assert r[0][\"label\"]==\"a,b \\\"c\\\"\\nd\", r[0][\"label\"]"' _ "$OUT"
 else
-	skip "python3 missing: JSON/CSV parse checks"
+	skip "python3 missing (apt-get install python3): JSON/CSV parse checks"
 fi
 check "nothing left in the odd directory" empty_dir "$odd"
 
@@ -219,5 +219,5 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1; t
 		skip "no free loop device"
 	fi
 else
-	skip "mkfs.ext4 or losetup missing"
+	skip "mkfs.ext4 or losetup missing (apt-get install e2fsprogs mount)"
 fi

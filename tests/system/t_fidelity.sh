@@ -11,7 +11,7 @@ data = open(sys.argv[1], "rb").read()
 sectors = [data[i:i + 4096] for i in range(0, len(data), 4096)]
 sys.exit(0 if len(sectors) == 4096 and len(set(sectors)) == len(sectors) else 1)' "$d/r.img"
 else
-	skip "python3 missing: sector uniqueness"
+	skip "python3 missing (apt-get install python3): sector uniqueness"
 fi
 orig=$(wc -c <"$d/r.img")
 packed=$(gzip -c -9 "$d/r.img" | wc -c)

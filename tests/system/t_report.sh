@@ -38,7 +38,7 @@ text = open(sys.argv[1]).read()
 assert "MB/s" in text and "beta" in text
 ' "$SCRATCH/chart.svg"
 else
-	skip "python3 missing: report checks"
+	skip "python3 missing (apt-get install python3): report checks"
 fi
 run_vb report --format markdown "$csv"
 expect_out '^\| bytes/sec \| alpha, "one" \| beta \|' "markdown table has one column per label"
@@ -72,13 +72,15 @@ done
 
 # Environment detection on this machine.
 run_vb -f json --no-progress bs=4k count=1 runs=1 "$d"
-if [ -e /sys/block/vda ] && python3 -c 'import sys' 2>/dev/null; then
+if ! python3 -c 'import sys' 2>/dev/null; then
+	skip "python3 missing (apt-get install python3): root detection"
+elif [ -e /sys/block/vda ]; then
 	check "root filesystem detected as ext4 on vda, virtio_blk" sh -c 'printf "%s" "$1" | python3 -c "
 import json, sys
 e = json.load(sys.stdin)[\"environment\"]
 assert (e[\"fs\"], e[\"device\"], e[\"driver\"]) == (\"ext4\", \"vda\", \"virtio_blk\"), e"' _ "$OUT"
 else
-	skip "no virtio disk vda here: root detection"
+	skip "no virtio disk vda on this machine: root detection (not a missing package)"
 fi
 if is_root && [ "$(uname -s)" = Linux ]; then
 	m=$(new_dir)

@@ -6,7 +6,8 @@
 # the kernel modules the disks need, taken from Debian's linux-image-amd64), boots it in
 # qemu-system-x86_64 with several small raw disk images on different buses (virtio-blk,
 # IDE, virtio-scsi, NVMe), and inside the guest:
-#   - runs vbench on each raw device with --force --direct, then makes an ext2
+#   - runs vbench on each raw device with --force --direct, once with one write in
+#     flight and once with eight (--qd 8), then makes an ext2
 #     filesystem on it and runs vbench on that, all appending to one CSV file with
 #     labels such as "virtio-raw" and "ide-ext2";
 #   - records, from /sys, the driver the guest kernel really bound to each disk, so that
@@ -383,6 +384,7 @@ for b in $BUSES; do
 	if [ -z "$n" ]; then
 		say "no disk found for bus $b"
 		echo "$b-raw MISSING - -" >>/tmp/expect
+		echo "$b-raw-qd8 MISSING - -" >>/tmp/expect
 		echo "$b-ext2 MISSING - -" >>/tmp/expect
 		continue
 	fi
@@ -391,6 +393,11 @@ for b in $BUSES; do
 	vbench --force --direct --no-progress -q -b "$BS" -c "$COUNT" -r "$RUNS" \
 		-l "$b-raw" --csv-append "$csv" "/dev/$n"
 	echo "$b-raw /dev/$n $drv $?" >>/tmp/expect
+
+	say "$b: vbench on the raw device /dev/$n, 8 writes in flight"
+	vbench --force --direct --no-progress -q --qd 8 -b "$BS" -c "$COUNT" -r "$RUNS" \
+		-l "$b-raw-qd8" --csv-append "$csv" "/dev/$n"
+	echo "$b-raw-qd8 /dev/$n $drv $?" >>/tmp/expect
 
 	say "$b: vbench on ext2 on /dev/$n"
 	mkdir -p "/mnt/$b"
@@ -585,7 +592,7 @@ section VBENCH-EXPECT >"$work/expect.txt"
 section VBENCH-FAULT >"$work/fault.txt"
 section VBENCH-FAULT-CSV >"$work/fault.csv"
 
-# csv_rows FILE LABEL: prints "run driver status" for each row of LABEL, finding the
+# csv_rows FILE LABEL: prints "run driver status qd" for each row of LABEL, finding the
 # columns by their names in the header. Quoted fields (RFC 4180) are understood.
 csv_rows() {
 	awk -v want="$2" '
@@ -604,11 +611,12 @@ csv_rows() {
 		fld[++n] = f
 		return n
 	}
+	{ sub(/\r$/, "") }
 	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
 	{
 		parse($0)
 		if (fld[col["label"]] == want)
-			print fld[col["run"]], fld[col["driver"]], fld[col["status"]]
+			print fld[col["run"]], fld[col["driver"]], fld[col["status"]], fld[col["qd"]]
 	}' "$1"
 }
 
@@ -616,7 +624,7 @@ if [ ! -s "$work/vbench.csv" ]; then
 	fail "no CSV came back from the guest"
 else
 	header=$(head -n 1 "$work/vbench.csv")
-	for c in label run driver status bytes_per_sec; do
+	for c in label run driver status bytes_per_sec qd; do
 		case ",$header," in
 		*",$c,"*) ;;
 		*) fail "the CSV header lacks the column $c" ;;
@@ -625,7 +633,7 @@ else
 fi
 
 for b in $buses; do
-	for kind in raw ext2; do
+	for kind in raw raw-qd8 ext2; do
 		label=$b-$kind
 		line=$(grep "^$label " "$work/expect.txt" || true)
 		if [ -z "$line" ]; then
@@ -646,8 +654,11 @@ for b in $buses; do
 			grep -q "^$i " "$work/rows.txt" || fail "$label: run $i is missing from the CSV"
 			i=$((i + 1))
 		done
-		while read -r run drv status; do
+		want_qd=1
+		[ "$kind" = raw-qd8 ] && want_qd=8
+		while read -r run drv status qd; do
 			[ "$status" = ok ] || fail "$label: run $run has status '$status'"
+			[ "$qd" = "$want_qd" ] || fail "$label: run $run has qd '$qd', not $want_qd"
 			[ "$drv" = "$sysdrv" ] ||
 				fail "$label: vbench reports driver '$drv', the guest's /sys says '$sysdrv'"
 			if [ "$b" = virtio ] && [ "$drv" != virtio_blk ]; then
@@ -671,8 +682,10 @@ grep -q 'bytes transferred in' "$work/fault.txt" ||
 grep -q '^mean ' "$work/fault.txt" ||
 	fail "blkdebug: no summary (mean ...) in vbench's output"
 csv_rows "$work/fault.csv" virtio-blkdebug >"$work/fault-rows.txt" 2>/dev/null || true
-grep -q ' ok$' "$work/fault-rows.txt" || fail "blkdebug: no run with status ok in the CSV"
-grep -q ' error$' "$work/fault-rows.txt" || fail "blkdebug: no run with status error in the CSV"
+awk '$3 == "ok" { f = 1 } END { exit !f }' "$work/fault-rows.txt" ||
+	fail "blkdebug: no run with status ok in the CSV"
+awk '$3 == "error" { f = 1 } END { exit !f }' "$work/fault-rows.txt" ||
+	fail "blkdebug: no run with status error in the CSV"
 
 echo
 echo "--- blkdebug case (EIO injected after the first run), exit status $fault_rc:"

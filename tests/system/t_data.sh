@@ -1,0 +1,60 @@
+# What is written: random data every byte fresh (no 512-byte sector repeats, nothing a
+# long-window compressor can shrink), urandom fresh or said not to be, zeros said to be.
+. "$(dirname "$0")/lib.sh"
+cc=${CC:-cc}
+
+sectors=""
+if "$cc" -o "$SCRATCH/sectors" "$(dirname "$0")/helpers/sectors.c" 2>/dev/null; then
+	sectors="$SCRATCH/sectors"
+fi
+
+# ratio ORIGINAL COMPRESSED: prints COMPRESSED / ORIGINAL with three decimals.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b / a }'; }
+
+# --- random: 256 MiB, every 512-byte sector unique, incompressible ----------------------
+d=$(new_dir)
+run_vb --no-progress --keep --source random bs=64k count=4096 runs=1 "of=$d/r"
+expect_rc 0 "256 MiB of random data kept"
+expect_out "^# data random, every byte of every run fresh" "the header says every byte is fresh"
+if [ -n "$sectors" ]; then
+	set -- $("$sectors" "$d/r")
+	check "random: all $1 512-byte sectors are unique ($2 repeats)" [ "${2:-x}" = 0 ]
+else
+	skip "no C compiler for the sector check (apt-get install build-essential)"
+fi
+if command -v zstd >/dev/null 2>&1; then
+	c=$(zstd -1 --long=27 -c "$d/r" | wc -c | tr -d ' ')
+	r=$(ratio "$(size_of "$d/r")" "$c")
+	check "random: zstd -1 --long=27 leaves $r of it (at least 0.99)" awk -v r="$r" 'BEGIN { exit !(r >= 0.99) }'
+elif command -v gzip >/dev/null 2>&1; then
+	c=$(gzip -1 -c "$d/r" | wc -c | tr -d ' ')
+	r=$(ratio "$(size_of "$d/r")" "$c")
+	check "random: gzip -1 leaves $r of it (zstd missing: apt-get install zstd)" awk -v r="$r" 'BEGIN { exit !(r >= 0.99) }'
+else
+	skip "neither zstd nor gzip: the compression check (apt-get install zstd)"
+fi
+rm -f "$d/r"
+
+# --- urandom: fresh for runs up to 64 MiB; beyond, reused, stamped, and said so ----------
+d=$(new_dir)
+run_vb --no-progress --keep --source urandom bs=1M count=32 runs=2 "of=$d/u"
+expect_rc 0 "32 MiB of urandom data"
+expect_out "^# data urandom, read fresh from the kernel before each run" "the header says it is fresh"
+if [ -n "$sectors" ]; then
+	set -- $("$sectors" "$d/u")
+	check "urandom, fresh: no 512-byte sector repeats ($2 repeats)" [ "${2:-x}" = 0 ]
+fi
+rm -f "$d/u"
+run_vb --no-progress --keep --source urandom bs=1M count=80 runs=1 "of=$d/u"
+expect_rc 0 "80 MiB of urandom data"
+expect_out "^# data urandom, NOT fresh: .*reused" "the header says it is reused"
+if [ -n "$sectors" ]; then
+	set -- $("$sectors" "$d/u")
+	check "urandom, reused: the stamps still keep every sector unique ($2 repeats)" [ "${2:-x}" = 0 ]
+fi
+rm -f "$d/u"
+
+# --- zeros: said to be zeros ----------------------------------------------------------
+run_vb --no-progress bs=64k count=16 runs=1 "$d"
+expect_out "^# data zeros" "the header says zeros"
+check "nothing left behind" empty_dir "$d"
