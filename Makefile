@@ -29,7 +29,7 @@ TEST_LIBDIRS = -I/usr/local/include -I/usr/pkg/include -L/usr/local/lib -L/usr/p
 
 .PHONY: all test unit-test system-test asan valgrind install uninstall clean static \
 	vmtest cross-macos cross-bsd windows windows-test fuzz check-cmocka man-check \
-	check-layers mutate mutate-quick bench
+	check-layers mutate mutate-quick bench dist
 
 all: vbench
 
@@ -135,5 +135,18 @@ install: vbench
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/vbench $(DESTDIR)$(MANPREFIX)/man1/vbench.1
 
+# The source tarball, for machines without git: the tracked tree when this is a git
+# checkout, else the source directories as they are.
+dist:
+	@rm -rf $(BUILD)/dist && mkdir -p $(BUILD)/dist/vbench-$(VERSION)
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files | tar cf - -T - | (cd $(BUILD)/dist/vbench-$(VERSION) && tar xf -); \
+	else \
+		tar cf - Makefile README.md LICENSE src include tests man bench .ci | \
+			(cd $(BUILD)/dist/vbench-$(VERSION) && tar xf -); \
+	fi
+	@(cd $(BUILD)/dist && tar cf - vbench-$(VERSION)) | gzip -9 >vbench-$(VERSION).tar.gz
+	@echo "dist: vbench-$(VERSION).tar.gz"
+
 clean:
-	rm -rf build vbench vbench-static vbench.exe
+	rm -rf build vbench vbench-static vbench.exe vbench-*.tar.gz
