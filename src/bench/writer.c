@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vb_writer.h"
 
@@ -282,7 +283,8 @@ struct parallel {
 	atomic_ullong bytes;         /* written so far, by all */
 	atomic_int failed;           /* a writer failed: the others take no more blocks */
 	atomic_int running;          /* writers not yet done */
-	pthread_mutex_t lock;        /* guards first */
+	pthread_mutex_t lock;        /* guards first, and the last writer's signal */
+	pthread_cond_t done;         /* signalled when the last writer ends */
 	struct vb_run first;         /* the failure reported */
 	bool have_first;
 };
@@ -363,8 +365,34 @@ static void *writer_main(void *arg)
 		}
 		w->full++;
 	}
-	atomic_fetch_sub(&q->running, 1);
+	/* Under the lock, so that the caller, which looks at running under it before it
+	 * waits, cannot miss the signal: the run's end is the last write's, not the next
+	 * time the caller happens to look. */
+	pthread_mutex_lock(&q->lock);
+	if (atomic_fetch_sub(&q->running, 1) == 1)
+		pthread_cond_signal(&q->done);
+	pthread_mutex_unlock(&q->lock);
 	return NULL;
+}
+
+/* Waits until the writers have all ended or ms milliseconds have passed; returns how
+ * many are still running. The deadline is on the realtime clock, which is what
+ * pthread_cond_timedwait takes everywhere: a clock step only changes when the caller
+ * next draws progress, never the run's times. */
+static int wait_writers(struct parallel *q, unsigned ms)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&q->lock);
+	if (atomic_load(&q->running) > 0 && clock_gettime(CLOCK_REALTIME, &until) == 0) {
+		until.tv_nsec += (long)ms * 1000000L;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		pthread_cond_timedwait(&q->done, &q->lock, &until);
+	}
+	int left = atomic_load(&q->running);
+	pthread_mutex_unlock(&q->lock);
+	return left;
 }
 
 /* The write loop of one run with qd writers; the calling thread starts them, passes a
@@ -389,6 +417,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	q.p = p;
 	q.fd = fd;
 	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.done, NULL);
 	for (unsigned i = 0; i < n; i++) {
 		w[i].q = &q;
 		w[i].index = i;
@@ -408,8 +437,9 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		}
 		started++;
 	}
-	while (atomic_load(&q.running) > 0) {
-		vb_os_sleep_ms(iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20);
+	for (;;) {
+		if (wait_writers(&q, iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20) == 0)
+			break;
 		uint64_t now = ops->fast_ns(ops->ctx), bytes = atomic_load(&q.bytes);
 		/* A stop (a signal, --timeout) must reach writers blocked in a call. */
 		if (p->stop != NULL && atomic_load(p->stop) != 0 && now - woken > 200000000ULL) {
@@ -449,6 +479,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		out->signo = q.first.signo;
 		rc = -1;
 	}
+	pthread_cond_destroy(&q.done);
 	pthread_mutex_destroy(&q.lock);
 	free(w);
 	return rc;

@@ -8,6 +8,16 @@ if "$cc" -o "$SCRATCH/sectors" "$(dirname "$0")/helpers/sectors.c" 2>/dev/null; 
 	sectors="$SCRATCH/sectors"
 fi
 
+# check_sectors FILE WHAT: no 512-byte sector of FILE equals another.
+check_sectors() {
+	if [ -z "$sectors" ]; then
+		skip "$2: no C compiler for the sector check (apt-get install build-essential)"
+		return
+	fi
+	set -- "$2" $("$sectors" "$1")
+	check "$1: none of the ${2:-?} 512-byte sectors repeats (${3:-?} repeats)" [ "${3:-x}" = 0 ]
+}
+
 # ratio ORIGINAL COMPRESSED: prints COMPRESSED / ORIGINAL with three decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b / a }'; }
 
@@ -16,12 +26,7 @@ d=$(new_dir)
 run_vb --no-progress --keep --source random bs=64k count=4096 runs=1 "of=$d/r"
 expect_rc 0 "256 MiB of random data kept"
 expect_out "^# data random, every byte of every run fresh" "the header says every byte is fresh"
-if [ -n "$sectors" ]; then
-	set -- $("$sectors" "$d/r")
-	check "random: all $1 512-byte sectors are unique ($2 repeats)" [ "${2:-x}" = 0 ]
-else
-	skip "no C compiler for the sector check (apt-get install build-essential)"
-fi
+check_sectors "$d/r" "random"
 if command -v zstd >/dev/null 2>&1; then
 	c=$(zstd -1 --long=27 -c "$d/r" | wc -c | tr -d ' ')
 	r=$(ratio "$(size_of "$d/r")" "$c")
@@ -40,18 +45,12 @@ d=$(new_dir)
 run_vb --no-progress --keep --source urandom bs=1M count=32 runs=2 "of=$d/u"
 expect_rc 0 "32 MiB of urandom data"
 expect_out "^# data urandom, read fresh from the kernel before each run" "the header says it is fresh"
-if [ -n "$sectors" ]; then
-	set -- $("$sectors" "$d/u")
-	check "urandom, fresh: no 512-byte sector repeats ($2 repeats)" [ "${2:-x}" = 0 ]
-fi
+check_sectors "$d/u" "urandom, fresh"
 rm -f "$d/u"
 run_vb --no-progress --keep --source urandom bs=1M count=80 runs=1 "of=$d/u"
 expect_rc 0 "80 MiB of urandom data"
 expect_out "^# data urandom, NOT fresh: .*reused" "the header says it is reused"
-if [ -n "$sectors" ]; then
-	set -- $("$sectors" "$d/u")
-	check "urandom, reused: the stamps still keep every sector unique ($2 repeats)" [ "${2:-x}" = 0 ]
-fi
+check_sectors "$d/u" "urandom, reused and stamped"
 rm -f "$d/u"
 
 # --- zeros: said to be zeros ----------------------------------------------------------
