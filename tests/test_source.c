@@ -261,6 +261,41 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 	vb_source_free(&s);
 }
 
+/* Several writers give blocks back out of order: the later blocks of a batch come back
+ * before the maker goes to sleep, the block its slot waits for only after. That one must
+ * wake it. (Were it to sleep on, the get below would only be let go, with NULL, by the
+ * end of the run.) */
+static void test_ring_wakes_on_a_late_first_block(void **state)
+{
+	struct vb_source_buf s;
+	struct blocked_get g;
+	pthread_t th;
+	(void)state;
+
+	/* 1 MiB blocks, 4 slots, a batch of 1: the maker waits for block 0 with block 1 as
+	 * its wake-up block. */
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
+			 0);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
+	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
+	for (uint64_t b = 0; b < 4; b++)
+		assert_non_null(vb_source_get(&s, b));
+	for (uint64_t b = 3; b >= 1; b--)
+		vb_source_put(&s, b);
+	sleep_us(100000);   /* the maker is asleep by now */
+	vb_source_put(&s, 0);
+	memset(&g, 0, sizeof g);
+	g.s = &s;
+	g.block = 4;
+	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
+	for (int i = 0; i < 500 && !atomic_load(&g.done); i++)
+		sleep_us(10000);
+	vb_source_run_end(&s);
+	pthread_join(th, NULL);
+	assert_non_null(g.got);
+	vb_source_free(&s);
+}
+
 static void test_ring_sizes(void **state)
 {
 	(void)state;
@@ -386,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_ring_with_four_writers),
 		cmocka_unit_test(test_ring_with_a_slow_writer),
 		cmocka_unit_test(test_ring_end_releases_waiters_and_put_without_get),
+		cmocka_unit_test(test_ring_wakes_on_a_late_first_block),
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_zero_is_zero),

@@ -251,8 +251,13 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	pthread_mutex_lock(&r->lock);
 	/* Wake when a later block is given back: by then a batch of slots is free. The
 	 * writers can reach it without a new block, since it is below b. */
-	atomic_store(&r->maker_wake_at, need - 1 + batch);
+	uint64_t wake = need - 1 + batch;
+	atomic_store(&r->maker_wake_at, wake);
 	atomic_store(&r->maker_waiting, 1);
+	/* Out of order (several writers), the batch's block may be back already while the
+	 * one this slot waits for is not: then that one must wake the maker. */
+	if (atomic_load(&r->freed[wake % r->n_slots]) >= wake + 1)
+		atomic_store(&r->maker_wake_at, need - 1);
 	while (atomic_load(word) < need && !atomic_load(&r->stop)) {
 		pthread_cond_wait(&r->maker_cond, &r->lock);
 		/* Out of order (several writers): the later block came back first; now the
