@@ -304,6 +304,18 @@ static void test_sink_header_has_no_disk_context(void **state)
 	assert_non_null(strstr(buf, "# label sink-null\n"));
 }
 
+/* A system that does not say its block sizes gets "unknown", not "0 logical". */
+static void test_unknown_block_size(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	env.logical_block = env.physical_block = 0;
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, ", block size unknown\n"));
+	assert_null(strstr(buf, "0 logical"));
+}
+
 static void test_error_messages_escaped(void **state)
 {
 	FILE *f = open_buf();
@@ -374,6 +386,7 @@ int main(void)
 		cmocka_unit_test_setup(test_text_escaping, setup),
 		cmocka_unit_test_setup(test_header_escapes_the_environment, setup),
 		cmocka_unit_test_setup(test_sink_header_has_no_disk_context, setup),
+		cmocka_unit_test_setup(test_unknown_block_size, setup),
 		cmocka_unit_test_setup(test_error_messages_escaped, setup),
 		cmocka_unit_test_setup(test_json_escaping, setup),
 		cmocka_unit_test_setup(test_json_document, setup),

@@ -162,7 +162,9 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	fputc(' ', f);
 	vb_text(f, e->kernel);
 	fprintf(f, ", RAM %" PRIu64 " bytes", e->ram_bytes);
-	if (!c->sink)
+	if (!c->sink && e->logical_block == 0)
+		fputs(", block size unknown", f);   /* the system would not say */
+	else if (!c->sink)
 		fprintf(f, ", block size %u logical / %u physical", e->logical_block,
 			e->physical_block);
 	fputc('\n', f);
