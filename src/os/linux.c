@@ -278,6 +278,27 @@ static _Thread_local struct {
  * the product fits in 64 bits. */
 #define ANCHOR_TICKS (1ULL << 28)
 
+/* The clock and the counter read together: the counter read just before and just after
+ * the clock, its midpoint kept, and all of it done again (a few times at most) when the
+ * two counter reads lie far apart, as when the thread was preempted in between. */
+static void clock_and_counter(uint64_t *ns, uint64_t *tick)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 8 && best > 20000; i++) {
+		uint64_t c0 = __rdtsc(), t = mono_ns(), c1 = __rdtsc();
+		if (c1 >= c0 && c1 - c0 < best) {
+			best = c1 - c0;
+			*ns = t;
+			*tick = c0 + (c1 - c0) / 2;
+		}
+	}
+	if (best == UINT64_MAX) {   /* the counter went back: never, but anchor anyway */
+		*ns = mono_ns();
+		*tick = __rdtsc();
+	}
+}
+
 static void tsc_decide(void)
 {
 	char src[32] = "";
@@ -288,12 +309,10 @@ static void tsc_decide(void)
 	if (read_line("/sys/devices/system/clocksource/clocksource0", "/current_clocksource",
 		      src, sizeof src) != 0 || strcmp(src, "tsc") != 0)
 		return;
-	t0 = mono_ns();
-	c0 = __rdtsc();
+	clock_and_counter(&t0, &c0);
 	while (nanosleep(&nap, &nap) != 0 && errno == EINTR)
 		;
-	t1 = mono_ns();
-	c1 = __rdtsc();
+	clock_and_counter(&t1, &c1);
 	if (c1 <= c0 || t1 <= t0 || t1 - t0 < 1000000ULL)
 		return;
 	double mult = (double)(t1 - t0) / (double)(c1 - c0) * 4294967296.0;
@@ -314,9 +333,8 @@ uint64_t vb_fam_fast_ns(void *ctx)
 		/* Unsigned: a counter behind the anchor (never, but) also re-anchors. */
 		if (c - anchor.tick < ANCHOR_TICKS && anchor.tick != UINT64_MAX)
 			return anchor.ns + ((c - anchor.tick) * tsc_mult >> 32);
-		anchor.ns = mono_ns();
-		anchor.tick = __rdtsc();
-		return anchor.ns;
+		clock_and_counter(&anchor.ns, &anchor.tick);
+		return anchor.ns + ((__rdtsc() - anchor.tick) * tsc_mult >> 32);
 	}
 	if (state == 0) {
 		tsc_decide();   /* the first call comes before the writers are started */
