@@ -55,8 +55,8 @@ const char *vb_target_next_name(struct vb_target *t);
 void vb_target_cleanup(struct vb_target *t);
 
 /* What is left behind when vbench must exit without touching the filesystem (a call
- * stuck in the kernel): a sentence in buf, or NULL when nothing is. name is a per-run
- * file that the stuck worker may have created, or NULL. */
+ * stuck in the kernel): a sentence in buf, which is returned. name is a per-run file
+ * that the stuck worker may have created, or NULL. */
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n);
 

@@ -251,12 +251,11 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 				 "expired and cannot be interrupted; reporting what completed and "
 				 "exiting without touching the target again", a->cfg.timeout_secs);
 		else
-			snprintf(msg, sizeof msg, "the benchmark process did not stop after the "
-				 "signal (a call stuck in the kernel); reporting what completed and "
+			snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of "
+				 "the signal (stuck in a call, or hung); reporting what completed and "
 				 "exiting without touching the target again");
 		vb_out_error(stderr, msg);
-		vb_out_error(stderr, what != NULL ? what : "nothing is left behind: the file of the "
-			     "stuck run has no name, and is freed when the call returns");
+		vb_out_error(stderr, what);
 	}
 	if (st == VB_OK)
 		return EXIT_OK;

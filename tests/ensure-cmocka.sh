@@ -18,15 +18,15 @@ FreeBSD | DragonFly) install="pkg install -y cmocka" ;;
 NetBSD) install="pkgin -y install cmocka   (or: cd /usr/pkgsrc/devel/cmocka && make install)" ;;
 OpenBSD) install="pkg_add cmocka" ;;
 Darwin) install="brew install cmocka" ;;
-*) install="apt-get update && apt-get install -y libcmocka-dev" ;;
+*) install="apt-get update && apt-get install -y --no-install-recommends libcmocka-dev" ;;
 esac
 if command -v apt-get >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ]; then
 		echo "cmocka is missing: running '$install'" >&2
-		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcmocka-dev) >&2
+		(apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libcmocka-dev) >&2
 	elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
 		echo "cmocka is missing: running 'sudo $install'" >&2
-		(sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q libcmocka-dev) >&2
+		(sudo apt-get update -q && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends libcmocka-dev) >&2
 	fi
 	probe "$@" && exit 0
 fi

@@ -403,9 +403,47 @@ static void test_direct_suggestion(void **state)
 	assert_string_equal(s, "512");
 }
 
+/* What the message of an abandoned session says is left: never "no name" for a file that
+ * has one, never a removal asked of a file that is kept or was not vbench's. */
+static void test_leftover_sentences(void **state)
+{
+	struct vb_target t;
+	char buf[512];
+	(void)state;
+
+	memset(&t, 0, sizeof t);
+	t.shown = "/mnt/x";
+	t.kind = VB_TGT_NEWFILE;
+	t.created = true;
+	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
+			    "/mnt/x, the file vbench created, is left behind; remove it once the "
+			    "filesystem responds");
+	t.keep = true;
+	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
+			    "/mnt/x is kept, as asked, but its last run did not finish");
+	t.kind = VB_TGT_DIR;
+	snprintf(t.name, sizeof t.name, "vbench-abc.tmp");
+	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
+			    "/mnt/x/vbench-abc.tmp is kept, as asked, but its last run did not finish");
+	t.created = t.keep = false;
+	t.name[0] = '\0';
+	t.per_run_name = true;
+	assert_non_null(strstr(vb_target_leftover(&t, "vbench-r1.tmp", buf, sizeof buf),
+			       "/mnt/x/vbench-r1.tmp, the file of the stuck run, may be left"));
+	t.per_run_name = false;
+	assert_non_null(strstr(vb_target_leftover(&t, NULL, buf, sizeof buf), "has no name"));
+	t.kind = VB_TGT_EXISTING;
+	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
+			    "/mnt/x holds what the unfinished run wrote");
+	t.kind = VB_TGT_SINK;
+	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
+			    "nothing is left behind");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_leftover_sentences),
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 #define D(name) cmocka_unit_test_setup(name, setup_disk)
 		T(test_new_path_created_and_planned_without_o_trunc),

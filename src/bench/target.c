@@ -426,8 +426,18 @@ const char *vb_target_leftover(const struct vb_target *t, const char *name, char
 	else if (t->per_run_name && name != NULL)
 		snprintf(buf, n, "%s/%s, the file of the stuck run, may be left behind; remove it "
 			 "once the filesystem responds", t->shown, name);
+	else if (t->created && t->kind == VB_TGT_NEWFILE)
+		snprintf(buf, n, "%s is kept, as asked, but its last run did not finish", t->shown);
+	else if (t->created)
+		snprintf(buf, n, "%s/%s is kept, as asked, but its last run did not finish",
+			 t->shown, t->name);
+	else if (t->kind == VB_TGT_EXISTING || t->kind == VB_TGT_DISK)
+		snprintf(buf, n, "%s holds what the unfinished run wrote", t->shown);
+	else if (t->kind == VB_TGT_SINK)
+		snprintf(buf, n, "nothing is left behind");
 	else
-		return NULL;
+		snprintf(buf, n, "nothing is left behind: the file of the stuck run has no name, "
+			 "and is freed when the call returns");
 	return buf;
 }
 

@@ -328,6 +328,10 @@ static void *writer_main(void *arg)
 
 	w->self = vb_os_thread_self();
 	atomic_store(&w->started, 1);
+	/* The watch covers the wait for a block's data as well as its write, from the end
+	 * of this writer's previous write: a writer that waits forever for anything is a
+	 * stall, reported and ended by --timeout like a write that never returns. */
+	uint64_t prev_end = ops->fast_ns(ops->ctx);
 	for (;;) {
 		struct vb_run r;
 		size_t done = 0;
@@ -340,6 +344,7 @@ static void *writer_main(void *arg)
 		memset(&r, 0, sizeof r);
 		r.bytes = offset;   /* where a stop is reported */
 		const unsigned char *buf = NULL;
+		publish(slot, VB_STAGE_WRITE, offset, prev_end);
 		if (!check_stop(p, &r, VB_STAGE_WRITE))
 			buf = vb_source_get(p->source, b);
 		if (buf == NULL) {
@@ -351,10 +356,9 @@ static void *writer_main(void *arg)
 			break;
 		}
 		uint64_t t0 = ops->fast_ns(ops->ctx);
-		publish(slot, VB_STAGE_WRITE, offset, t0);
 		int rc = write_block(ops, p, q->fd, buf, (size_t)p->bs_bytes, offset, &done, &r);
-		vb_hist_add(&w->hist, ops->fast_ns(ops->ctx) - t0);
-		unpublish(slot);
+		prev_end = ops->fast_ns(ops->ctx);
+		vb_hist_add(&w->hist, prev_end - t0);
 		vb_source_put(p->source, b);
 		w->bytes += done;
 		atomic_fetch_add(&q->bytes, done);
@@ -365,6 +369,7 @@ static void *writer_main(void *arg)
 		}
 		w->full++;
 	}
+	unpublish(slot);
 	/* Under the lock, so that the caller, which looks at running under it before it
 	 * waits, cannot miss the signal: the run's end is the last write's, not the next
 	 * time the caller happens to look. */

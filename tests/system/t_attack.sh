@@ -231,7 +231,7 @@ run_vb --no-progress --force bs=1M count=8 runs=1 "of=$d/a.img"
 expect_rc 2 "an image behind an attached loop device is refused, even with --force"
 expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
 umount "$d/m"
-check "the filesystem on top is intact" fsck.ext4 -n "$B" >/dev/null 2>&1
+check "the filesystem on top is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$B"
 mount "$B" "$d/m"
 check "its file too" [ "$(cat "$d/m/data")" = precious ]
 umount "$d/m"

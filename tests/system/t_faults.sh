@@ -204,11 +204,11 @@ if command -v mkfs.ext4 >/dev/null 2>&1 && command -v losetup >/dev/null 2>&1; t
 		expect_rc 2 "mounted loop device refused even with --force"
 		expect_err "in use" "the refusal says the device is in use"
 		umount "$m"
-		check "the filesystem checks clean after the refusal" fsck.ext4 -n "$loop" >/dev/null 2>&1
+		check "the filesystem checks clean after the refusal" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$loop"
 		run_vb --no-progress bs=1M count=4 runs=1 "$loop"
 		expect_rc 2 "unmounted block device refused without --force"
 		expect_err "add --force" "the refusal says how to allow it"
-		check "still clean after the refusal" fsck.ext4 -n "$loop" >/dev/null 2>&1
+		check "still clean after the refusal" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$loop"
 		run_vb --no-progress --force --direct bs=1M count=4 runs=2 "$loop"
 		expect_rc 0 "unmounted block device with --force --direct"
 		check "the device was really written (superblock gone)" sh -c '! fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$loop"

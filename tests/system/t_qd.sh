@@ -30,9 +30,9 @@ check "nothing left behind" empty_dir "$d"
 # --- the same bytes at any depth: every block once, where it belongs --------------------
 for extra in "" "--direct" "--sync dsync"; do
 	d=$(new_dir)
-	run_vb --no-progress $extra --keep --source random --seed 7 --qd 1 bs=64k count=512 runs=1 "of=$d/q1"
+	run_vb --no-progress --timeout 60 $extra --keep --source random --seed 7 --qd 1 bs=64k count=512 runs=1 "of=$d/q1"
 	expect_rc 0 "qd 1 $extra --keep"
-	run_vb --no-progress $extra --keep --source random --seed 7 --qd 8 bs=64k count=512 runs=1 "of=$d/q8"
+	run_vb --no-progress --timeout 60 $extra --keep --source random --seed 7 --qd 8 bs=64k count=512 runs=1 "of=$d/q8"
 	expect_rc 0 "qd 8 $extra --keep"
 	check "qd 8 $extra: the file is the size of bs x count" [ "$(size_of "$d/q8")" = 33554432 ]
 	check "qd 8 $extra: the file equals the qd 1 file byte for byte" cmp -s "$d/q1" "$d/q8"
