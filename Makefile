@@ -61,7 +61,7 @@ $(TESTS): $(BUILD)/libvbench.a $(TEST_SRCS) tests/vb_test.h
 		$(BUILD)/libvbench.a -lcmocka $(LIBS)
 
 check-cmocka:
-	@sh tests/ensure-cmocka.sh "$(CC)" $(TEST_LIBDIRS)
+	@CC="$(CC)" sh tests/ensure-cmocka.sh $(TEST_LIBDIRS)
 
 test: check-cmocka
 	@$(MAKE) BUILD=$(BUILD) unit-test system-test check-layers

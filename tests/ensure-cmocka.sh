@@ -2,15 +2,16 @@
 # Makes sure cmocka's header and library are present, installing libcmocka-dev where
 # that is possible without asking (root, or sudo without a password, on Debian); on the
 # BSDs and elsewhere it prints the command that installs it.
-cc=${1:-cc}
-shift
+# The compiler is $CC, which may be several words (BSD make's "cc -pipe"); the arguments
+# are extra flags (where the BSDs' packages put headers and libraries).
+cc=${CC:-cc}
 probe() {
 	printf '%s\n' '#include <stdarg.h>' '#include <stddef.h>' '#include <stdint.h>' \
 		'#include <setjmp.h>' '#include <cmocka.h>' \
 		'static void t(void **s) { (void)s; }' \
 		'int main(void) { const struct CMUnitTest ts[] = { cmocka_unit_test(t) };' \
 		'return cmocka_run_group_tests(ts, NULL, NULL); }' |
-		"$cc" "$@" -x c -o /dev/null - -lcmocka >/dev/null 2>&1
+		$cc "$@" -x c -o /dev/null - -lcmocka >/dev/null 2>&1
 }
 probe "$@" && exit 0
 case $(uname -s) in

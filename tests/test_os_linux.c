@@ -578,8 +578,11 @@ static void test_real_root(void **state)
 
 	(void)state;
 	if (root_disk_driver(driver, sizeof driver) != 0 || strcmp(driver, "virtio_blk") != 0 ||
-	    !root_is_a_mount())
+	    !root_is_a_mount()) {
+		print_message("skip: / is not a mount on a virtio disk here (a chroot, a container "
+			      "or another disk): real root detection\n");
 		skip();
+	}
 	int fd = open("/", O_RDONLY | O_DIRECTORY);
 	assert_true(fd >= 0);
 	vb_os_detect(&e, fd, "/");
@@ -606,11 +609,15 @@ static void test_real_raw_device(void **state)
 
 	(void)state;
 	if (stat("/dev/loop0", &st) != 0 || !S_ISBLK(st.st_mode) ||
-			access("/sys/dev/block", F_OK) != 0)
+	    access("/sys/dev/block", F_OK) != 0) {
+		print_message("skip: no /dev/loop0 or no /sys/dev/block here\n");
 		skip();
+	}
 	int fd = open("/dev/loop0", O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
+	if (fd < 0) {
+		print_message("skip: /dev/loop0 cannot be opened\n");
 		skip();
+	}
 	vb_os_detect(&e, fd, "/dev/loop0");
 	close(fd);
 	assert_string_equal(e.fs, "none");

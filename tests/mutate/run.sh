@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 cc=${CC:-cc}
-"$cc" -o "$work/apply" "$top/tests/mutate/apply.c" || exit 2
+$cc -o "$work/apply" "$top/tests/mutate/apply.c" || exit 2
 
 # The scratch tree, built and tested once unmutated: a mutation is only killed by a test
 # that passes without it.

@@ -4,7 +4,7 @@
 cc=${CC:-cc}
 
 sectors=""
-if "$cc" -o "$SCRATCH/sectors" "$(dirname "$0")/helpers/sectors.c" 2>/dev/null; then
+if $cc -o "$SCRATCH/sectors" "$(dirname "$0")/helpers/sectors.c" 2>/dev/null; then
 	sectors="$SCRATCH/sectors"
 fi
 
