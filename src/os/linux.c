@@ -262,30 +262,37 @@ static uint64_t mono_ns(void)
 /* The time stamp counter, converted to CLOCK_MONOTONIC's nanoseconds: a CPU instruction
  * instead of a vDSO call, which is a good part of the cost of a small write. Used only
  * where the kernel itself keeps time with it (its clocksource is "tsc": invariant, and
- * the same on every CPU). The rate is measured once, across a 2 ms sleep (so that it
- * costs no CPU time), before anything is measured; each thread anchors the counter to
- * the clock again every 2^28 ticks (about a tenth of a second), so that the two never
- * part by more than microseconds, whatever NTP does to the clock's rate meanwhile. The
- * conversion is a multiply and a shift: ns = ticks * mult >> 32. */
-static atomic_int tsc_state;   /* 0 not yet decided, 1 in use, -1 not usable */
-static uint64_t tsc_mult;       /* ns per tick << 32; written before tsc_state says 1 */
+ * the same on every CPU). The rate is measured once, across a 5 ms sleep (so that it
+ * costs no CPU time), before anything is measured, and measured again over every tenth
+ * of a second that a thread runs: each thread anchors the counter to the clock every
+ * 2^28 ticks, so that the two never part by more than microseconds, whatever NTP does
+ * to the clock's rate meanwhile. The conversion is a multiply and a shift,
+ * ns = ticks * mult >> 32, and a thread's readings never go back, even across an
+ * anchor that finds the counter was a little ahead: a latency is never negative. */
+static atomic_int tsc_state;          /* 0 not yet decided, 1 in use, -1 not usable */
+static atomic_ullong tsc_mult;         /* ns per tick << 32; set before tsc_state says 1 */
 
 static _Thread_local struct {
-	uint64_t ns, tick;
-} anchor = {0, UINT64_MAX};
+	uint64_t ns, tick;   /* the anchor: the clock and the counter read together */
+	uint64_t last;       /* the latest reading returned */
+} anchor = {0, UINT64_MAX, 0};
 
 /* At most 2^28 ticks since the anchor and a mult below 2^35 (a counter above 125 MHz):
  * the product fits in 64 bits. */
 #define ANCHOR_TICKS (1ULL << 28)
 
+/* Largest distance in ticks between the two counter reads around a clock read that is
+ * kept without trying again (well under a microsecond; a clock read takes tens of ns). */
+#define PAIR_TICKS 2000
+
 /* The clock and the counter read together: the counter read just before and just after
- * the clock, its midpoint kept, and all of it done again (a few times at most) when the
+ * the clock, its midpoint kept, and all of it done again (16 times at most) when the
  * two counter reads lie far apart, as when the thread was preempted in between. */
 static void clock_and_counter(uint64_t *ns, uint64_t *tick)
 {
 	uint64_t best = UINT64_MAX;
 
-	for (int i = 0; i < 8 && best > 20000; i++) {
+	for (int i = 0; i < 16 && best > PAIR_TICKS; i++) {
 		uint64_t c0 = __rdtsc(), t = mono_ns(), c1 = __rdtsc();
 		if (c1 >= c0 && c1 - c0 < best) {
 			best = c1 - c0;
@@ -299,10 +306,19 @@ static void clock_and_counter(uint64_t *ns, uint64_t *tick)
 	}
 }
 
+/* ns per tick << 32 from two anchors; 0 when the figures make no sense. */
+static uint64_t mult_between(uint64_t t0, uint64_t c0, uint64_t t1, uint64_t c1)
+{
+	if (c1 <= c0 || t1 <= t0)
+		return 0;
+	double mult = (double)(t1 - t0) / (double)(c1 - c0) * 4294967296.0;
+	return mult >= 1.0 && mult < 34359738368.0 ? (uint64_t)mult : 0;
+}
+
 static void tsc_decide(void)
 {
 	char src[32] = "";
-	struct timespec nap = {0, 2000000};
+	struct timespec nap = {0, 5000000};
 	uint64_t t0, t1, c0, c1;
 
 	atomic_store(&tsc_state, -1);
@@ -313,13 +329,26 @@ static void tsc_decide(void)
 	while (nanosleep(&nap, &nap) != 0 && errno == EINTR)
 		;
 	clock_and_counter(&t1, &c1);
-	if (c1 <= c0 || t1 <= t0 || t1 - t0 < 1000000ULL)
+	uint64_t mult = t1 - t0 >= 1000000ULL ? mult_between(t0, c0, t1, c1) : 0;
+	if (mult == 0)
 		return;
-	double mult = (double)(t1 - t0) / (double)(c1 - c0) * 4294967296.0;
-	if (!(mult >= 1.0 && mult < 34359738368.0))
-		return;
-	tsc_mult = (uint64_t)mult;
+	atomic_store(&tsc_mult, mult);
 	atomic_store(&tsc_state, 1);
+}
+
+/* A new anchor for this thread; the rate is measured again over the last period. */
+static void reanchor(void)
+{
+	uint64_t ns, tick;
+
+	clock_and_counter(&ns, &tick);
+	if (anchor.tick != UINT64_MAX && tick - anchor.tick >= ANCHOR_TICKS / 2) {
+		uint64_t mult = mult_between(anchor.ns, anchor.tick, ns, tick);
+		if (mult != 0)
+			atomic_store_explicit(&tsc_mult, mult, memory_order_relaxed);
+	}
+	anchor.ns = ns;
+	anchor.tick = tick;
 }
 #endif
 
@@ -331,10 +360,16 @@ uint64_t vb_fam_fast_ns(void *ctx)
 	if (state > 0) {
 		uint64_t c = __rdtsc();
 		/* Unsigned: a counter behind the anchor (never, but) also re-anchors. */
-		if (c - anchor.tick < ANCHOR_TICKS && anchor.tick != UINT64_MAX)
-			return anchor.ns + ((c - anchor.tick) * tsc_mult >> 32);
-		clock_and_counter(&anchor.ns, &anchor.tick);
-		return anchor.ns + ((__rdtsc() - anchor.tick) * tsc_mult >> 32);
+		if (c - anchor.tick >= ANCHOR_TICKS || anchor.tick == UINT64_MAX) {
+			reanchor();
+			c = __rdtsc();
+		}
+		uint64_t mult = atomic_load_explicit(&tsc_mult, memory_order_relaxed);
+		uint64_t v = anchor.ns + ((c - anchor.tick) * mult >> 32);
+		if (v < anchor.last)
+			v = anchor.last;
+		anchor.last = v;
+		return v;
 	}
 	if (state == 0) {
 		tsc_decide();   /* the first call comes before the writers are started */
