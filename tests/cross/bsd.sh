@@ -10,7 +10,16 @@
 # Nothing of the shared folder is changed.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-src=${VB_SYSROOTS:-$top/../shared/sysroots}
+# The sysroots: VB_SYSROOTS, else ../shared/sysroots beside the project, else beside the
+# repository this one was cloned from (a fresh clone in a temporary directory).
+src=${VB_SYSROOTS:-}
+if [ -z "$src" ]; then
+	src=$top/../shared/sysroots
+	origin=$(git -C "$top" config --get remote.origin.url 2>/dev/null || true)
+	if [ ! -f "$src/check.sh" ] && [ -n "$origin" ] && [ -d "$origin" ]; then
+		src=$(cd "$origin" && pwd)/../shared/sysroots
+	fi
+fi
 out=$top/build/sysroots
 command -v "${CC_CROSS:-clang}" >/dev/null || { echo "cross-bsd: needs clang" >&2; exit 2; }
 [ -f "$src/check.sh" ] || { echo "cross-bsd: no sysroots at $src" >&2; exit 2; }
