@@ -9,7 +9,14 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/disk.h>           /* DKIOCGETBLOCKSIZE, DKIOCGETBLOCKCOUNT */
+/* DKIOCGETBLOCKSIZE, DKIOCGETBLOCKCOUNT: in the SDK of every Mac, but not among the libc
+ * headers that cross compilers ship (zig cc); without them disks are simply not sized,
+ * which only matters for disks, and those are refused on macOS anyway. */
+#if defined(__has_include)
+#if __has_include(<sys/disk.h>)
+#include <sys/disk.h>
+#endif
+#endif
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -61,6 +68,7 @@ int vb_fam_sync(int fd, enum vb_sync_call call)
 
 int vb_fam_disk(int fd, struct vb_disk *d)
 {
+#if defined(DKIOCGETBLOCKCOUNT) && defined(DKIOCGETBLOCKSIZE)
 	uint64_t blocks = 0;
 	uint32_t size = 0;
 
@@ -70,13 +78,24 @@ int vb_fam_disk(int fd, struct vb_disk *d)
 	d->size_bytes = blocks * size;
 	d->sector_bytes = size;
 	return 0;
+#else
+	(void)fd;
+	(void)d;
+	errno = ENOTTY;
+	return -1;
+#endif
 }
 
 uint32_t vb_fam_logical_block(int fd)
 {
+#if defined(DKIOCGETBLOCKSIZE)
 	uint32_t size = 0;
 
 	return ioctl(fd, DKIOCGETBLOCKSIZE, &size) == 0 ? size : 0;
+#else
+	(void)fd;
+	return 0;
+#endif
 }
 
 /* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
