@@ -246,7 +246,9 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	atomic_ullong *word = &r->freed[b % r->n_slots];
 	uint64_t need = b - r->n_slots + 1, batch = r->n_slots / 4;
 
-	if (spin_for(word, need))
+	/* No spinning here: a full ring means the writers are the slower side, and a
+	 * spinning maker would only take CPU time and cache traffic from them. */
+	if (atomic_load(word) >= need)
 		return true;
 	pthread_mutex_lock(&r->lock);
 	/* Wake when a later block is given back: by then a batch of slots is free. The
