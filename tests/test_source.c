@@ -219,6 +219,18 @@ static void *get_in_thread(void *arg)
 	return NULL;
 }
 
+/* A ring of 1 MiB blocks at qd 1, which has 4 slots, its first run begun and blocks 0
+ * to 3 taken (none given back): the maker now waits for block 0's slot. */
+static void four_slots_taken(struct vb_source_buf *s)
+{
+	assert_int_equal(vb_source_init(s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
+			 0);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
+	assert_int_equal(vb_source_run_begin(s, 1, 100), 0);
+	for (uint64_t b = 0; b < 4; b++)
+		assert_non_null(vb_source_get(s, b));
+}
+
 /* A writer waiting for a block the maker cannot make (its slot is still held) is let go,
  * with NULL, when the run ends; a block given back unwritten frees its slot. */
 static void test_ring_end_releases_waiters_and_put_without_get(void **state)
@@ -228,13 +240,7 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 	pthread_t th;
 	(void)state;
 
-	/* 1 MiB blocks at qd 1: the ring has 4 slots. */
-	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
-			 0);
-	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
-	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
-	for (uint64_t b = 0; b < 4; b++)
-		assert_non_null(vb_source_get(&s, b));
+	four_slots_taken(&s);
 	vb_source_put(&s, 0);
 	vb_source_put(&s, 2);
 	assert_non_null(vb_source_get(&s, 4));   /* slot of block 0, given back */
@@ -272,14 +278,8 @@ static void test_ring_wakes_on_a_late_first_block(void **state)
 	pthread_t th;
 	(void)state;
 
-	/* 1 MiB blocks, 4 slots, a batch of 1: the maker waits for block 0 with block 1 as
-	 * its wake-up block. */
-	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
-			 0);
-	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
-	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
-	for (uint64_t b = 0; b < 4; b++)
-		assert_non_null(vb_source_get(&s, b));
+	/* A batch of 1: the maker waits for block 0 with block 1 as its wake-up block. */
+	four_slots_taken(&s);
 	for (uint64_t b = 3; b >= 1; b--)
 		vb_source_put(&s, b);
 	sleep_us(100000);   /* the maker is asleep by now */
