@@ -99,8 +99,14 @@ struct sup {
 	bool done;                  /* the worker said how its session ended */
 	uint64_t stop_seen_ns;      /* when a stop was first seen, 0 before */
 	uint64_t timeout_ns;        /* when --timeout fired, 0 before */
+	uint64_t woken_ns;          /* when the worker was last woken for a stop */
 	struct slot_watch slots[VB_QD_MAX];
 };
+
+/* A wake-up that arrives just before the worker enters a blocking call is lost (the
+ * call then blocks as if none came), so it is sent again this often until the worker
+ * has stopped. */
+#define REWAKE_NS 200000000ULL
 
 static void record(struct sup *p, const unsigned char *m, size_t len)
 {
@@ -244,18 +250,19 @@ static bool watch(struct sup *p)
 		int zero = 0;
 		atomic_compare_exchange_strong(&p->sh->flags.stop, &zero, VB_STOPFLAG_TIMEOUT);
 		p->timeout_ns = now;
-		vb_os_worker_wake(p->w);
 	}
 	if (p->timeout_ns != 0 && held >= timeout && now - p->timeout_ns >= ABORT_GRACE_NS)
 		return true;
 	int stop = atomic_load(&p->sh->flags.stop);
-	if (stop > 0) {
-		if (p->stop_seen_ns == 0) {
-			p->stop_seen_ns = now;
-			vb_os_worker_wake(p->w);   /* a blocked write returns to see the flag */
-		}
-		if (now - p->stop_seen_ns >= STOP_GRACE_NS)
-			return true;
+	if (stop > 0 && p->stop_seen_ns == 0)
+		p->stop_seen_ns = now;
+	if (stop > 0 && now - p->stop_seen_ns >= STOP_GRACE_NS)
+		return true;
+	/* A blocked write returns to see the flag. */
+	bool stopping = p->timeout_ns != 0 || stop > 0;
+	if (stopping && (p->woken_ns == 0 || now - p->woken_ns >= REWAKE_NS)) {
+		p->woken_ns = now;
+		vb_os_worker_wake(p->w);
 	}
 	return false;
 }
@@ -288,7 +295,7 @@ enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 	memset(res, 0, sizeof *res);
 	if (p == NULL)
 		return vb_fail(err, VB_E_SETUP, "out of memory");
-	*p = (struct sup){cfg, sh, io, s, res, NULL, {NULL, 0, 0}, false, 0, 0, {{0, 0}}};
+	*p = (struct sup){cfg, sh, io, s, res, NULL, {NULL, 0, 0}, false, 0, 0, 0, {{0, 0}}};
 	p->w = vb_os_worker_start(worker_main, &wk);
 	if (p->w == NULL) {
 		int e = errno;
