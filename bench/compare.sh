@@ -8,7 +8,9 @@
 # Environment: REPEATS (repeats per measurement), CPU_REPEATS (of the CPU figure; 7),
 # QUICK (1: small sizes), VBENCH (the binary; default: ../vbench next to this directory),
 # OLD_VBENCH (an earlier binary to compare --qd 1 with), DISK_DIR (where the O_DIRECT
-# tests make their temporary directory; default /var/tmp), NO_FIO (1: skip fio).
+# tests make their temporary directory; default /var/tmp), NO_FIO (1: skip fio),
+# KEEP_PAGE_REPORTING (1: leave the guest's free page reporting on; a root run pauses it
+# by default, see the supervisor below).
 #
 # A MISS is a finding, not a failure: the script exits 0 unless a command crashed or the
 # setup was impossible. See bench/README.md for what each figure means.
@@ -85,7 +87,8 @@ fi
 # command substitutions; a supervisor that only sits in `wait` gets its traps reliably.
 if [ "${VBENCH_COMPARE_CHILD:-}" != 1 ]; then
 	work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-compare.XXXXXX") || die "cannot make a scratch directory"
-	shm_dir="" disk_dir="" child=""
+	shm_dir="" disk_dir="" child="" reporting_saved=""
+	reporting_knob=/sys/module/page_reporting/parameters/page_reporting_order
 	# shellcheck disable=SC2317 # called from the traps and at the end
 	cleanup() {
 		local i
@@ -106,6 +109,10 @@ if [ "${VBENCH_COMPARE_CHILD:-}" != 1 ]; then
 		if [ -d "$work/tmpfs" ]; then
 			umount "$work/tmpfs" 2>/dev/null || umount -l "$work/tmpfs" 2>/dev/null
 		fi
+		if [ -n "$reporting_saved" ]; then
+			echo "$reporting_saved" >"$reporting_knob" 2>/dev/null ||
+				echo "vbench compare: could not restore $reporting_knob to $reporting_saved" >&2
+		fi
 		[ -n "$shm_dir" ] && rm -rf -- "$shm_dir"
 		[ -n "$disk_dir" ] && rm -rf -- "$disk_dir"
 		rm -rf -- "$work"
@@ -114,6 +121,25 @@ if [ "${VBENCH_COMPARE_CHILD:-}" != 1 ]; then
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	trap 'exit 129' HUP
+	# Free page reporting (a virtio balloon feature) hands the guest's free memory back to
+	# the host a couple of seconds after it is freed; the next run that allocates it (a
+	# tmpfs file, the page cache) then takes a host page fault for every page and runs at a
+	# third of its speed. Which runs get such memory is chance, so the samples split into
+	# two groups far apart and a median of a few decides nothing. For the length of the
+	# measurement the reporting is paused by raising its order above any block the buddy
+	# allocator has; the cleanup puts the old value back. KEEP_PAGE_REPORTING=1 leaves it.
+	if [ "${KEEP_PAGE_REPORTING:-0}" != 1 ] && [ -w "$reporting_knob" ]; then
+		old_order=$(cat "$reporting_knob" 2>/dev/null)
+		case "$old_order" in
+		'' | *[!0-9]*) ;;
+		*)
+			if echo 64 >"$reporting_knob" 2>/dev/null || echo 11 >"$reporting_knob" 2>/dev/null; then
+				reporting_saved=$old_order
+				export VBENCH_COMPARE_REPORTING="paused (order $old_order -> $(cat "$reporting_knob"), restored at the end)"
+			fi
+			;;
+		esac
+	fi
 	mkdir "$work/tmpfs" || die "cannot make a mount point"
 	shm_dir=$(mktemp -d /dev/shm/vbench-compare.XXXXXX 2>/dev/null) || shm_dir=""
 	disk_dir=$(mktemp -d "$DISK_DIR/vbench-compare.XXXXXX") || die "cannot make a directory in $DISK_DIR"
@@ -254,6 +280,7 @@ echo "vbench compare: $("$VBENCH" --version 2>&1 | head -n1) vs $(dd --version |
 	[ "$have_fio" = 1 ] && echo " vs $(fio --version)")"
 echo "host: $(uname -sr), $(nproc) CPUs, $REPEATS repeats per figure, interleaved, medians$(
 	[ "$QUICK" = 1 ] && echo ", QUICK sizes")"
+[ -n "${VBENCH_COMPARE_REPORTING:-}" ] && echo "free page reporting: $VBENCH_COMPARE_REPORTING"
 echo
 
 # ---------------------------------------------------------------------------------------
