@@ -75,6 +75,12 @@ const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block);
 /* Gives the buffer of block `block` back, once its write is over. */
 void vb_source_put(struct vb_source_buf *s, uint64_t block);
 
+/* A writer stops early: no block is made any more, and every get that waits for one,
+ * now or later, returns NULL; buffers already got stay valid until their put. A block
+ * taken but never got is not put: that would give the maker a slot that another writer
+ * may still be writing from (the slot of the block n_slots before it). */
+void vb_source_abort(struct vb_source_buf *s);
+
 /* After the run: stops making blocks. */
 void vb_source_run_end(struct vb_source_buf *s);
 

@@ -40,6 +40,7 @@ struct pfake {
 	unsigned stop_after;            /* set *stop to SIGINT after this many writes */
 	atomic_int *stop;
 	long hold_us;             /* how long a write takes */
+	bool overwritten;         /* a held block's data changed during its write */
 	int syncs, closes;
 };
 
@@ -336,6 +337,55 @@ static void test_stop_ends_all_writers(void **state)
 	vb_source_free(&src);
 }
 
+/* A stop must not free the data of a block still being written. One writer holds block
+ * 2 in a write that lasts until after the stop; the other writes on until the stop and
+ * then takes the block whose ring slot is block 2's. That block was never got, so it
+ * must not be given back: the maker would make it into the slot the held write is
+ * still reading from (as it did when a stopped writer put its block unwritten). */
+static ssize_t pf_pwrite_hold_2(void *ctx, int fd, const void *buf, size_t n, uint64_t offset)
+{
+	if (offset == 2 * BS) {
+		unsigned char before[BS];
+		memcpy(before, buf, n);
+		/* until the stop (bounded, so that a broken writer fails, not hangs) */
+		for (int i = 0; i < 5000 && !atomic_load(&stop); i++)
+			sleep_us(1000);
+		sleep_us(100000);   /* the device is still reading the buffer */
+		if (memcmp(before, buf, n) != 0) {
+			pthread_mutex_lock(&pf.lock);
+			pf.overwritten = true;
+			pthread_mutex_unlock(&pf.lock);
+		}
+	}
+	return pf_pwrite(ctx, fd, buf, n, offset);
+}
+
+static void test_stop_keeps_a_held_block(void **state)
+{
+	struct vb_source_buf src;
+	struct vb_io_ops o = pops();
+	struct vb_run r;
+	(void)state;
+	o.pwrite = pf_pwrite_hold_2;
+	size_t slots = vb_source_buffer_bytes(VB_SRC_RANDOM, BS, 2, 0) / BS;
+	assert_true(slots + 100 <= MAX_BLOCKS);
+	uint64_t count = slots + 100;
+	assert_int_equal(vb_source_init(&src, VB_SRC_RANDOM, BS, 4096, 2, count * BS, 9, true),
+			 0);
+	struct vb_write_plan p = plan(&src, count, 2);
+	/* The stop comes with the write of block slots + 1 (the held write is counted when
+	 * it ends): the free writer's next block is slots + 2, in block 2's slot. */
+	pf.stop = &stop;
+	pf.stop_after = (unsigned)slots + 1;
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.stop, VB_STOP_SIGNAL);
+	assert_false(pf.overwritten);
+	assert_int_equal(pf.writes_at[2], 1);
+	assert_int_equal(pf.writes, slots + 2);
+	vb_run_free(&r);
+	vb_source_free(&src);
+}
+
 /* Each writer publishes its own call for the watchdog: with the writes held, every
  * slot shows a write in progress at its own offset. */
 static struct vb_watch watch;
@@ -387,6 +437,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_short_write_continued, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_ends_all_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_keeps_a_held_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_each_writer_publishes_its_call, setup,
 						teardown),
 	};

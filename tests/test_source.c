@@ -232,8 +232,9 @@ static void four_slots_taken(struct vb_source_buf *s)
 }
 
 /* A writer waiting for a block the maker cannot make (its slot is still held) is let go,
- * with NULL, when the run ends; a block given back unwritten frees its slot. */
-static void test_ring_end_releases_waiters_and_put_without_get(void **state)
+ * with NULL, when the run ends, and when a writer stops early (vb_source_abort); a block
+ * got before the abort keeps its data until it is given back. */
+static void test_ring_end_and_abort_release_waiters(void **state)
 {
 	struct vb_source_buf s;
 	struct blocked_get g;
@@ -256,13 +257,31 @@ static void test_ring_end_releases_waiters_and_put_without_get(void **state)
 	pthread_join(th, NULL);
 	assert_null(g.got);
 
-	/* A block taken but not written (a stop) is given back without a get. */
+	/* Run 2: blocks 0 to 3 held, a getter waits for block 4 (block 0's slot). */
 	assert_int_equal(vb_source_run_begin(&s, 2, 100), 0);
-	vb_source_put(&s, 0);
-	for (uint64_t b = 1; b < 8; b++) {
+	const unsigned char *first = vb_source_get(&s, 0);
+	assert_non_null(first);
+	for (uint64_t b = 1; b < 4; b++)
 		assert_non_null(vb_source_get(&s, b));
+	memset(&g, 0, sizeof g);
+	g.s = &s;
+	g.block = 4;
+	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
+	sleep_us(50000);
+	assert_int_equal(atomic_load(&g.done), 0);
+	vb_source_abort(&s);
+	pthread_join(th, NULL);
+	assert_null(g.got);
+	/* A get after the abort does not wait either. */
+	assert_null(vb_source_get(&s, 5));
+	/* Block 0 is still block 0 of run 2 (seed 1). */
+	unsigned char *want = malloc(1 << 20);
+	assert_non_null(want);
+	vb_random_block(1, 2, 0, want, 1 << 20);
+	assert_memory_equal(first, want, 1 << 20);
+	free(want);
+	for (uint64_t b = 0; b < 4; b++)
 		vb_source_put(&s, b);
-	}
 	vb_source_run_end(&s);
 	vb_source_free(&s);
 }
@@ -420,7 +439,7 @@ int main(void)
 		cmocka_unit_test(test_seed_reproducible_and_unseeded_differs),
 		cmocka_unit_test(test_ring_with_four_writers),
 		cmocka_unit_test(test_ring_with_a_slow_writer),
-		cmocka_unit_test(test_ring_end_releases_waiters_and_put_without_get),
+		cmocka_unit_test(test_ring_end_and_abort_release_waiters),
 		cmocka_unit_test(test_ring_wakes_on_a_late_first_block),
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_alignment),

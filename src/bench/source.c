@@ -365,10 +365,14 @@ size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint6
 {
 	if (kind == VB_SRC_ZERO)
 		return bs;
-	if (kind == VB_SRC_RANDOM)
-		return ring_slots(bs, qd) * bs;
-	size_t pool = urandom_pool_bytes(bs, run_bytes);
-	return urandom_fresh(run_bytes) ? pool : pool + ring_slots(bs, qd) * bs;
+	/* In 64 bits, and SIZE_MAX when that does not fit a size_t (a 32-bit build with a
+	 * deep queue of large blocks): the caller then finds it more than the memory. */
+	uint64_t ring = (uint64_t)ring_slots(bs, qd) * bs, n = ring;
+	if (kind == VB_SRC_URANDOM) {
+		uint64_t pool = urandom_pool_bytes(bs, run_bytes);
+		n = urandom_fresh(run_bytes) ? pool : pool + ring;
+	}
+	return n > SIZE_MAX ? SIZE_MAX : (size_t)n;
 }
 
 static void ring_free(struct vb_ring *r)
@@ -398,7 +402,9 @@ static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uin
 	pthread_cond_init(&r->maker_cond, NULL);
 	r->ready = calloc(r->n_slots, sizeof *r->ready);
 	r->freed = calloc(r->n_slots, sizeof *r->freed);
-	r->mem = vb_os_aligned_alloc(align, r->n_slots * r->bs);
+	/* (the product does not fit a 32-bit size_t for some depths and block sizes) */
+	r->mem = r->n_slots <= SIZE_MAX / r->bs ? vb_os_aligned_alloc(align, r->n_slots * r->bs)
+						: NULL;
 	if (r->ready == NULL || r->freed == NULL || r->mem == NULL) {
 		ring_free(r);
 		return NULL;
@@ -511,6 +517,16 @@ void vb_source_put(struct vb_source_buf *s, uint64_t block)
 		pthread_cond_signal(&r->maker_cond);
 		pthread_mutex_unlock(&r->lock);
 	}
+}
+
+void vb_source_abort(struct vb_source_buf *s)
+{
+	struct vb_ring *r = s->ring;
+
+	if (r == NULL || !r->running)
+		return;
+	atomic_store(&r->stop, 1);
+	wake_all(r);
 }
 
 void vb_source_run_end(struct vb_source_buf *s)

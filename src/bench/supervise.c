@@ -283,23 +283,34 @@ static void abandon(struct sup *p)
 	}
 }
 
+/* The arguments of a worker abandoned by vb_supervise (see there). */
+static struct worker *abandoned;
+
 enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 			    struct vb_shared *sh, const struct vb_supervise_io *io,
 			    struct vb_session *s, struct vb_supervise_result *res,
 			    struct vb_err *err)
 {
-	struct worker wk = {cfg, t, sh, io, -1};
+	/* On the heap: a worker thread that is abandoned (stuck in the kernel) still holds it
+	 * when this function has returned, and may use it if its call ever returns; it is
+	 * then left to the end of the process. */
+	struct worker *wk = malloc(sizeof *wk);
 	struct sup *p = calloc(1, sizeof *p);
 	int status = 0, signo = 0;
 
 	memset(res, 0, sizeof *res);
-	if (p == NULL)
+	if (p == NULL || wk == NULL) {
+		free(p);
+		free(wk);
 		return vb_fail(err, VB_E_SETUP, "out of memory");
+	}
+	*wk = (struct worker){cfg, t, sh, io, -1};
 	*p = (struct sup){cfg, sh, io, s, res, NULL, {NULL, 0, 0}, false, 0, 0, 0, {{0, 0}}};
-	p->w = vb_os_worker_start(worker_main, &wk);
+	p->w = vb_os_worker_start(worker_main, wk);
 	if (p->w == NULL) {
 		int e = errno;
 		free(p);
+		free(wk);
 		return vb_fail(err, VB_E_SETUP, "cannot start the benchmark process: %s",
 			       strerror(e));
 	}
@@ -324,6 +335,10 @@ enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 	}
 	free(p->in.buf);
 	vb_os_worker_free(p->w);
+	if (res->aborted)
+		abandoned = wk;   /* kept, and reachable, to the end of the process */
+	else
+		free(wk);
 	bool ok = p->done && !res->failed && res->stop_signal == 0 && res->pool_errno == 0 &&
 		  !res->aborted;
 	free(p);

@@ -348,11 +348,14 @@ static void *writer_main(void *arg)
 		if (!check_stop(p, &r, VB_STAGE_WRITE))
 			buf = vb_source_get(p->source, b);
 		if (buf == NULL) {
-			/* The block is given back unwritten: the maker must not wait for it. */
-			vb_source_put(p->source, b);
 			if (r.stop == VB_STOP_DONE)
 				fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
+			/* The stop first, so that writers let go by the abort below, whose gets
+			 * return NULL, cannot be taken for the cause. The block is not put: its
+			 * slot may still be another writer's; the abort lets go of any writer
+			 * waiting for a block this one's slot was to carry. */
 			record_failure(q, &r);
+			vb_source_abort(p->source);
 			break;
 		}
 		uint64_t t0 = ops->fast_ns(ops->ctx);
