@@ -219,6 +219,21 @@ static void *get_in_thread(void *arg)
 	return NULL;
 }
 
+/* Starts a thread getting `block`, and checks that it is still waiting 100 ms later. */
+static pthread_t start_waiting_get(struct blocked_get *g, struct vb_source_buf *s,
+				   uint64_t block)
+{
+	pthread_t th;
+
+	memset(g, 0, sizeof *g);
+	g->s = s;
+	g->block = block;
+	assert_int_equal(pthread_create(&th, NULL, get_in_thread, g), 0);
+	sleep_us(100000);
+	assert_int_equal(atomic_load(&g->done), 0);
+	return th;
+}
+
 /* A ring of 1 MiB blocks at qd 1, which has 4 slots, its first run begun and blocks 0
  * to 3 taken (none given back): the maker now waits for block 0's slot. */
 static void four_slots_taken(struct vb_source_buf *s)
@@ -246,12 +261,7 @@ static void test_ring_end_and_abort_release_waiters(void **state)
 	vb_source_put(&s, 2);
 	assert_non_null(vb_source_get(&s, 4));   /* slot of block 0, given back */
 	/* Block 5 needs block 1's slot, which is held: the getter waits... */
-	memset(&g, 0, sizeof g);
-	g.s = &s;
-	g.block = 5;
-	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
-	sleep_us(100000);
-	assert_int_equal(atomic_load(&g.done), 0);
+	th = start_waiting_get(&g, &s, 5);
 	/* ...until the run ends. */
 	vb_source_run_end(&s);
 	pthread_join(th, NULL);
@@ -263,12 +273,7 @@ static void test_ring_end_and_abort_release_waiters(void **state)
 	assert_non_null(first);
 	for (uint64_t b = 1; b < 4; b++)
 		assert_non_null(vb_source_get(&s, b));
-	memset(&g, 0, sizeof g);
-	g.s = &s;
-	g.block = 4;
-	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
-	sleep_us(50000);
-	assert_int_equal(atomic_load(&g.done), 0);
+	th = start_waiting_get(&g, &s, 4);
 	vb_source_abort(&s);
 	pthread_join(th, NULL);
 	assert_null(g.got);

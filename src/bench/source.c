@@ -535,8 +535,7 @@ void vb_source_run_end(struct vb_source_buf *s)
 
 	if (r == NULL || !r->running)
 		return;
-	atomic_store(&r->stop, 1);
-	wake_all(r);
+	vb_source_abort(s);
 	pthread_join(r->maker, NULL);
 	r->running = false;
 }
