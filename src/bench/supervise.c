@@ -36,6 +36,7 @@ struct worker {
 	struct vb_shared *sh;
 	const struct vb_supervise_io *io;
 	int chan;
+	struct worker *next_abandoned;
 };
 
 static bool send_msg(int chan, uint32_t type, const void *a, size_t an, const void *b,
@@ -283,7 +284,7 @@ static void abandon(struct sup *p)
 	}
 }
 
-/* The arguments of a worker abandoned by vb_supervise (see there). */
+/* The arguments of the workers abandoned by vb_supervise (see there), linked. */
 static struct worker *abandoned;
 
 enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
@@ -304,7 +305,7 @@ enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 		free(wk);
 		return vb_fail(err, VB_E_SETUP, "out of memory");
 	}
-	*wk = (struct worker){cfg, t, sh, io, -1};
+	*wk = (struct worker){cfg, t, sh, io, -1, NULL};
 	*p = (struct sup){cfg, sh, io, s, res, NULL, {NULL, 0, 0}, false, 0, 0, 0, {{0, 0}}};
 	p->w = vb_os_worker_start(worker_main, wk);
 	if (p->w == NULL) {
@@ -335,10 +336,13 @@ enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 	}
 	free(p->in.buf);
 	vb_os_worker_free(p->w);
-	if (res->aborted)
-		abandoned = wk;   /* kept, and reachable, to the end of the process */
-	else
+	if (res->aborted) {
+		/* kept, and reachable, to the end of the process */
+		wk->next_abandoned = abandoned;
+		abandoned = wk;
+	} else {
 		free(wk);
+	}
 	bool ok = p->done && !res->failed && res->stop_signal == 0 && res->pool_errno == 0 &&
 		  !res->aborted;
 	free(p);
