@@ -58,6 +58,7 @@ struct fake {
 	atomic_int *raise_stop_on_eintr; /* set to SIGINT when a scripted EINTR comes */
 	int block_at;                    /* the write number that blocks (supervisor tests) */
 	bool block_ignores_signals;
+	atomic_int *unblock;             /* once set, the blocked write fails with EIO */
 	bool real_clock;                 /* now_ns is the real clock (a watchdog reads it) */
 	const char *not_dir;             /* open_dir of this path fails with ENOTDIR */
 	atomic_int *poke;                /* set to poke_value during write number poke_at */
@@ -128,13 +129,18 @@ static inline int fk_unlinkat(void *ctx, int dirfd, const char *name)
 	return 0;
 }
 
-/* Blocks like a stuck disk: until a signal interrupts it, or for good. */
+/* Blocks like a stuck disk: until a signal interrupts it, until unblock is set, or for
+ * good. */
 static inline ssize_t fk_block(struct fake *f)
 {
 	for (;;) {
 		struct timespec ts = {0, 10000000};
 		if (nanosleep(&ts, NULL) != 0 && errno == EINTR && !f->block_ignores_signals)
 			return -1;
+		if (f->unblock != NULL && atomic_load(f->unblock)) {
+			errno = EIO;
+			return -1;
+		}
 	}
 }
 

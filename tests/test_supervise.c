@@ -6,6 +6,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include "fake_io.h"
 #include "vb_supervise.h"
 
@@ -132,6 +134,49 @@ static void test_unkillable_call_is_left_behind(void **state)
 	assert_int_equal(session.n_runs, 0);
 }
 
+/* Overwrites the stack below the caller with copies of fd, where the frames of the
+ * supervisor just returned from were. */
+static __attribute__((noinline)) int scribble(int fd)
+{
+	volatile int area[8192];
+	for (size_t i = 0; i < sizeof area / sizeof area[0]; i++)
+		area[i] = fd;
+	return area[fd % 8192];
+}
+
+/* A worker thread left behind (stuck beyond interruption) whose call returns after the
+ * supervisor has returned: it must still find its own channel, not read one from the
+ * supervisor's dead stack frame. The frame is filled with the number of a pipe of ours
+ * first: a worker that read it there would send its run to that pipe. Threads only. */
+static void test_abandoned_thread_keeps_its_arguments(void **state)
+{
+	struct vb_supervise_result res;
+	static atomic_int unblock;
+	int fds[2];
+	char c;
+	(void)state;
+	if (vb_os_worker_is_process()) {
+		print_message("skip: the worker is a process here, killed when left behind\n");
+		skip();
+	}
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+	atomic_store(&unblock, 0);
+	fk.block_at = 2;
+	fk.block_ignores_signals = true;
+	fk.unblock = &unblock;
+	cfg.timeout_secs = 0.3;
+	assert_int_equal(supervise(stderr, &res), VB_E_IO);
+	assert_true(res.aborted);
+	(void)scribble(fds[1]);
+	atomic_store(&unblock, 1);   /* the stuck call returns (EIO): the worker goes on */
+	struct timespec ts = {0, 500000000};
+	nanosleep(&ts, NULL);
+	assert_int_equal(read(fds[0], &c, 1), -1);   /* nothing came to our pipe */
+	close(fds[0]);
+	close(fds[1]);
+}
+
 static void test_stop_reaches_the_worker(void **state)
 {
 	struct vb_supervise_result res;
@@ -173,6 +218,7 @@ int main(void)
 		T(test_runs_come_back_whole),
 		T(test_stall_warned_then_timeout_interrupts),
 		T(test_unkillable_call_is_left_behind),
+		T(test_abandoned_thread_keeps_its_arguments),
 		T(test_stop_reaches_the_worker),
 		T(test_worker_death_is_noticed),
 #undef T
