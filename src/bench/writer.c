@@ -285,6 +285,8 @@ struct parallel {
 	atomic_int running;          /* writers not yet done */
 	pthread_mutex_t lock;        /* guards first, and the last writer's signal */
 	pthread_cond_t done;         /* signalled when the last writer ends */
+	atomic_int gate;             /* all writers started (or one could not be) */
+	pthread_cond_t opened;       /* signalled when the gate opens */
 	struct vb_run first;         /* the failure reported */
 	bool have_first;
 };
@@ -328,6 +330,12 @@ static void *writer_main(void *arg)
 
 	w->self = vb_os_thread_self();
 	atomic_store(&w->started, 1);
+	/* Nothing is written before every writer has started: a writer that could not be
+	 * started fails the run before its first write, not in the middle of it. */
+	pthread_mutex_lock(&q->lock);
+	while (!atomic_load(&q->gate))
+		pthread_cond_wait(&q->opened, &q->lock);
+	pthread_mutex_unlock(&q->lock);
 	/* The watch covers the wait for a block's data as well as its write, from the end
 	 * of this writer's previous write: a writer that waits forever for anything is a
 	 * stall, reported and ended by --timeout like a write that never returns. */
@@ -426,6 +434,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	q.fd = fd;
 	pthread_mutex_init(&q.lock, NULL);
 	pthread_cond_init(&q.done, NULL);
+	pthread_cond_init(&q.opened, NULL);
 	for (unsigned i = 0; i < n; i++) {
 		w[i].q = &q;
 		w[i].index = i;
@@ -439,12 +448,17 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 				 "started: %s", i, n, strerror(e));
 			struct vb_run r;
 			memset(&r, 0, sizeof r);
-			fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, e, 0);
+			/* as when the thread making the data cannot be started */
+			fail_run(&r, VB_STOP_ERROR, VB_STAGE_OPEN, e, 0);
 			record_failure(&q, &r);
 			break;
 		}
 		started++;
 	}
+	pthread_mutex_lock(&q.lock);
+	atomic_store(&q.gate, 1);
+	pthread_cond_broadcast(&q.opened);
+	pthread_mutex_unlock(&q.lock);
 	for (;;) {
 		if (wait_writers(&q, iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20) == 0)
 			break;
@@ -488,6 +502,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		rc = -1;
 	}
 	pthread_cond_destroy(&q.done);
+	pthread_cond_destroy(&q.opened);
 	pthread_mutex_destroy(&q.lock);
 	free(w);
 	return rc;

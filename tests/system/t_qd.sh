@@ -73,6 +73,26 @@ check "the offset of the first failing block is reported" grep -q "partial, .*of
 check "every block before it was written and counted" grep -q "^# $lim bytes transferred" "$SCRATCH/f.out"
 check "no second run after the failure" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/f.out"
 
+# --- writers that cannot all be started: the run fails before its first write ---------
+# (a tight address-space limit leaves room for only some of 256 thread stacks)
+if [ -n "${VB_UNDER_TOOL:-}" ] || [ "${VALGRIND:-0}" = 1 ]; then
+	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
+else
+	d=$(new_dir)
+	(ulimit -v 40000 && exec "$VBENCH" --no-progress --qd 256 bs=1M count=32 runs=2 "$d") >"$SCRATCH/t.out" 2>"$SCRATCH/t.err"
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		skip "ulimit -v 40000: all 256 writers could be started here"
+	else
+		check "writers not started: exit 3 (got $rc)" [ "$rc" = 3 ]
+		check "the message says how many started, and that nothing was written" \
+			grep -q "only [0-9]* of 256 writers could be started: .*; nothing was written to it" "$SCRATCH/t.err"
+		check "and nothing was: 0+0 records out" grep -q "^# 0+0 records out" "$SCRATCH/t.out"
+		check "no second run" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/t.out"
+		check "nothing is left in the directory" empty_dir "$d"
+	fi
+fi
+
 # --- a signal stops every writer: the partial run printed, the file removed --------------
 # (a background job of a script starts with SIGINT ignored, and vbench keeps it so)
 if env --default-signal=INT true 2>/dev/null; then
