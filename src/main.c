@@ -228,7 +228,7 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 
 	if (res->pool_errno != 0) {
 		snprintf(msg, sizeof msg, "cannot prepare %" PRIu64 " bytes of %s data: %s",
-			 a->cfg.bs_bytes, vb_source_name(a->cfg.source), strerror(res->pool_errno));
+			 a->ctx.pool_bytes, vb_source_name(a->cfg.source), strerror(res->pool_errno));
 		vb_out_error(stderr, msg);
 		return EXIT_SETUP;
 	}

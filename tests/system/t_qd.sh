@@ -91,6 +91,17 @@ else
 		check "no second run" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/t.out"
 		check "nothing is left in the directory" empty_dir "$d"
 	fi
+	# The data ring of 256 writers (a block per writer and one: 257 MiB) does not fit:
+	# the refusal names the ring's size, not one block's.
+	d=$(new_dir)
+	(ulimit -v 200000 && exec "$VBENCH" --no-progress --qd 256 --source random bs=1M count=32 "$d") >"$SCRATCH/m.out" 2>"$SCRATCH/m.err"
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		skip "ulimit -v 200000: the ring of 257 MiB fitted here"
+	else
+		check "ring too large for the memory: exit 2 (got $rc)" [ "$rc" = 2 ]
+		check "the message names the ring's size" grep -q "cannot prepare 269484032 bytes of random data" "$SCRATCH/m.err"
+	fi
 fi
 
 # --- a signal stops every writer: the partial run printed, the file removed --------------
