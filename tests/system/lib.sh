@@ -61,6 +61,10 @@ expect_err() {
 
 is_root() { [ "$(id -u)" = 0 ]; }
 
+# Whether vbench runs under a sanitizer or valgrind, which need more address space than
+# a tight ulimit -v leaves.
+under_tool() { [ -n "${VB_UNDER_TOOL:-}" ] || [ "${VALGRIND:-0}" = 1 ]; }
+
 # need_root WHY: ends this test file with a visible skip unless run as root.
 need_root() {
 	if ! is_root; then

@@ -161,7 +161,7 @@ check "ulimit -f: the summary is printed" grep -q "^mean " "$SCRATCH/f.out"
 check "ulimit -f: the file is removed" [ ! -e "$d/big" ]
 
 # --- little address space: the supervision needs no thread, --timeout still works -------
-if [ -n "${VB_UNDER_TOOL:-}" ] || [ "${VALGRIND:-0}" = 1 ]; then
+if under_tool; then
 	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
 else
 	d=$(new_dir)

@@ -75,7 +75,7 @@ check "no second run after the failure" sh -c '! grep -q "^# run 2" "$1"' _ "$SC
 
 # --- writers that cannot all be started: the run fails before its first write ---------
 # (a tight address-space limit leaves room for only some of 256 thread stacks)
-if [ -n "${VB_UNDER_TOOL:-}" ] || [ "${VALGRIND:-0}" = 1 ]; then
+if under_tool; then
 	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
 else
 	d=$(new_dir)
