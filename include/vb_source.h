@@ -91,6 +91,14 @@ void vb_source_free(struct vb_source_buf *s);
  * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
 void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n);
 
+/* How many ways of making random blocks this build has on this CPU (the vector units
+ * it finds), and vb_random_block made the way numbered way, 0 (the fastest, what
+ * vb_random_block uses) to vb_random_ways() - 1 (plain C): every way gives the same
+ * bytes, which the tests check. */
+int vb_random_ways(void);
+void vb_random_block_way(int way, uint64_t seed, uint64_t run, uint64_t block,
+			 unsigned char *buf, size_t n);
+
 /* Fills the bs bytes at buf with block `block` of run `run` from a reused urandom pool:
  * the pool's slice for that block, every VB_STAMP_STRIDE bytes stamped with (seed, run,
  * offset). */

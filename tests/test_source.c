@@ -74,6 +74,51 @@ static void test_random_block_depends_on_seed_run_and_block(void **state)
 	assert_memory_equal(a, b, 100);
 }
 
+/* Block (seed, run, block) as four xoshiro256** streams interleaved 8 bytes at a time,
+ * made here from the one-stream generator: lane i starts where splitmix64, from the
+ * block's mix of seed, run and block number, stands after 4 * i outputs. */
+static void model_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
+			size_t n)
+{
+	uint64_t x = seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL);
+	uint64_t st[4][4];
+
+	for (int i = 0; i < 4; i++)
+		vb_prng_seed(st[i], x + (uint64_t)(4 * i) * 0x9e3779b97f4a7c15ULL);
+	for (size_t off = 0; off < n; off += 8) {
+		unsigned char v[8];
+		vb_prng_fill(st[(off / 8) % 4], v, 8);
+		memcpy(buf + off, v, n - off < 8 ? n - off : 8);
+	}
+}
+
+static void test_random_ways_give_the_same_bytes(void **state)
+{
+	static const size_t lens[] = {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100,
+				      4096, 4096 + 13, 65536 + 24};
+	static unsigned char want[65536 + 64], got[65536 + 64];
+	int ways = vb_random_ways();
+	(void)state;
+
+	/* The vector ways where the compiler has them, and plain C: at least two here. */
+	assert_true(ways >= 2);
+	for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+		size_t n = lens[l];
+		model_block(11, 4, 77, want, n);
+		for (int w = 0; w < ways; w++) {
+			memset(got, 0xa5, sizeof got);
+			vb_random_block_way(w, 11, 4, 77, got, n);
+			assert_memory_equal(got, want, n);
+			/* and nothing past the block */
+			for (size_t i = n; i < n + 32; i++)
+				assert_int_equal(got[i], 0xa5);
+		}
+		memset(got, 0xa5, sizeof got);
+		vb_random_block(11, 4, 77, got, n);
+		assert_memory_equal(got, want, n);
+	}
+}
+
 static void test_random_ring_gives_each_blocks_own_bytes(void **state)
 {
 	struct vb_source_buf s;
@@ -439,6 +484,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_block_depends_on_seed_run_and_block),
+		cmocka_unit_test(test_random_ways_give_the_same_bytes),
 		cmocka_unit_test(test_random_ring_gives_each_blocks_own_bytes),
 		cmocka_unit_test(test_random_sectors_unique_across_runs),
 		cmocka_unit_test(test_seed_reproducible_and_unseeded_differs),
