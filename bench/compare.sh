@@ -288,22 +288,43 @@ echo
 # and writes it; vbench fills its buffer once and only writes, so it should need about
 # half of dd's system calls. Issue 13 sets 0.45 at bs=4k, where the cost per block is
 # most of the total; at bs=1M the copy into /dev/null is nothing and 0.70 stays.
+# The floor, measured in the same loop when a C compiler is at hand: floor.c writes the
+# same blocks with nothing else in its loop (bare), and with the least that exact
+# per-write latency needs (clock: one clock read and a histogram bucket per write).
+floor=""
+if command -v cc >/dev/null && cc -O2 -o "$work/floor" "$here/floor.c" 2>"$errf"; then
+	floor=$work/floor
+else
+	notes+=("(a) no floor rows: floor.c could not be compiled (no cc?)")
+fi
 for bs in 4k 1M; do
-	if [ "$bs" = 4k ]; then count=$a_count4k; else count=$a_count1m; fi
-	vb=() dd_=()
+	if [ "$bs" = 4k ]; then count=$a_count4k bsb=4096; else count=$a_count1m bsb=$MiB; fi
+	vb=() dd_=() fb=() fc=()
+	tools=(vb dd)
+	[ -n "$floor" ] && tools+=(fb fc)
 	echo "(a) CPU time, $((a_bytes / MiB)) MiB to /dev/null, bs=$bs ..."
 	for ((i = 1; i <= CPU_REPEATS; i++)); do
-		# Alternating which tool goes first keeps either from always running on a cache
-		# or CPU frequency state left by the other.
-		if ((i % 2)); then order="vb dd"; else order="dd vb"; fi
+		# Rotating which tool goes first keeps any from always running on a cache or CPU
+		# frequency state left by the same other one.
+		order=""
+		for ((k = 0; k < ${#tools[@]}; k++)); do
+			order+=" ${tools[(k + i) % ${#tools[@]}]}"
+		done
 		for t in $order; do
-			if [ "$t" = vb ]; then
+			case $t in
+			vb)
 				run_timed "$VBENCH" --no-progress --sync none -q "bs=$bs" "count=$count" runs=1 /dev/null
-				vb+=("$cpu")
-			else
+				vb+=("$cpu") ;;
+			dd)
 				run_timed dd if=/dev/zero of=/dev/null "bs=$bs" "count=$count"
-				dd_+=("$cpu")
-			fi
+				dd_+=("$cpu") ;;
+			fb)
+				run_timed "$floor" bare "$bsb" "$count"
+				fb+=("$cpu") ;;
+			fc)
+				run_timed "$floor" clock "$bsb" "$count"
+				fc+=("$cpu") ;;
+			esac
 		done
 	done
 	mv=$(median "${vb[@]}") md=$(median "${dd_[@]}") r=$(ratio "$mv" "$md")
@@ -311,6 +332,13 @@ for bs in 4k 1M; do
 	add_row "(a) CPU secs, $((a_bytes / MiB)) MiB -> /dev/null, bs=$bs" "$mv" "$md" "dd" "$r" "<=$limit" \
 		"$(verdict "$r" "<=" "$limit")"
 	notes+=("(a) bs=$bs samples (s, user+sys): vbench ${vb[*]} | dd ${dd_[*]}")
+	if [ -n "$floor" ]; then
+		m=$(median "${fb[@]}")
+		add_row "(a) floor: bare pwrite loop, bs=$bs" "$m" "$md" "dd" "$(ratio "$m" "$md")" "(info)" "-"
+		m=$(median "${fc[@]}")
+		add_row "(a) floor: + clock read per write, bs=$bs" "$m" "$md" "dd" "$(ratio "$m" "$md")" "(info)" "-"
+		notes+=("(a) bs=$bs floor samples (s): bare ${fb[*]} | with a clock read ${fc[*]}")
+	fi
 done
 
 # ---------------------------------------------------------------------------------------
@@ -336,8 +364,10 @@ notes+=("(b) tmpfs: $tmpfs_dir ($([ "$tmpfs_mounted" = 1 ] && echo "mounted for 
 for src in zero random; do
 	run_plain "$VBENCH" --no-progress --sync fsync --source "$src" -q bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
 done
-zr=() rr=()
-for ((i = 1; i <= REPEATS; i++)); do
+# Three times the repeats: a tmpfs run's rate wanders by 10-15% from one run to the next
+# here, and the figure is a ratio of two such medians.
+zr=() rr=() pr=()
+for ((i = 1; i <= 3 * REPEATS; i++)); do
 	if ((i % 2)); then order="zero random"; else order="random zero"; fi
 	for src in $order; do
 		run_plain "$VBENCH" --no-progress --sync fsync --source "$src" bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
@@ -345,11 +375,13 @@ for ((i = 1; i <= REPEATS; i++)); do
 		[ -n "$rate" ] || crashed 0 "no dd-style line from vbench --source $src"
 		if [ "$src" = zero ]; then zr+=("$rate"); else rr+=("$rate"); fi
 	done
+	pr+=("$(ratio "${rr[-1]}" "${zr[-1]}")")
 done
 mz=$(median "${zr[@]}") mr=$(median "${rr[@]}") r=$(ratio "$mr" "$mz")
 add_row "(b) MiB/s, $b_blocks MiB tmpfs, random vs zero" "$(human_rate "$mr")" "$(human_rate "$mz")" \
 	"zero" "$r" ">=0.97" "$(verdict "$r" ">=" 0.97)"
 notes+=("(b) samples (MiB/s): random $(samples "${rr[@]}")| zero $(samples "${zr[@]}")")
+notes+=("(b) random / zero of each repeat's pair: ${pr[*]}; their median $(median "${pr[@]}")")
 
 # ---------------------------------------------------------------------------------------
 # (b2) The same with O_DIRECT to the disk: the generator thread must keep ahead of a
