@@ -52,4 +52,10 @@ int vb_analysis_paused_text(const struct vb_run_analysis *a, char *buf, size_t n
 int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_config *cfg,
 			   uint64_t ram_bytes, char *buf, size_t n);
 
+/* Writes the warning for a buffered run in a guest whose freed memory goes back to its
+ * host (vb_env.frees_to_host) into buf; returns 0 when there is none (--direct: the page
+ * cache is not used). */
+int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host, char *buf,
+				 size_t n);
+
 #endif

@@ -2,6 +2,7 @@
 #define VB_ENV_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Where a benchmark ran; every text field is "unknown" when it cannot be found. */
@@ -16,6 +17,9 @@ struct vb_env {
 	uint32_t logical_block;   /* bytes, 0 when unknown */
 	uint32_t physical_block;  /* bytes, 0 when unknown */
 	uint64_t ram_bytes;       /* total RAM, 0 when unknown */
+	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
+				   * page reporting): whoever allocates it next waits for the
+				   * host to supply it again */
 };
 
 /* The platform layer (vb_os_detect) fills a vb_env; this module only names it. */

@@ -78,8 +78,8 @@ static void on_run(void *arg, const struct vb_run *r)
 static void finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
-	char cache[512], drift[512], paused[256];
-	const char *warnings[3];
+	char cache[512], drift[512], paused[256], hostmem[512];
+	const char *warnings[4];
 	size_t nw = 0;
 
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
@@ -92,6 +92,9 @@ static void finish_output(struct app *a)
 		warnings[nw++] = drift;
 	if (vb_analysis_paused_text(&an, paused, sizeof paused))
 		warnings[nw++] = paused;
+	if (!a->ctx.sink && vb_analysis_host_memory_text(&a->cfg, a->env.frees_to_host, hostmem,
+							 sizeof hostmem))
+		warnings[nw++] = hostmem;
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_summary(stdout, &a->ctx, &an);
 	else if (a->cfg.format == VB_FMT_JSON)

@@ -80,6 +80,27 @@ static void test_page_cache_warning(void **state)
 	assert_int_equal(vb_analysis_cache_text(&a, &cfg, 1ULL << 30, text, sizeof text), 0);
 }
 
+/* A guest that gives freed memory back to its host: every buffered run is warned, with
+ * the way out; --direct does not use the page cache, and a host that keeps it says
+ * nothing. */
+static void test_host_memory_warning(void **state)
+{
+	struct vb_config cfg;
+	char text[1024];
+
+	(void)state;
+	vb_config_defaults(&cfg);
+	assert_int_equal(vb_analysis_host_memory_text(&cfg, false, text, sizeof text), 0);
+	assert_int_equal(vb_analysis_host_memory_text(&cfg, true, text, sizeof text), 1);
+	assert_non_null(strstr(text, "free page reporting"));
+	assert_non_null(strstr(text, "--direct"));
+	assert_non_null(strstr(text, "/sys/module/page_reporting/parameters/page_reporting_order"));
+	cfg.sync = VB_SYNC_NONE;
+	assert_int_equal(vb_analysis_host_memory_text(&cfg, true, text, sizeof text), 1);
+	cfg.direct = true;
+	assert_int_equal(vb_analysis_host_memory_text(&cfg, true, text, sizeof text), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -87,6 +108,7 @@ int main(void)
 		cmocka_unit_test(test_falling_series_flagged),
 		cmocka_unit_test(test_noisy_but_flat_is_unstable_only),
 		cmocka_unit_test(test_page_cache_warning),
+		cmocka_unit_test(test_host_memory_warning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

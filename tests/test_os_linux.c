@@ -484,6 +484,69 @@ static void test_garbage_and_missing(void **state)
 	assert_int_equal(vb_linux_meminfo("/nonexistent-vbench-root", "MemTotal"), 0);
 }
 
+/* A fake system for vb_linux_frees_to_host under root/name: the reporting order (NULL:
+ * no such file), /proc/buddyinfo with `orders` orders (0: no file), and virtio device
+ * virtio0 of type dev with the features bit string feats (NULL: no device). */
+static void fake_reporting(char *sub, const char *name, const char *order, int orders,
+			   const char *dev, const char *feats)
+{
+	char line[256];
+	int len;
+
+	assert_int_equal(path_of(sub, root, name), 0);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	if (order != NULL)
+		assert_int_equal(put(sub, "sys/module/page_reporting/parameters/"
+				      "page_reporting_order", order), 0);
+	if (orders > 0) {
+		len = snprintf(line, sizeof line, "Node 0, zone   Normal");
+		for (int i = 0; i < orders; i++)
+			len += snprintf(line + len, sizeof line - (size_t)len, " %6d", 100 - i);
+		snprintf(line + len, sizeof line - (size_t)len, " \n");
+		assert_int_equal(put(sub, "proc/buddyinfo", line), 0);
+	}
+	if (dev != NULL) {
+		assert_int_equal(put(sub, "sys/bus/virtio/devices/virtio0/device", dev), 0);
+		assert_int_equal(put(sub, "sys/bus/virtio/devices/virtio0/features", feats), 0);
+	}
+}
+
+/* Free page reporting is on where a virtio balloon agreed to it (feature bit 5) and the
+ * reporting order is below the allocator's largest: then every buffered run is warned. */
+static void test_frees_to_host(void **state)
+{
+	static const char on[] = "0110010100000000000000000000000010000000\n";
+	static const char off[] = "0110000100000000000000000000000010000000\n";
+	char sub[PATH_MAX];
+	(void)state;
+
+	fake_reporting(sub, "fph-on", "9\n", 11, "0x0005\n", on);
+	assert_true(vb_linux_frees_to_host(sub));
+	/* the order as the kernel's largest (10 here) still reports blocks of that order */
+	fake_reporting(sub, "fph-top", "10\n", 11, "0x0005\n", on);
+	assert_true(vb_linux_frees_to_host(sub));
+	/* paused: no free block is that large */
+	fake_reporting(sub, "fph-paused", "11\n", 11, "0x0005\n", on);
+	assert_false(vb_linux_frees_to_host(sub));
+	/* without /proc/buddyinfo a small order still counts as on */
+	fake_reporting(sub, "fph-nobuddy", "9\n", 0, "0x0005\n", on);
+	assert_true(vb_linux_frees_to_host(sub));
+	/* a balloon that did not agree to it, another device with the bit, no device */
+	fake_reporting(sub, "fph-nofeat", "9\n", 11, "0x0005\n", off);
+	assert_false(vb_linux_frees_to_host(sub));
+	fake_reporting(sub, "fph-blk", "9\n", 11, "0x0002\n", on);
+	assert_false(vb_linux_frees_to_host(sub));
+	fake_reporting(sub, "fph-nodev", "9\n", 11, NULL, NULL);
+	assert_false(vb_linux_frees_to_host(sub));
+	/* a kernel without page reporting, and a knob that holds no number */
+	fake_reporting(sub, "fph-noknob", NULL, 11, "0x0005\n", on);
+	assert_false(vb_linux_frees_to_host(sub));
+	fake_reporting(sub, "fph-garbage", "nine\n", 11, "0x0005\n", on);
+	assert_false(vb_linux_frees_to_host(sub));
+	fake_reporting(sub, "fph-short", "9\n", 11, "0x0005\n", "0110\n");
+	assert_false(vb_linux_frees_to_host(sub));
+}
+
 /* RAM comes from meminfo; one reader serves MemTotal and MemAvailable. */
 static void test_meminfo(void **state)
 {
@@ -812,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_missing_sysfs),
 		cmocka_unit_test(test_garbage_and_missing),
 		cmocka_unit_test(test_meminfo),
+		cmocka_unit_test(test_frees_to_host),
 		cmocka_unit_test(test_system_facts),
 		cmocka_unit_test(test_real_root),
 		cmocka_unit_test(test_real_raw_device),

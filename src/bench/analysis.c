@@ -126,6 +126,21 @@ int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_conf
 	return 1;
 }
 
+int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host, char *buf,
+				 size_t n)
+{
+	if (!frees_to_host || cfg->direct)
+		return 0;
+	snprintf(buf, n, "this guest gives the memory it frees back to its host (free page "
+		 "reporting): a buffered run whose page cache gets such memory waits for the host "
+		 "to supply every page again, and runs slower by chance; compare with --direct, "
+		 "or pause the reporting while measuring (as root, write an order above those in "
+		 "/proc/buddyinfo, such as 11, to "
+		 "/sys/module/page_reporting/parameters/page_reporting_order, and the old value "
+		 "back afterwards)");
+	return 1;
+}
+
 int vb_direct_refused(const struct vb_config *cfg, const struct vb_run *r)
 {
 	return cfg->direct && r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_WRITE &&

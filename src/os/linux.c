@@ -221,6 +221,71 @@ uint64_t vb_linux_meminfo(const char *root, const char *key)
 	return kib * 1024;
 }
 
+/* The orders the buddy allocator has: the numbers on a /proc/buddyinfo line after its
+ * zone's name; 0 when it cannot be read. */
+static unsigned buddy_orders(const char *root)
+{
+	char file[PATH_MAX], line[512];
+	unsigned n = 0;
+	FILE *f;
+
+	if (join(file, sizeof file, root, "/proc/buddyinfo") != 0 || !(f = fopen(file, "r")))
+		return 0;
+	if (fgets(line, sizeof line, f)) {
+		char *p = strstr(line, "zone");
+		const char *end;
+		uint64_t v;
+		if (p != NULL) {
+			p += 4;
+			p += strspn(p, " \t");
+			p += strcspn(p, " \t\n");          /* the zone's name */
+			for (;;) {
+				p += strspn(p, " \t");
+				if (parse_u64(p, &v, &end) != 0 || end == p)
+					break;
+				n++;
+				p = (char *)end;
+			}
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+bool vb_linux_frees_to_host(const char *root)
+{
+	char dir[PATH_MAX], text[64], features[256];
+	const char *end;
+	uint64_t order;
+	bool found = false;
+	struct dirent *d;
+	DIR *dp;
+
+	/* Reporting is paused when its order is above every block the allocator has. */
+	if (read_line(root, "/sys/module/page_reporting/parameters/page_reporting_order", text,
+		      sizeof text) != 0 || parse_u64(text, &order, &end) != 0 || *end != '\0')
+		return false;
+	unsigned orders = buddy_orders(root);
+	if (orders > 0 && order >= orders)
+		return false;
+	/* Something must report: a virtio balloon (device 5) that offered and agreed to
+	 * free page reporting (feature bit 5). */
+	if (join(dir, sizeof dir, root, "/sys/bus/virtio/devices") != 0 || !(dp = opendir(dir)))
+		return false;
+	while (!found && (d = readdir(dp)) != NULL) {
+		char dev[PATH_MAX];
+		if (d->d_name[0] == '.' ||
+		    snprintf(dev, sizeof dev, "%s/%s", dir, d->d_name) >= (int)sizeof dev)
+			continue;
+		found = read_line(dev, "/device", text, sizeof text) == 0 &&
+			strcmp(text, "0x0005") == 0 &&
+			read_line(dev, "/features", features, sizeof features) == 0 &&
+			strlen(features) > 5 && features[5] == '1';
+	}
+	closedir(dp);
+	return found;
+}
+
 uint64_t vb_fam_ram_bytes(void)
 {
 	uint64_t ram = vb_linux_meminfo("", "MemTotal");
@@ -683,6 +748,7 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		vb_os_copy(real, sizeof real, path);
 	}
 	vb_linux_detect(e, "", real, &fi);
+	e->frees_to_host = vb_linux_frees_to_host("");
 }
 
 uint32_t vb_fam_logical_block(int fd)

@@ -103,6 +103,12 @@ bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, 
  * /proc and /sys: the bytes of a /proc/meminfo line ("MemTotal"), 0 when absent. */
 uint64_t vb_linux_meminfo(const char *root, const char *key);
 
+/* linux.c: whether this guest gives the memory it frees back to its host: a virtio
+ * balloon reports free pages (feature 5) and the reporting is not paused (its order,
+ * /sys/module/page_reporting/parameters/page_reporting_order, is below the orders of
+ * /proc/buddyinfo). */
+bool vb_linux_frees_to_host(const char *root);
+
 /* linux.c: the filesystem, mount, device, driver and block sizes of the target at the
  * absolute path, whose identity is fi (its st_dev, or for a block device its rdev). */
 void vb_linux_detect(struct vb_env *e, const char *root, const char *path,

@@ -13,6 +13,10 @@ SCRATCH=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-systest.XXXXXX")
 finish() {
 	for m in $MOUNTS; do fsfreeze -u "$m" 2>/dev/null; umount "$m" 2>/dev/null; done
 	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	# a free page reporting order that a test changed goes back
+	if [ -n "${REPORTING_ORDER:-}" ]; then
+		echo "$REPORTING_ORDER" >/sys/module/page_reporting/parameters/page_reporting_order
+	fi
 	rm -rf "$SCRATCH"
 	echo "$PASS $FAIL $SKIP" >"${COUNTS:-/dev/null}"
 }
@@ -57,6 +61,10 @@ expect_out() {
 }
 expect_err() {
 	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$ERR"; fi
+}
+# expect_no_err ERE DESCRIPTION: no line of the last run_vb's stderr matches ERE.
+expect_no_err() {
+	if has "$ERR" "$1"; then not_ok "$2: stderr has /$1/" "$ERR"; else ok "$2"; fi
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
