@@ -75,13 +75,13 @@ check "progress never reaches stdout" sh -c '! grep -q ETA "$1"' _ "$SCRATCH/p.o
 
 # SIGUSR1 prints a dd-style status line on stderr at any time.
 rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
-"$VBENCH" --progress --sync dsync bs=4k count=20000 runs=1 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+"$VBENCH" --progress --sync dsync bs=4k count=60000 runs=1 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
 pid=$!
 check "the run is under way" wait_for ETA "$SCRATCH/s.err"
 kill -USR1 "$pid"
 check "the session ends" wait_pid "$pid" 60
 check "SIGUSR1: status line on stderr" grep -qE '[0-9]+ bytes transferred in [0-9.]+ secs \([0-9]+ bytes/sec\)$' "$SCRATCH/s.err"
-check "SIGUSR1: the run goes on to the end" grep -q "^20000+0 records out" "$SCRATCH/s.out"
+check "SIGUSR1: the run goes on to the end" grep -q "^60000+0 records out" "$SCRATCH/s.out"
 
 # Warm-up runs are printed as such and left out; --overwrite marks the allocating run.
 run_vb --no-progress --warmup 1 --overwrite bs=64k count=16 runs=2 "$d"
