@@ -62,7 +62,7 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
  * shifts and adds, which every vector unit has. Two ways make the same bytes: two
  * 16-byte registers (SSE2 on every x86-64, NEON on arm64; GCC and Clang vector
  * extensions), and on x86-64 with AVX2, found at run time, one 32-byte register, which
- * doubles the rate (here: 5.3 -> 10.6 GB/s to /dev/null). The faster the maker, the
+ * doubles the rate (here: 5.3 -> 11-12 GB/s to /dev/null). The faster the maker, the
  * less of the run it shares the machine with the writers. Plain C where there are no
  * vector extensions. */
 #define LANES 4
