@@ -517,34 +517,37 @@ static void test_frees_to_host(void **state)
 {
 	static const char on[] = "0110010100000000000000000000000010000000\n";
 	static const char off[] = "0110000100000000000000000000000010000000\n";
+	static const struct {
+		const char *name, *order;
+		int orders;
+		const char *dev, *feats;
+		bool want;
+	} cases[] = {
+		{"fph-on", "9\n", 11, "0x0005\n", on, true},
+		/* the kernel's largest order (10 here) still reports blocks of that order */
+		{"fph-top", "10\n", 11, "0x0005\n", on, true},
+		/* paused: no free block is that large */
+		{"fph-paused", "11\n", 11, "0x0005\n", on, false},
+		/* without /proc/buddyinfo a small order still counts as on */
+		{"fph-nobuddy", "9\n", 0, "0x0005\n", on, true},
+		/* a balloon that did not agree to it, another device with the bit, no device */
+		{"fph-nofeat", "9\n", 11, "0x0005\n", off, false},
+		{"fph-blk", "9\n", 11, "0x0002\n", on, false},
+		{"fph-nodev", "9\n", 11, NULL, NULL, false},
+		/* a kernel without page reporting, a knob without a number, short features */
+		{"fph-noknob", NULL, 11, "0x0005\n", on, false},
+		{"fph-garbage", "nine\n", 11, "0x0005\n", on, false},
+		{"fph-short", "9\n", 11, "0x0005\n", "0110\n", false},
+	};
 	char sub[PATH_MAX];
 	(void)state;
 
-	fake_reporting(sub, "fph-on", "9\n", 11, "0x0005\n", on);
-	assert_true(vb_linux_frees_to_host(sub));
-	/* the order as the kernel's largest (10 here) still reports blocks of that order */
-	fake_reporting(sub, "fph-top", "10\n", 11, "0x0005\n", on);
-	assert_true(vb_linux_frees_to_host(sub));
-	/* paused: no free block is that large */
-	fake_reporting(sub, "fph-paused", "11\n", 11, "0x0005\n", on);
-	assert_false(vb_linux_frees_to_host(sub));
-	/* without /proc/buddyinfo a small order still counts as on */
-	fake_reporting(sub, "fph-nobuddy", "9\n", 0, "0x0005\n", on);
-	assert_true(vb_linux_frees_to_host(sub));
-	/* a balloon that did not agree to it, another device with the bit, no device */
-	fake_reporting(sub, "fph-nofeat", "9\n", 11, "0x0005\n", off);
-	assert_false(vb_linux_frees_to_host(sub));
-	fake_reporting(sub, "fph-blk", "9\n", 11, "0x0002\n", on);
-	assert_false(vb_linux_frees_to_host(sub));
-	fake_reporting(sub, "fph-nodev", "9\n", 11, NULL, NULL);
-	assert_false(vb_linux_frees_to_host(sub));
-	/* a kernel without page reporting, and a knob that holds no number */
-	fake_reporting(sub, "fph-noknob", NULL, 11, "0x0005\n", on);
-	assert_false(vb_linux_frees_to_host(sub));
-	fake_reporting(sub, "fph-garbage", "nine\n", 11, "0x0005\n", on);
-	assert_false(vb_linux_frees_to_host(sub));
-	fake_reporting(sub, "fph-short", "9\n", 11, "0x0005\n", "0110\n");
-	assert_false(vb_linux_frees_to_host(sub));
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		fake_reporting(sub, cases[i].name, cases[i].order, cases[i].orders, cases[i].dev,
+			       cases[i].feats);
+		if (vb_linux_frees_to_host(sub) != cases[i].want)
+			fail_msg("%s: expected %d", cases[i].name, cases[i].want);
+	}
 }
 
 /* RAM comes from meminfo; one reader serves MemTotal and MemAvailable. */
