@@ -24,7 +24,7 @@ struct vb_latency {
 	uint64_t p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
 };
 
-/* Empties h. */
+/* Empties h (its min_ns above every value). */
 void vb_hist_init(struct vb_hist *h);
 
 /* The position of the highest bit set in v (v > 0). */
@@ -40,26 +40,26 @@ static inline unsigned vb_hist_log2(uint64_t v)
 #endif
 }
 
-/* Values below VB_HIST_SUB have a bucket each; above, each power of two has SUB buckets. */
+/* Values below VB_HIST_SUB have a bucket each; above, each power of two has SUB buckets.
+ * One formula for both, without a branch (it runs once per write): with e the top bit
+ * of v | SUB, a v below SUB has e = SUB_BITS and lands in bucket v. */
 static inline unsigned vb_hist_bucket(uint64_t v)
 {
-	if (v >= (1ULL << VB_HIST_MAX_BITS))
-		v = (1ULL << VB_HIST_MAX_BITS) - 1;
-	if (v < VB_HIST_SUB)
-		return (unsigned)v;
-	unsigned e = vb_hist_log2(v);
-	unsigned sub = (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
-	return (e - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB + sub;
+	const uint64_t top = (1ULL << VB_HIST_MAX_BITS) - 1;
+
+	v = v < top ? v : top;
+	unsigned e = vb_hist_log2(v | VB_HIST_SUB);
+	return (e - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB +
+	       (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
 }
 
-/* Records one duration. Inline: it runs once per write, in the timed loop. */
+/* Records one duration. Inline: it runs once per write, in the timed loop. (min_ns
+ * starts above every value, so an empty histogram needs no test here.) */
 static inline void vb_hist_add(struct vb_hist *h, uint64_t ns)
 {
 	h->buckets[vb_hist_bucket(ns)]++;
-	if (h->count == 0 || ns < h->min_ns)
-		h->min_ns = ns;
-	if (ns > h->max_ns)
-		h->max_ns = ns;
+	h->min_ns = ns < h->min_ns ? ns : h->min_ns;
+	h->max_ns = ns > h->max_ns ? ns : h->max_ns;
 	h->count++;
 }
 

@@ -90,6 +90,45 @@ static void test_merge(void **state)
 	within_bound(vb_hist_quantile(&a, 0.9), 900000);
 }
 
+/* The bucket of v, piece by piece as the header describes it: below VB_HIST_SUB one
+ * each; above, e the top bit, SUB buckets per power of two; clamped at 2^MAX_BITS. */
+static unsigned model_bucket(uint64_t v)
+{
+	if (v >= (1ULL << VB_HIST_MAX_BITS))
+		v = (1ULL << VB_HIST_MAX_BITS) - 1;
+	if (v < VB_HIST_SUB)
+		return (unsigned)v;
+	unsigned e = 63;
+	while (!(v >> e))
+		e--;
+	return (e - VB_HIST_SUB_BITS + 1) * VB_HIST_SUB +
+	       (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
+}
+
+/* The one-formula bucket (no branch in the write loop) is that model: every value below
+ * 2^20, the edges of every power of two, and the clamp. */
+static void test_bucket_formula(void **state)
+{
+	(void)state;
+	for (uint64_t v = 0; v < (1u << 20); v++)
+		if (vb_hist_bucket(v) != model_bucket(v))
+			fail_msg("bucket of %llu: %u, want %u", (unsigned long long)v,
+				 vb_hist_bucket(v), model_bucket(v));
+	for (unsigned e = 0; e < 64; e++)
+		for (int d = -2; d <= 2; d++) {
+			uint64_t v = (1ULL << e) + (uint64_t)(int64_t)d;
+			assert_int_equal(vb_hist_bucket(v), model_bucket(v));
+		}
+	assert_int_equal(vb_hist_bucket(UINT64_MAX), VB_HIST_BUCKETS - 1);
+	assert_int_equal(vb_hist_bucket((1ULL << VB_HIST_MAX_BITS) - 1), VB_HIST_BUCKETS - 1);
+	/* an empty histogram's minimum is above every value; the first one sets it */
+	static struct vb_hist h;
+	vb_hist_init(&h);
+	vb_hist_add(&h, 7);
+	assert_int_equal(h.min_ns, 7);
+	assert_int_equal(h.max_ns, 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -98,6 +137,7 @@ int main(void)
 		cmocka_unit_test(test_small_values_exact_and_empty),
 		cmocka_unit_test(test_single_and_huge),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_bucket_formula),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

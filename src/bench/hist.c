@@ -7,6 +7,7 @@
 void vb_hist_init(struct vb_hist *h)
 {
 	memset(h, 0, sizeof *h);
+	h->min_ns = UINT64_MAX;
 }
 
 static uint64_t bucket_upper(unsigned i)
