@@ -64,15 +64,18 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 		   uint64_t qd, uint64_t run_bytes, uint64_t seed, bool seeded);
 
 /* Before the clock of run `run` (count blocks) starts: refills a fresh urandom pool,
- * starts the thread making blocks. 0, or -1 with errno (the kernel's randomness could
- * not be read, or with several writers the thread could not be started). */
+ * starts the thread making blocks and waits until it has filled the ring (or made the
+ * whole run, if shorter), so that the first writes find their data made. 0, or -1 with
+ * errno (the kernel's randomness could not be read, or with several writers the thread
+ * could not be started). */
 int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count);
 
 /* The data of block `block` of the current run, waiting for it if it is not made yet;
  * NULL when the run was ended meanwhile. */
 const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block);
 
-/* Gives the buffer of block `block` back, once its write is over. */
+/* Gives the buffer of block `block` back, once its write is over: a store, and no
+ * system call unless a writer waits for data (then it wakes the maker). */
 void vb_source_put(struct vb_source_buf *s, uint64_t block);
 
 /* A writer stops early: no block is made any more, and every get that waits for one,
@@ -83,6 +86,18 @@ void vb_source_abort(struct vb_source_buf *s);
 
 /* After the run: stops making blocks. */
 void vb_source_run_end(struct vb_source_buf *s);
+
+/* For tests: the maker's first nap of a run and its longest (by default 20 us and
+ * 20 ms), and how many naps it took and how many times writers woke it in the current
+ * run. */
+void vb_source_ring_tune(struct vb_source_buf *s, uint64_t first_nap_ns, uint64_t nap_max_ns);
+void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
+
+/* The maker's next nap, in ns: the time the writers take to give back want_blocks,
+ * judged from done_blocks given back over the last elapsed_ns; twice prev_nap_ns when
+ * none were; within 20 us and max_ns. */
+uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want_blocks,
+			uint64_t prev_nap_ns, uint64_t max_ns);
 
 /* Releases everything. */
 void vb_source_free(struct vb_source_buf *s);

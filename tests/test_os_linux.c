@@ -23,6 +23,7 @@
 #include <fcntl.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <time.h>
 
 #include "vb_test.h"
@@ -68,8 +69,23 @@ static const char mountinfo[] =
 	"38 26 0:41 / /mnt/back\\134slash rw - vfat /dev/fake rw\n"
 	"40 26 0:76 / /srv/vol rw - btrfs /dev/sdb rw\n";
 
+#define CPU2 "sys/devices/system/cpu/cpu2"
+#define CPU3 "sys/devices/system/cpu/cpu3"
+
 static const char *const files[][2] = {
 	{"proc/meminfo", "MemTotal:        2048 kB\nMemFree:          512 kB\n"},
+	/* CPU 2: SMT siblings 2 and 6, L1 and L2 of its own, L3 shared by 0-7 */
+	{CPU2 "/topology/thread_siblings_list", "2,6\n"},
+	{CPU2 "/cache/index0/level", "1\n"},
+	{CPU2 "/cache/index0/shared_cpu_list", "2,6\n"},
+	{CPU2 "/cache/index2/level", "2\n"},
+	{CPU2 "/cache/index2/shared_cpu_list", "2,6\n"},
+	{CPU2 "/cache/index3/level", "3\n"},
+	{CPU2 "/cache/index3/shared_cpu_list", "0-7\n"},
+	/* CPU 3: L2 last, and a list that is not one for its siblings */
+	{CPU3 "/topology/thread_siblings_list", "3-\n"},
+	{CPU3 "/cache/index2/level", "2\n"},
+	{CPU3 "/cache/index2/shared_cpu_list", "2-3\n"},
 	{VIRTIO "/virtio1/block/vda/queue/logical_block_size", "512\n"},
 	{VIRTIO "/virtio1/block/vda/queue/physical_block_size", "4096\n"},
 	{VIRTIO "/virtio1/block/vda/vda1/partition", "1\n"},
@@ -859,10 +875,115 @@ static void test_fast_clock(void **state)
 	assert_int_equal(bad_thread, 0);
 }
 
+/* Which CPUs of the fake tree share CPU c's last-level cache, and are its siblings. */
+static void topology(int c, char *cache, char *sib)
+{
+	static bool cs[VB_CPU_MAX], ss[VB_CPU_MAX];
+
+	vb_linux_cpu_topology(root, c, cs, ss);
+	cache[0] = sib[0] = '\0';
+	for (int i = 0; i < VB_CPU_MAX; i++) {
+		if (cs[i])
+			sprintf(cache + strlen(cache), "%s%d", cache[0] ? "," : "", i);
+		if (ss[i])
+			sprintf(sib + strlen(sib), "%s%d", sib[0] ? "," : "", i);
+	}
+}
+
+static void test_cpu_topology(void **state)
+{
+	char cache[256], sib[256];
+	(void)state;
+
+	topology(2, cache, sib);
+	assert_string_equal(cache, "0,1,2,3,4,5,6,7");   /* index3, not index2 */
+	assert_string_equal(sib, "2,6");
+	topology(3, cache, sib);
+	assert_string_equal(cache, "2,3");              /* L2 where it is the last */
+	assert_string_equal(sib, "");                   /* "3-" is not a list */
+	topology(4, cache, sib);                        /* no such CPU in the tree */
+	assert_string_equal(cache, "");
+	assert_string_equal(sib, "");
+}
+
+/* The CPUs the calling thread may use now, as a bitmap of the first 64. */
+static uint64_t my_cpus(void)
+{
+	cpu_set_t s;
+	uint64_t m = 0;
+
+	assert_int_equal(sched_getaffinity(0, sizeof s, &s), 0);
+	for (int c = 0; c < 64; c++)
+		if (CPU_ISSET(c, &s))
+			m |= 1ULL << c;
+	return m;
+}
+
+struct maker_check {
+	const struct vb_cpu_split *s;
+	uint64_t cpus;
+};
+
+static void *maker_thread(void *arg)
+{
+	struct maker_check *m = arg;
+
+	vb_os_cpu_maker(m->s);
+	m->cpus = my_cpus();
+	return NULL;
+}
+
+/* On this machine: the writer is pinned to the CPU it is on, the maker gets the others
+ * (here, every other allowed one, or those of the writer's cache), never the writer's,
+ * and the restore gives the writer its CPUs back. With a single CPU allowed nothing is
+ * split. */
+static void test_cpu_split_here(void **state)
+{
+	uint64_t before = my_cpus();
+	struct maker_check m = {NULL, 0};
+	pthread_t th;
+	(void)state;
+
+	m.s = vb_os_cpu_split();
+	if (__builtin_popcountll(before) < 2 || before >> 63) {
+		vb_os_cpu_restore((struct vb_cpu_split *)m.s);
+		print_message("skip: this test may use %d CPU(s) (or CPUs above 63): the writer "
+			      "and the maker of the data are split only with two or more\n",
+			      __builtin_popcountll(before));
+		skip();
+	}
+	assert_non_null(m.s);
+	uint64_t writer = my_cpus();
+	assert_int_equal(__builtin_popcountll(writer), 1);
+	assert_true((writer & before) == writer);
+	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
+	pthread_join(th, NULL);
+	assert_true(m.cpus != 0);
+	assert_int_equal(m.cpus & writer, 0);
+	assert_true((m.cpus & before) == m.cpus);
+	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
+	assert_true(my_cpus() == before);
+	/* one CPU allowed: no split, nothing changed */
+	cpu_set_t one;
+	CPU_ZERO(&one);
+	CPU_SET(__builtin_ctzll(before), &one);
+	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+	assert_null(vb_os_cpu_split());
+	assert_int_equal(__builtin_popcountll(my_cpus()), 1);
+	cpu_set_t all;
+	CPU_ZERO(&all);
+	for (int c = 0; c < 64; c++)
+		if (before >> c & 1)
+			CPU_SET(c, &all);
+	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fast_clock),
+		cmocka_unit_test(test_cpu_topology),
+		cmocka_unit_test(test_cpu_split_here),
 		cmocka_unit_test(test_virtio_partition),
 		cmocka_unit_test(test_virtio_disk),
 		cmocka_unit_test(test_deepest_then_last_mount),

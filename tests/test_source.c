@@ -74,20 +74,21 @@ static void test_random_block_depends_on_seed_run_and_block(void **state)
 	assert_memory_equal(a, b, 100);
 }
 
-/* Block (seed, run, block) as four xoshiro256** streams interleaved 8 bytes at a time,
+/* Block (seed, run, block) as eight xoshiro256** streams interleaved 8 bytes at a time,
  * made here from the one-stream generator: lane i starts where splitmix64, from the
  * block's mix of seed, run and block number, stands after 4 * i outputs. */
+#define MODEL_LANES 8
 static void model_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
 			size_t n)
 {
 	uint64_t x = seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL);
-	uint64_t st[4][4];
+	uint64_t st[MODEL_LANES][4];
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < MODEL_LANES; i++)
 		vb_prng_seed(st[i], x + (uint64_t)(4 * i) * 0x9e3779b97f4a7c15ULL);
 	for (size_t off = 0; off < n; off += 8) {
 		unsigned char v[8];
-		vb_prng_fill(st[(off / 8) % 4], v, 8);
+		vb_prng_fill(st[(off / 8) % MODEL_LANES], v, 8);
 		memcpy(buf + off, v, n - off < 8 ? n - off : 8);
 	}
 }
@@ -95,8 +96,8 @@ static void model_block(uint64_t seed, uint64_t run, uint64_t block, unsigned ch
 static void test_random_ways_give_the_same_bytes(void **state)
 {
 	static const size_t lens[] = {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100,
-				      4096, 4096 + 13, 65536 + 24};
-	static unsigned char want[65536 + 64], got[65536 + 64];
+				      127, 128, 129, 4096, 4096 + 13, 4096 + 40, 65536 + 24};
+	static unsigned char want[65536 + 128], got[65536 + 128];
 	int ways = vb_random_ways();
 	(void)state;
 
@@ -110,7 +111,7 @@ static void test_random_ways_give_the_same_bytes(void **state)
 			vb_random_block_way(w, 11, 4, 77, got, n);
 			assert_memory_equal(got, want, n);
 			/* and nothing past the block */
-			for (size_t i = n; i < n + 32; i++)
+			for (size_t i = n; i < n + 64; i++)
 				assert_int_equal(got[i], 0xa5);
 		}
 		memset(got, 0xa5, sizeof got);
@@ -223,8 +224,8 @@ static void test_ring_with_four_writers(void **state)
 	vb_source_free(&s);
 }
 
-/* A writer slower than the maker (a disk): the maker fills the ring, sleeps, and is woken
- * by the writer's give-backs, a batch at a time, to the end of the run. */
+/* A writer slower than the maker (a disk): the maker fills the ring, naps, and makes the
+ * blocks given back when it wakes, to the end of the run. */
 static void test_ring_with_a_slow_writer(void **state)
 {
 	struct vb_source_buf s;
@@ -280,15 +281,23 @@ static pthread_t start_waiting_get(struct blocked_get *g, struct vb_source_buf *
 }
 
 /* A ring of 1 MiB blocks at qd 1, which has 4 slots, its first run begun and blocks 0
- * to 3 taken (none given back): the maker now waits for block 0's slot. */
-static void four_slots_taken(struct vb_source_buf *s)
+ * to 3 taken (none given back): the maker now waits for block 0's slot; with hour_naps,
+ * napping an hour at a time, so that only a wake-up ends its wait. */
+static void four_slots_taken_naps(struct vb_source_buf *s, bool hour_naps)
 {
 	assert_int_equal(vb_source_init(s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
 			 0);
 	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
+	if (hour_naps)
+		vb_source_ring_tune(s, 3600000000000ULL, 3600000000000ULL);
 	assert_int_equal(vb_source_run_begin(s, 1, 100), 0);
 	for (uint64_t b = 0; b < 4; b++)
 		assert_non_null(vb_source_get(s, b));
+}
+
+static void four_slots_taken(struct vb_source_buf *s)
+{
+	four_slots_taken_naps(s, false);
 }
 
 /* A writer waiting for a block the maker cannot make (its slot is still held) is let go,
@@ -336,33 +345,149 @@ static void test_ring_end_and_abort_release_waiters(void **state)
 	vb_source_free(&s);
 }
 
-/* Several writers give blocks back out of order: the later blocks of a batch come back
- * before the maker goes to sleep, the block its slot waits for only after. That one must
- * wake it. (Were it to sleep on, the get below would only be let go, with NULL, by the
- * end of the run.) */
-static void test_ring_wakes_on_a_late_first_block(void **state)
+/* run_begin returns with the ring full: the first blocks are made before the run's
+ * clock starts. Stopped at once after it, the maker can make nothing more, yet every
+ * block of the first fill is there, with its data. (Made after run_begin, as before,
+ * they were not: 4 blocks of 4 MiB take the new thread a millisecond or more.) */
+static void test_ring_full_before_the_clock(void **state)
+{
+	struct vb_source_buf s;
+	size_t bs = 4 << 20;
+	unsigned char *want = malloc(bs);
+	(void)state;
+
+	assert_non_null(want);
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, bs, 4096, 1, 100 * (uint64_t)bs, 5,
+					true), 0);
+	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, bs, 1, 0), 4 * bs);
+	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
+	vb_source_abort(&s);
+	for (uint64_t b = 0; b < 4; b++) {
+		const unsigned char *p = vb_source_get(&s, b);
+		if (p == NULL)
+			fail_msg("block %llu was not made before run_begin returned",
+				 (unsigned long long)b);
+		vb_random_block(5, 1, b, want, bs);
+		assert_memory_equal(p, want, bs);
+	}
+	assert_null(vb_source_get(&s, 4));   /* nothing is made after the abort */
+	vb_source_run_end(&s);
+	/* A run shorter than the ring: all of it, and no more. */
+	assert_int_equal(vb_source_run_begin(&s, 2, 2), 0);
+	vb_source_abort(&s);
+	assert_non_null(vb_source_get(&s, 0));
+	assert_non_null(vb_source_get(&s, 1));
+	vb_source_run_end(&s);
+	vb_source_free(&s);
+	free(want);
+}
+
+/* Waits up to 5 s for a blocked get to end, then ends the run (which lets it go with
+ * NULL) and returns what it got. */
+static const unsigned char *join_get(struct blocked_get *g, pthread_t th,
+				     struct vb_source_buf *s)
+{
+	for (int i = 0; i < 500 && !atomic_load(&g->done); i++)
+		sleep_us(10000);
+	vb_source_run_end(s);
+	pthread_join(th, NULL);
+	return g->got;
+}
+
+/* A maker whose nap is an hour: the ring full and held, it naps. The blocks are given
+ * back; a writer that then finds the next block not made wakes the maker, rather than
+ * waiting for its timer. */
+static void test_ring_dry_writer_wakes_the_maker(void **state)
 {
 	struct vb_source_buf s;
 	struct blocked_get g;
-	pthread_t th;
+	uint64_t naps, nudges;
 	(void)state;
 
-	/* A batch of 1: the maker waits for block 0 with block 1 as its wake-up block. */
-	four_slots_taken(&s);
-	for (uint64_t b = 3; b >= 1; b--)
+	four_slots_taken_naps(&s, true);
+	sleep_us(100000);   /* the maker naps on the full ring by now */
+	/* Given back with no writer waiting: the maker is not woken, and naps on. */
+	for (uint64_t b = 0; b < 4; b++)
 		vb_source_put(&s, b);
-	sleep_us(100000);   /* the maker is asleep by now */
-	vb_source_put(&s, 0);
+	vb_source_ring_counts(&s, &naps, &nudges);
+	assert_int_equal(nudges, 0);
 	memset(&g, 0, sizeof g);
 	g.s = &s;
 	g.block = 4;
+	pthread_t th;
 	assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
-	for (int i = 0; i < 500 && !atomic_load(&g.done); i++)
-		sleep_us(10000);
-	vb_source_run_end(&s);
-	pthread_join(th, NULL);
-	assert_non_null(g.got);
+	const unsigned char *p = join_get(&g, th, &s);
+	assert_non_null(p);
+	vb_source_ring_counts(&s, &naps, &nudges);
+	assert_true(naps >= 1);
+	assert_true(nudges >= 1);
 	vb_source_free(&s);
+}
+
+/* Several writers, blocks given back out of order: a writer waits for block 4, whose
+ * slot block 0 still holds, while the maker naps (an hour). The give-back of block 0
+ * must wake the maker, since a writer waits. */
+static void test_ring_give_back_wakes_for_a_waiting_writer(void **state)
+{
+	struct vb_source_buf s;
+	struct blocked_get g;
+	(void)state;
+
+	four_slots_taken_naps(&s, true);
+	for (uint64_t b = 1; b < 4; b++)
+		vb_source_put(&s, b);
+	pthread_t th = start_waiting_get(&g, &s, 4);   /* still waiting 100 ms later */
+	vb_source_put(&s, 0);
+	assert_non_null(join_get(&g, th, &s));
+	vb_source_free(&s);
+}
+
+/* A writer slower than the maker, as a disk is: the maker naps on its own timer and the
+ * writer's give-backs wake it hardly ever (each wake-up would be a system call in the
+ * write loop). The writer holds each block 2 ms; the bound leaves room for a loaded
+ * machine, where a nap can oversleep and the writer run dry now and then. */
+static void test_ring_maker_naps_by_itself(void **state)
+{
+	struct vb_source_buf s;
+	uint64_t naps, nudges;
+	(void)state;
+
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
+			 0);
+	assert_int_equal(vb_source_run_begin(&s, 1, 100), 0);
+	for (uint64_t b = 0; b < 100; b++) {
+		assert_non_null(vb_source_get(&s, b));
+		sleep_us(2000);
+		vb_source_put(&s, b);
+	}
+	vb_source_ring_counts(&s, &naps, &nudges);
+	vb_source_run_end(&s);
+	vb_source_free(&s);
+	assert_true(naps >= 10);
+	if (nudges > 25)
+		fail_msg("the writer woke the maker %llu times in 100 blocks",
+			 (unsigned long long)nudges);
+}
+
+/* The nap: the writers' time for a quarter of the ring, from their pace since the last
+ * wake-up; twice the last when they gave nothing back; within 20 us and the limit. */
+static void test_nap_follows_the_writers_pace(void **state)
+{
+	(void)state;
+	/* 8 blocks in 2 ms: 250 us a block; 4 wanted: 1 ms */
+	assert_int_equal(vb_ring_nap_ns(8, 2000000, 4, 50000, 20000000), 1000000);
+	assert_int_equal(vb_ring_nap_ns(1, 300000, 1, 20000, 20000000), 300000);
+	/* nothing given back: doubled, up to the limit */
+	assert_int_equal(vb_ring_nap_ns(0, 0, 0, 30000, 20000000), 60000);
+	assert_int_equal(vb_ring_nap_ns(0, 0, 0, 15000000, 20000000), 20000000);
+	/* bounds: a very fast writer, a very slow one, and figures whose product would not
+	 * fit 64 bits */
+	assert_int_equal(vb_ring_nap_ns(1000, 1000, 1, 50000, 20000000), 20000);
+	assert_int_equal(vb_ring_nap_ns(1, 60000000000ULL, 2, 50000, 20000000), 20000000);
+	assert_int_equal(vb_ring_nap_ns(1, UINT64_MAX / 2, UINT64_MAX / 2, 50000, 20000000),
+			 20000000);
+	/* a limit below the floor is the floor */
+	assert_int_equal(vb_ring_nap_ns(1, 1000000000, 1, 50000, 1000), 20000);
 }
 
 static void test_ring_sizes(void **state)
@@ -491,7 +616,11 @@ int main(void)
 		cmocka_unit_test(test_ring_with_four_writers),
 		cmocka_unit_test(test_ring_with_a_slow_writer),
 		cmocka_unit_test(test_ring_end_and_abort_release_waiters),
-		cmocka_unit_test(test_ring_wakes_on_a_late_first_block),
+		cmocka_unit_test(test_ring_full_before_the_clock),
+		cmocka_unit_test(test_ring_dry_writer_wakes_the_maker),
+		cmocka_unit_test(test_ring_give_back_wakes_for_a_waiting_writer),
+		cmocka_unit_test(test_ring_maker_naps_by_itself),
+		cmocka_unit_test(test_nap_follows_the_writers_pace),
 		cmocka_unit_test(test_ring_sizes),
 		cmocka_unit_test(test_alignment),
 		cmocka_unit_test(test_zero_is_zero),

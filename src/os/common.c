@@ -57,3 +57,74 @@ bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, 
 	w = snprintf(base, bn, "%s", path + cut);
 	return w > 0 && (size_t)w < bn;
 }
+
+bool vb_cpu_list_parse(const char *s, bool *set, int n)
+{
+	for (int i = 0; i < n; i++)
+		set[i] = false;
+	while (*s == ' ' || *s == '\t' || *s == '\n')
+		s++;
+	if (*s == '\0')
+		return true;   /* an empty list: no CPU */
+	for (;;) {
+		long lo = 0, hi;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9') {
+			lo = lo * 10 + (*s++ - '0');
+			if (lo > 1000000)
+				return false;
+		}
+		hi = lo;
+		if (*s == '-') {
+			s++;
+			if (*s < '0' || *s > '9')
+				return false;
+			hi = 0;
+			while (*s >= '0' && *s <= '9') {
+				hi = hi * 10 + (*s++ - '0');
+				if (hi > 1000000)
+					return false;
+			}
+			if (hi < lo)
+				return false;
+		}
+		for (long c = lo; c <= hi && c < n; c++)
+			set[c] = true;
+		if (*s == ',') {
+			s++;
+			continue;
+		}
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		return *s == '\0';
+	}
+}
+
+/* The class of CPU c for the maker when the writer is on CPU writer: 2 shares its cache
+ * and is not its sibling, 1 is not its sibling, 0 is one; -1 not to be used. */
+static int maker_class(int c, const bool *allowed, const bool *same_cache,
+		       const bool *siblings, int writer)
+{
+	if (!allowed[c] || c == writer)
+		return -1;
+	if (siblings != NULL && siblings[c])
+		return 0;
+	return same_cache != NULL && same_cache[c] ? 2 : 1;
+}
+
+int vb_cpu_maker_set(int n, const bool *allowed, const bool *same_cache, const bool *siblings,
+		     int writer, bool *out)
+{
+	int best = -1, count = 0;
+
+	for (int c = 0; c < n; c++) {
+		int cls = maker_class(c, allowed, same_cache, siblings, writer);
+		best = cls > best ? cls : best;
+	}
+	for (int c = 0; c < n; c++) {
+		out[c] = best >= 0 && maker_class(c, allowed, same_cache, siblings, writer) == best;
+		count += out[c];
+	}
+	return count;
+}

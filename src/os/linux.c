@@ -7,6 +7,7 @@
 #if VB_OS_LINUX
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -324,6 +325,12 @@ static uint64_t mono_ns(void)
 #endif
 
 #if VB_TSC
+#if defined(__GNUC__)
+#define VB_COLD __attribute__((noinline, cold))
+#else
+#define VB_COLD
+#endif
+
 /* The time stamp counter, converted to CLOCK_MONOTONIC's nanoseconds: a CPU instruction
  * instead of a vDSO call, which is a good part of the cost of a small write. Used only
  * where the kernel itself keeps time with it (its clocksource is "tsc": invariant, and
@@ -380,7 +387,9 @@ static uint64_t mult_between(uint64_t t0, uint64_t c0, uint64_t t1, uint64_t c1)
 	return mult >= 1.0 && mult < 34359738368.0 ? (uint64_t)mult : 0;
 }
 
-static void tsc_decide(void)
+/* (Out of line, as is reanchor: the reading below is on every write's path, and should
+ * not set up the stack frame that these need.) */
+static VB_COLD void tsc_decide(void)
 {
 	char src[32] = "";
 	struct timespec nap = {0, 5000000};
@@ -402,7 +411,7 @@ static void tsc_decide(void)
 }
 
 /* A new anchor for this thread; the rate is measured again over the last period. */
-static void reanchor(void)
+static VB_COLD void reanchor(void)
 {
 	uint64_t ns, tick;
 
@@ -417,31 +426,103 @@ static void reanchor(void)
 }
 #endif
 
+#if VB_TSC
+/* The first reading decides (it comes before the writers are started); without the
+ * counter every reading is CLOCK_MONOTONIC's. */
+static VB_COLD uint64_t fast_ns_without_counter(void)
+{
+	if (atomic_load(&tsc_state) == 0) {
+		tsc_decide();
+		return vb_fam_fast_ns(NULL);
+	}
+	return mono_ns();
+}
+#endif
+
 uint64_t vb_fam_fast_ns(void *ctx)
 {
 	(void)ctx;
 #if VB_TSC
-	int state = atomic_load_explicit(&tsc_state, memory_order_acquire);
-	if (state > 0) {
-		uint64_t c = __rdtsc();
-		/* Unsigned: a counter behind the anchor (never, but) also re-anchors. */
-		if (c - anchor.tick >= ANCHOR_TICKS || anchor.tick == UINT64_MAX) {
-			reanchor();
-			c = __rdtsc();
-		}
-		uint64_t mult = atomic_load_explicit(&tsc_mult, memory_order_relaxed);
-		uint64_t v = anchor.ns + ((c - anchor.tick) * mult >> 32);
-		if (v < anchor.last)
-			v = anchor.last;
-		anchor.last = v;
-		return v;
+	if (atomic_load_explicit(&tsc_state, memory_order_acquire) <= 0)
+		return fast_ns_without_counter();
+	uint64_t c = __rdtsc();
+	/* Unsigned: a counter behind the anchor (never, but) also re-anchors. */
+	if (c - anchor.tick >= ANCHOR_TICKS || anchor.tick == UINT64_MAX) {
+		reanchor();
+		c = __rdtsc();
 	}
-	if (state == 0) {
-		tsc_decide();   /* the first call comes before the writers are started */
-		return vb_fam_fast_ns(ctx);
-	}
-#endif
+	uint64_t mult = atomic_load_explicit(&tsc_mult, memory_order_relaxed);
+	uint64_t v = anchor.ns + ((c - anchor.tick) * mult >> 32);
+	if (v < anchor.last)
+		v = anchor.last;
+	anchor.last = v;
+	return v;
+#else
 	return mono_ns();
+#endif
+}
+
+/* ---- CPUs ------------------------------------------------------------------------------ */
+
+/* Reads the CPU list in the sysfs file dir/name into set; false when it is not there. */
+static bool read_cpu_list(const char *dir, const char *name, bool *set)
+{
+	char text[4096];
+
+	return read_line(dir, name, text, sizeof text) == 0 &&
+	       vb_cpu_list_parse(text, set, VB_CPU_MAX);
+}
+
+void vb_linux_cpu_topology(const char *root, int cpu, bool *same_cache, bool *siblings)
+{
+	char dir[PATH_MAX], level[16];
+
+	memset(same_cache, 0, VB_CPU_MAX * sizeof *same_cache);
+	memset(siblings, 0, VB_CPU_MAX * sizeof *siblings);
+	if (snprintf(dir, sizeof dir, "%s/sys/devices/system/cpu/cpu%d", root, cpu) >=
+	    (int)sizeof dir)
+		return;
+	read_cpu_list(dir, "/topology/thread_siblings_list", siblings);
+	/* The last-level cache: the highest-numbered cache entry that is a level 2 or 3
+	 * unified one (index3 on most x86 machines, index2 where L2 is the last). */
+	for (int i = 9; i >= 0; i--) {
+		char name[64];
+		snprintf(name, sizeof name, "/cache/index%d/level", i);
+		if (read_line(dir, name, level, sizeof level) != 0 ||
+		    (strcmp(level, "3") != 0 && strcmp(level, "2") != 0))
+			continue;
+		snprintf(name, sizeof name, "/cache/index%d/shared_cpu_list", i);
+		if (read_cpu_list(dir, name, same_cache))
+			return;
+	}
+}
+
+int vb_fam_cpu_info(struct vb_cpu_info *ci)
+{
+	cpu_set_t set;
+
+	/* (A machine with more CPUs than a cpu_set_t holds fails here: not pinned.) */
+	if (sched_getaffinity(0, sizeof set, &set) != 0)
+		return -1;
+	ci->current = sched_getcpu();
+	if (ci->current < 0 || ci->current >= VB_CPU_MAX)
+		return -1;
+	for (int c = 0; c < VB_CPU_MAX; c++)
+		ci->allowed[c] = c < CPU_SETSIZE && CPU_ISSET(c, &set);
+	vb_linux_cpu_topology("", ci->current, ci->same_cache, ci->siblings);
+	return 0;
+}
+
+int vb_fam_cpu_pin(const bool *set)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	for (int c = 0; c < VB_CPU_MAX && c < CPU_SETSIZE; c++)
+		if (set[c])
+			CPU_SET(c, &s);
+	/* 0: the calling thread, not the whole process */
+	return sched_setaffinity(0, sizeof s, &s);
 }
 
 void vb_fam_worker_child(void)

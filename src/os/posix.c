@@ -563,6 +563,63 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 	return rc;
 }
 
+/* ---- CPUs for the writer and the maker ------------------------------------------------ */
+
+struct vb_cpu_split {
+	bool had[VB_CPU_MAX];     /* the writer's CPUs before */
+	bool maker[VB_CPU_MAX];   /* the maker's */
+};
+
+struct vb_cpu_split *vb_os_cpu_split(void)
+{
+#if !VB_FAM_PINS
+	return NULL;
+#else
+	struct vb_cpu_info *ci = calloc(1, sizeof *ci);
+	struct vb_cpu_split *s = calloc(1, sizeof *s);
+	bool *one = calloc(VB_CPU_MAX, sizeof *one);
+
+	if (ci == NULL || s == NULL || one == NULL || vb_fam_cpu_info(ci) != 0 ||
+	    ci->current < 0 || ci->current >= VB_CPU_MAX || !ci->allowed[ci->current] ||
+	    vb_cpu_maker_set(VB_CPU_MAX, ci->allowed, ci->same_cache, ci->siblings,
+			     ci->current, s->maker) == 0)
+		goto none;
+	memcpy(s->had, ci->allowed, sizeof s->had);
+	one[ci->current] = true;
+	if (vb_fam_cpu_pin(one) != 0)
+		goto none;
+	free(ci);
+	free(one);
+	return s;
+none:
+	free(ci);
+	free(s);
+	free(one);
+	return NULL;
+#endif
+}
+
+/* (Where the family does not pin, there is never a placement: s is NULL.) */
+void vb_os_cpu_maker(const struct vb_cpu_split *s)
+{
+#if VB_FAM_PINS
+	if (s != NULL)
+		vb_fam_cpu_pin(s->maker);
+#else
+	(void)s;
+#endif
+}
+
+void vb_os_cpu_restore(struct vb_cpu_split *s)
+{
+	if (s == NULL)
+		return;
+#if VB_FAM_PINS
+	vb_fam_cpu_pin(s->had);
+#endif
+	free(s);
+}
+
 vb_os_thread_t vb_os_thread_self(void)
 {
 	/* pthread_t is an integer or a pointer; it travels in the pointer-sized handle. */

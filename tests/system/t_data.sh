@@ -53,6 +53,52 @@ expect_out "^# data urandom, NOT fresh: .*reused" "the header says it is reused"
 check_sectors "$d/u" "urandom, reused and stamped"
 rm -f "$d/u"
 
+# --- random: the writer and the maker of the data on CPUs of their own -----------------
+# expand LIST: a Linux CPU list ("0-2,5") as numbers, one per line.
+expand() {
+	printf '%s\n' "$1" | tr ',' '\n' | awk -F- 'NF == 1 { print $1 } NF == 2 { for (c = $1; c <= $2; c++) print c }'
+}
+# worker_cpus TASKSET...: runs a long random run to /dev/null (under TASKSET when given),
+# and prints the CPU list of each thread of its worker, one per line.
+worker_cpus() {
+	"$@" "$VBENCH" --no-progress --sync none --source random bs=1M count=100000000 runs=1 \
+		/dev/null >"$SCRATCH/cpu.out" 2>&1 &
+	_pid=$!
+	wait_for '^# run 1 of 1' "$SCRATCH/cpu.out"
+	sleep 0.5
+	for _w in $(worker_of "$_pid"); do
+		for _t in /proc/"$_w"/task/*; do
+			sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$_t/status"
+		done
+	done
+	kill -TERM "$_pid" 2>/dev/null
+	wait_pid "$_pid" 20
+}
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+if [ "$(uname -s)" != Linux ] || [ -z "$allowed" ]; then
+	skip "not Linux: where the writer and the maker run (read from /proc)"
+elif [ "$(expand "$allowed" | wc -l)" -lt 2 ]; then
+	skip "one CPU allowed here ($allowed): the writer and the maker cannot be split"
+else
+	lists=$(worker_cpus)
+	writer=$(printf '%s\n' "$lists" | awk '$0 ~ /^[0-9]+$/' | head -n 1)
+	maker=$(printf '%s\n' "$lists" | awk -v w="$writer" '$0 != w' | head -n 1)
+	check "random: two threads in the worker ($(printf '%s' "$lists" | tr '\n' ' '))" \
+		[ "$(printf '%s\n' "$lists" | wc -l)" = 2 ]
+	check "random: the writer is pinned to one CPU (${writer:-none})" [ -n "$writer" ]
+	check "random: the maker may use other CPUs (${maker:-none}), never the writer's" \
+		sh -c '[ -n "$2" ] && ! printf "%s\n" "$3" | grep -qx "$1"' _ "$writer" "$maker" \
+		"$(expand "$maker")"
+	if command -v taskset >/dev/null 2>&1; then
+		one=$(expand "$allowed" | head -n 1)
+		lists=$(worker_cpus taskset -c "$one")
+		check "random under taskset -c $one: nothing split, both threads on CPU $one" \
+			[ "$(printf '%s\n' "$lists" | sort -u)" = "$one" ]
+	else
+		skip "no taskset: the single-CPU case (apt-get install util-linux)"
+	fi
+fi
+
 # --- zeros: said to be zeros ----------------------------------------------------------
 run_vb --no-progress bs=64k count=16 runs=1 "$d"
 expect_out "^# data zeros" "the header says zeros"
