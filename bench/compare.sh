@@ -364,10 +364,10 @@ notes+=("(b) tmpfs: $tmpfs_dir ($([ "$tmpfs_mounted" = 1 ] && echo "mounted for 
 for src in zero random; do
 	run_plain "$VBENCH" --no-progress --sync fsync --source "$src" -q bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
 done
-# Three times the repeats: a tmpfs run's rate wanders by 10-15% from one run to the next
+# Four times the repeats: a tmpfs run's rate wanders by 5-15% from one run to the next
 # here, and the figure is a ratio of two such medians.
 zr=() rr=() pr=()
-for ((i = 1; i <= 3 * REPEATS; i++)); do
+for ((i = 1; i <= 4 * REPEATS; i++)); do
 	if ((i % 2)); then order="zero random"; else order="random zero"; fi
 	for src in $order; do
 		run_plain "$VBENCH" --no-progress --sync fsync --source "$src" bs=1M "count=$b_blocks" runs=1 "$tmpfs_dir"
@@ -383,41 +383,94 @@ add_row "(b) MiB/s, $b_blocks MiB tmpfs, random vs zero" "$(human_rate "$mr")" "
 notes+=("(b) samples (MiB/s): random $(samples "${rr[@]}")| zero $(samples "${zr[@]}")")
 notes+=("(b) random / zero of each repeat's pair: ${pr[*]}; their median $(median "${pr[@]}")")
 
+# An O_DIRECT loop device over an image in DISK_DIR, written whole once (root only), for
+# (b2) and (e): a disk that every run writes over in place, so that no run pays for the
+# allocation of its file or for the discard of the one before.
+loopdev="" loop_why="not root: no O_DIRECT loop device"
+if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
+	img=$disk_dir/qd.img
+	loop_why="no O_DIRECT loop device could be set up"
+	if dd if=/dev/zero "of=$img" bs=1M "count=$((e_blocks + 16))" conv=fsync 2>/dev/null; then
+		loopdev=$(losetup -f --show --direct-io=on "$img" 2>/dev/null) || loopdev=""
+	fi
+	[ -n "$loopdev" ] && echo "$loopdev" >"$work/loopdev"   # the supervisor detaches it
+fi
+
 # ---------------------------------------------------------------------------------------
 # (b2) The same with O_DIRECT to the disk: the generator thread must keep ahead of a
-# disk's writes too. Runs of 64 MiB, so that --source urandom is read whole before the
-# clock starts: data made in advance, the yardstick for random (made during the run).
-# Zero is shown too, for information: a disk or host that rewards zeros (compression,
-# zero detection, thin provisioning) makes it faster than any real data.
-echo "(b2) O_DIRECT throughput, random vs urandom (made in advance) and zero ..."
-zr=() rr=() ur=()
-for ((i = 1; i <= 2 * REPEATS; i++)); do
-	case $((i % 3)) in
-	0) order="zero random urandom" ;;
-	1) order="random urandom zero" ;;
-	*) order="urandom zero random" ;;
-	esac
+# disk's writes too, and here the disk reads the data itself. Runs of 64 MiB, so that
+# --source urandom is read whole before the clock starts (data made in advance:
+# information), to the loop device above (as root), else to a new file in DISK_DIR.
+# Runs this short wander by 10% here, so there are eight times the repeats, in rotating
+# order. The controls, when cc is at hand: floor.c writes the same blocks with O_DIRECT
+# from a pool made before its clock starts, with no generator running: zeros and other
+# bytes from a pool of one block (what the disk itself rewards zeros with), and other
+# bytes from a pool of the ring's size (what writing from that many distinct pages costs:
+# random cannot do better than that).
+echo "(b2) O_DIRECT throughput, random vs zero ..."
+b2_target=${loopdev:-$disk_dir}
+b2_force=()
+[ -n "$loopdev" ] && b2_force=(--force)
+ring_bytes=$((4 * MiB))   # the ring at bs=1M and qd 1 (man page, Memory)
+tools=(zero random urandom)
+[ -n "$floor" ] && tools+=(fzero fdata fring)
+zr=() rr=() ur=() fzr=() fdr=() frr=() pr=()
+for ((i = 1; i <= 8 * REPEATS; i++)); do
+	order=""
+	for ((k = 0; k < ${#tools[@]}; k++)); do
+		order+=" ${tools[(k + i) % ${#tools[@]}]}"
+	done
 	for src in $order; do
-		run_plain "$VBENCH" --no-progress --direct --sync fsync --source "$src" bs=1M count=64 runs=1 "$disk_dir"
-		rate=$(vbench_rate)
-		[ -n "$rate" ] || crashed 0 "no dd-style line from vbench --direct --source $src"
+		case $src in
+		fzero | fdata | fring)
+			what=data pool=$MiB
+			[ "$src" = fzero ] && what=zero
+			[ "$src" = fring ] && pool=$ring_bytes
+			ft=$b2_target
+			[ -n "$loopdev" ] || ft=$disk_dir/floor.out
+			run_plain "$floor" write "$what" "$MiB" 64 "$pool" "$ft"
+			rate=$(awk '/ bytes transferred in / { r = $(NF - 1); sub(/^\(/, "", r) } END { print r }' "$outf")
+			;;
+		*)
+			run_plain "$VBENCH" --no-progress "${b2_force[@]}" --direct --sync fsync --source "$src" \
+				bs=1M count=64 runs=1 "$b2_target"
+			rate=$(vbench_rate)
+			;;
+		esac
+		[ -n "$rate" ] || crashed 0 "no dd-style line from the $src run of (b2)"
 		case $src in
 		zero) zr+=("$rate") ;;
 		random) rr+=("$rate") ;;
-		*) ur+=("$rate") ;;
+		urandom) ur+=("$rate") ;;
+		fzero) fzr+=("$rate") ;;
+		fdata) fdr+=("$rate") ;;
+		fring) frr+=("$rate") ;;
 		esac
 		settle "$disk_dir"
 	done
+	pr+=("$(ratio "${rr[-1]}" "${zr[-1]}")")
 done
 mz=$(median "${zr[@]}") mr=$(median "${rr[@]}") mu=$(median "${ur[@]}")
-r=$(ratio "$mr" "$mu")
-add_row "(b2) MiB/s, 64 MiB O_DIRECT, random vs urandom" "$(human_rate "$mr")" "$(human_rate "$mu")" \
-	"urand" "$r" ">=0.97" "$(verdict "$r" ">=" 0.97)"
 r=$(ratio "$mr" "$mz")
 add_row "(b2) MiB/s, 64 MiB O_DIRECT, random vs zero" "$(human_rate "$mr")" "$(human_rate "$mz")" \
-	"zero" "$r" "(info)" "-"
+	"zero" "$r" ">=0.97" "$(verdict "$r" ">=" 0.97)"
+r=$(ratio "$mr" "$mu")
+add_row "(b2) MiB/s, 64 MiB O_DIRECT, random vs urandom" "$(human_rate "$mr")" "$(human_rate "$mu")" \
+	"urand" "$r" "(info)" "-"
+notes+=("(b2) target: $b2_target$([ -n "$loopdev" ] && echo " (a loop device with direct I/O over $disk_dir/qd.img)")")
 notes+=("(b2) samples (MiB/s): random $(samples "${rr[@]}")| urandom $(samples "${ur[@]}")| zero $(samples "${zr[@]}")")
-notes+=("(b2) urandom here is read before the clock; zero above random means the storage rewards zeros")
+notes+=("(b2) random / zero of each round: median $(median "${pr[@]}"); urandom is read before the clock")
+if [ -n "$floor" ]; then
+	mfz=$(median "${fzr[@]}") mfd=$(median "${fdr[@]}") mfr=$(median "${frr[@]}")
+	add_row "(b2) control: other bytes vs zeros, no generator" "$(human_rate "$mfd")" "$(human_rate "$mfz")" \
+		"zero" "$(ratio "$mfd" "$mfz")" "(info)" "-"
+	add_row "(b2) control: a ring's pages vs one block's" "$(human_rate "$mfr")" "$(human_rate "$mfd")" \
+		"1blk" "$(ratio "$mfr" "$mfd")" "(info)" "-"
+	add_row "(b2) random vs the ring's pages, made before" "$(human_rate "$mr")" "$(human_rate "$mfr")" \
+		"ring" "$(ratio "$mr" "$mfr")" "(info)" "-"
+	notes+=("(b2) control samples (MiB/s): other bytes, one block $(samples "${fdr[@]}")| zeros $(samples "${fzr[@]}")| other bytes, $((ring_bytes / MiB)) MiB $(samples "${frr[@]}")")
+	notes+=("(b2) random vs zero is bounded by the first two controls' product: a disk that rewards zeros, or a pool of more pages, costs any real data as much")
+fi
 
 # ---------------------------------------------------------------------------------------
 # (c) The same O_DIRECT write of whole 1 MiB blocks to a fresh file on the root file
@@ -557,21 +610,8 @@ notes+=("(d) peak RSS is the largest of $d_runs runs, measured with $([ -n "$gnu
 # --qd 1 is also compared with that binary (issue 14: within 3%).
 echo "(e) queue depth ..."
 e_targets="tmpfs"
-loopdev=""
-if [ "$(id -u)" = 0 ] && command -v losetup >/dev/null; then
-	img=$disk_dir/qd.img
-	if fallocate -l $(((e_blocks + 16) * MiB)) "$img" 2>/dev/null; then
-		loopdev=$(losetup -f --show --direct-io=on "$img" 2>/dev/null) || loopdev=""
-	fi
-	if [ -n "$loopdev" ]; then
-		echo "$loopdev" >"$work/loopdev"   # the supervisor detaches it
-		e_targets="$e_targets loop"
-	else
-		notes+=("(e) no O_DIRECT loop device could be set up: the loop rows are left out")
-	fi
-else
-	notes+=("(e) not root: the O_DIRECT loop device rows are left out")
-fi
+[ -n "$loopdev" ] && e_targets="$e_targets loop"
+[ -n "$loopdev" ] || notes+=("(e) $loop_why: the loop rows are left out")
 e_tools=(vb)
 [ "$have_fio" = 1 ] && e_tools+=(fio)
 [ -n "$OLD_VBENCH" ] && e_tools+=(old)
