@@ -88,9 +88,10 @@ void vb_source_abort(struct vb_source_buf *s);
 void vb_source_run_end(struct vb_source_buf *s);
 
 /* For tests: the maker's first nap of a run and its longest (by default 20 us and
- * 20 ms), and how many naps it took and how many times writers woke it in the current
- * run. */
-void vb_source_ring_tune(struct vb_source_buf *s, uint64_t first_nap_ns, uint64_t nap_max_ns);
+ * 20 ms), and a maker that never wakes a waiting writer (as if every such wake-up were
+ * lost); how many naps it took and how many times writers woke it in the current run. */
+void vb_source_ring_tune(struct vb_source_buf *s, uint64_t first_nap_ns, uint64_t nap_max_ns,
+			 bool mute_maker);
 void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
 
 /* The maker's next nap, in ns: the time the writers take to give back want_blocks,

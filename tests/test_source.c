@@ -289,7 +289,7 @@ static void four_slots_taken_naps(struct vb_source_buf *s, bool hour_naps)
 			 0);
 	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
 	if (hour_naps)
-		vb_source_ring_tune(s, 3600000000000ULL, 3600000000000ULL);
+		vb_source_ring_tune(s, 3600000000000ULL, 3600000000000ULL, false);
 	assert_int_equal(vb_source_run_begin(s, 1, 100), 0);
 	for (uint64_t b = 0; b < 4; b++)
 		assert_non_null(vb_source_get(s, b));
@@ -440,6 +440,74 @@ static void test_ring_give_back_wakes_for_a_waiting_writer(void **state)
 	vb_source_put(&s, 0);
 	assert_non_null(join_get(&g, th, &s));
 	vb_source_free(&s);
+}
+
+struct begin_in {
+	struct vb_source_buf *s;
+	atomic_int done;
+	int rc;
+};
+
+static void *begin_thread(void *arg)
+{
+	struct begin_in *b = arg;
+
+	b->rc = vb_source_run_begin(b->s, 1, 12);
+	atomic_store(&b->done, 1);
+	return NULL;
+}
+
+/* Every wait is bounded: a writer whose wake-up is lost (glibc can lose one) still finds
+ * its block once made. Here the maker wakes no writer at all; the writers get every
+ * block anyway (they would wait for ever, and be let go with NULL by the end of the run,
+ * if they slept until woken). */
+static void test_ring_lost_wakeups_cost_no_run(void **state)
+{
+	struct vb_source_buf s;
+	struct blocked_get g;
+	unsigned char *want = malloc(1 << 20);
+	(void)state;
+
+	assert_non_null(want);
+	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
+			 0);
+	vb_source_ring_tune(&s, 1000000000, 1000000000, true);   /* naps of 1 s: each get waits */
+	/* run_begin waits for the ring to fill, which nobody announces either */
+	struct begin_in b0 = {&s, 0, -1};
+	pthread_t bt;
+	assert_int_equal(pthread_create(&bt, NULL, begin_thread, &b0), 0);
+	for (int i = 0; i < 500 && !atomic_load(&b0.done); i++)
+		sleep_us(10000);
+	if (!atomic_load(&b0.done)) {
+		vb_source_abort(&s);   /* lets it go */
+		pthread_join(bt, NULL);
+		fail_msg("run_begin did not end: the full ring was never seen");
+	}
+	pthread_join(bt, NULL);
+	assert_int_equal(b0.rc, 0);
+	for (uint64_t b = 0; b < 12; b++) {
+		/* each get in a thread, so that a wait that never ends fails the test */
+		memset(&g, 0, sizeof g);
+		g.s = &s;
+		g.block = b;
+		pthread_t th;
+		assert_int_equal(pthread_create(&th, NULL, get_in_thread, &g), 0);
+		for (int i = 0; i < 500 && !atomic_load(&g.done); i++)
+			sleep_us(10000);
+		if (!atomic_load(&g.done)) {
+			vb_source_run_end(&s);
+			pthread_join(th, NULL);
+			fail_msg("the get of block %llu did not end", (unsigned long long)b);
+		}
+		pthread_join(th, NULL);
+		assert_non_null(g.got);
+		vb_random_block(1, 1, b, want, 1 << 20);
+		assert_memory_equal(g.got, want, 1 << 20);
+		vb_source_put(&s, b);
+	}
+	vb_source_run_end(&s);
+	vb_source_free(&s);
+	free(want);
 }
 
 /* A writer slower than the maker, as a disk is: the maker naps on its own timer and the
@@ -619,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_ring_full_before_the_clock),
 		cmocka_unit_test(test_ring_dry_writer_wakes_the_maker),
 		cmocka_unit_test(test_ring_give_back_wakes_for_a_waiting_writer),
+		cmocka_unit_test(test_ring_lost_wakeups_cost_no_run),
 		cmocka_unit_test(test_ring_maker_naps_by_itself),
 		cmocka_unit_test(test_nap_follows_the_writers_pace),
 		cmocka_unit_test(test_ring_sizes),

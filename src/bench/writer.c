@@ -317,6 +317,19 @@ static void record_failure(struct parallel *q, const struct vb_run *r)
 	atomic_store(&q->failed, 1);
 }
 
+/* The realtime clock ms milliseconds from now: the deadline pthread_cond_timedwait takes
+ * everywhere. A clock step only changes when one wait ends. */
+static struct timespec deadline_ms(unsigned ms)
+{
+	struct timespec until = {0, 0};
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)(ms % 1000) * 1000000L;
+	until.tv_sec += (time_t)(ms / 1000) + until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	return until;
+}
+
 /* Takes the next block offset, writes it with pwrite, and so on to the end. A block's
  * data depends on its number only, so it does not matter which writer writes it. The
  * latency of a write is from its submission to its completion. */
@@ -333,8 +346,12 @@ static void *writer_main(void *arg)
 	/* Nothing is written before every writer has started: a writer that could not be
 	 * started fails the run before its first write, not in the middle of it. */
 	pthread_mutex_lock(&q->lock);
-	while (!atomic_load(&q->gate))
-		pthread_cond_wait(&q->opened, &q->lock);
+	while (!atomic_load(&q->gate)) {
+		/* Bounded, as every wait: glibc can lose a condition variable's wake-up
+		 * (its bug 25847). */
+		struct timespec until = deadline_ms(10);
+		pthread_cond_timedwait(&q->opened, &q->lock, &until);
+	}
 	pthread_mutex_unlock(&q->lock);
 	/* The watch covers the wait for a block's data as well as its write, from the end
 	 * of this writer's previous write: a writer that waits forever for anything is a
@@ -392,18 +409,13 @@ static void *writer_main(void *arg)
 }
 
 /* Waits until the writers have all ended or ms milliseconds have passed; returns how
- * many are still running. The deadline is on the realtime clock, which is what
- * pthread_cond_timedwait takes everywhere: a clock step only changes when the caller
- * next draws progress, never the run's times. */
+ * many are still running. (A step of the realtime clock only changes when the caller
+ * next draws progress, never the run's times.) */
 static int wait_writers(struct parallel *q, unsigned ms)
 {
-	struct timespec until;
-
 	pthread_mutex_lock(&q->lock);
-	if (atomic_load(&q->running) > 0 && clock_gettime(CLOCK_REALTIME, &until) == 0) {
-		until.tv_nsec += (long)ms * 1000000L;
-		until.tv_sec += until.tv_nsec / 1000000000L;
-		until.tv_nsec %= 1000000000L;
+	if (atomic_load(&q->running) > 0) {
+		struct timespec until = deadline_ms(ms);
 		pthread_cond_timedwait(&q->done, &q->lock, &until);
 	}
 	int left = atomic_load(&q->running);

@@ -603,8 +603,10 @@ none:
 void vb_os_cpu_maker(const struct vb_cpu_split *s)
 {
 #if VB_FAM_PINS
-	if (s != NULL)
-		vb_fam_cpu_pin(s->maker);
+	/* Started after the writer was pinned, the maker has the writer's one CPU until
+	 * now: where its own cannot be set, it takes back all the writer had. */
+	if (s != NULL && vb_fam_cpu_pin(s->maker) != 0)
+		vb_fam_cpu_pin(s->had);
 #else
 	(void)s;
 #endif

@@ -984,8 +984,9 @@ struct vb_cpu_split *vb_os_cpu_split(void)
 
 void vb_os_cpu_maker(const struct vb_cpu_split *s)
 {
-	if (s != NULL)
-		SetThreadAffinityMask(GetCurrentThread(), s->maker);
+	/* (where its own CPUs cannot be set, all the writer had: not the writer's one) */
+	if (s != NULL && SetThreadAffinityMask(GetCurrentThread(), s->maker) == 0)
+		SetThreadAffinityMask(GetCurrentThread(), s->had);
 }
 
 void vb_os_cpu_restore(struct vb_cpu_split *s)
