@@ -87,11 +87,14 @@ void vb_source_abort(struct vb_source_buf *s);
 /* After the run: stops making blocks. */
 void vb_source_run_end(struct vb_source_buf *s);
 
-/* For tests: the maker's first nap of a run and its longest (by default 20 us and
- * 20 ms), and a maker that never wakes a waiting writer (as if every such wake-up were
- * lost); how many naps it took and how many times writers woke it in the current run. */
-void vb_source_ring_tune(struct vb_source_buf *s, uint64_t first_nap_ns, uint64_t nap_max_ns,
-			 bool mute_maker);
+/* For tests: how the ring waits (the defaults: 20 us, 20 ms, 5 ms, false), and how many
+ * naps the maker took and how many times writers woke it in the current run. */
+struct vb_ring_tuning {
+	uint64_t first_nap_ns, nap_max_ns;   /* the maker's first nap of a run, its longest */
+	uint64_t recheck_ns;                 /* a waiting writer looks again this often */
+	bool mute_maker;                     /* it wakes no waiting writer: all wake-ups lost */
+};
+void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t);
 void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
 
 /* The maker's next nap, in ns: the time the writers take to give back want_blocks,

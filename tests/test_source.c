@@ -280,16 +280,21 @@ static pthread_t start_waiting_get(struct blocked_get *g, struct vb_source_buf *
 	return th;
 }
 
+/* The maker naps an hour, and a waiting writer looks again after an hour: only a
+ * wake-up ends a wait within a test. */
+static const struct vb_ring_tuning hour_waits = {3600000000000ULL, 3600000000000ULL,
+						  3600000000000ULL, false};
+
 /* A ring of 1 MiB blocks at qd 1, which has 4 slots, its first run begun and blocks 0
  * to 3 taken (none given back): the maker now waits for block 0's slot; with hour_naps,
- * napping an hour at a time, so that only a wake-up ends its wait. */
+ * waits of an hour (hour_waits). */
 static void four_slots_taken_naps(struct vb_source_buf *s, bool hour_naps)
 {
 	assert_int_equal(vb_source_init(s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
 			 0);
 	assert_int_equal(vb_source_buffer_bytes(VB_SRC_RANDOM, 1 << 20, 1, 0), 4 << 20);
 	if (hour_naps)
-		vb_source_ring_tune(s, 3600000000000ULL, 3600000000000ULL, false);
+		vb_source_ring_tune(s, &hour_waits);
 	assert_int_equal(vb_source_run_begin(s, 1, 100), 0);
 	for (uint64_t b = 0; b < 4; b++)
 		assert_non_null(vb_source_get(s, b));
@@ -471,7 +476,9 @@ static void test_ring_lost_wakeups_cost_no_run(void **state)
 	assert_non_null(want);
 	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
 			 0);
-	vb_source_ring_tune(&s, 1000000000, 1000000000, true);   /* naps of 1 s: each get waits */
+	/* naps of 1 s, so that each get waits; the default recheck; no wake-ups */
+	const struct vb_ring_tuning mute = {1000000000, 1000000000, 5000000, true};
+	vb_source_ring_tune(&s, &mute);
 	/* run_begin waits for the ring to fill, which nobody announces either */
 	struct begin_in b0 = {&s, 0, -1};
 	pthread_t bt;

@@ -346,6 +346,7 @@ struct vb_ring {
 	/* the maker's own: its nap, and the writers' progress when it last woke */
 	uint64_t nap_ns, nap_first_ns, nap_max_ns, seen_ns, seen_done;
 	atomic_ullong naps, nudges;   /* naps taken; wake-ups asked for by writers (tests) */
+	uint64_t recheck_ns;          /* a waiting writer looks again this often */
 	bool mute;                    /* (tests) the maker wakes no writer: all wake-ups lost */
 };
 
@@ -447,7 +448,7 @@ static bool wait_ready(struct vb_ring *r, uint64_t block)
 			atomic_fetch_add_explicit(&r->nudges, 1, memory_order_relaxed);
 			pthread_cond_signal(&r->maker_cond);
 		}
-		struct timespec until = deadline_in(WAIT_BOUND_NS);
+		struct timespec until = deadline_in(r->recheck_ns);
 		pthread_cond_timedwait(&r->writers_cond, &r->lock, &until);
 	}
 	atomic_fetch_sub(&r->writers_waiting, 1);
@@ -637,6 +638,7 @@ static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uin
 	r->src = s;
 	r->nap_first_ns = NAP_MIN_NS;
 	r->nap_max_ns = NAP_MAX_NS;
+	r->recheck_ns = WAIT_BOUND_NS;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->writers_cond, NULL);
 	pthread_cond_init(&r->maker_cond, NULL);
@@ -794,13 +796,13 @@ void vb_source_run_end(struct vb_source_buf *s)
 	r->cpus = NULL;
 }
 
-void vb_source_ring_tune(struct vb_source_buf *s, uint64_t first_nap_ns, uint64_t nap_max_ns,
-			 bool mute_maker)
+void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t)
 {
 	if (s->ring != NULL) {
-		s->ring->nap_first_ns = first_nap_ns;
-		s->ring->nap_max_ns = nap_max_ns;
-		s->ring->mute = mute_maker;
+		s->ring->nap_first_ns = t->first_nap_ns;
+		s->ring->nap_max_ns = t->nap_max_ns;
+		s->ring->recheck_ns = t->recheck_ns;
+		s->ring->mute = t->mute_maker;
 	}
 }
 
