@@ -112,6 +112,23 @@ static const char *const files[][2] = {
 	{"sys/block/loop5/queue/logical_block_size", "512\n"},
 	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\tUsed\tPriority\n"
 		"/images/swapfile                        file\t\t1024\t0\t-2\n"},
+	/* Interrupts: the virtio disk's two MSI vectors (one known only by the affinity
+	 * asked for), the AHCI controller's legacy line, the NVMe controller's vectors of
+	 * its per-CPU queues, and the member of dm-0 */
+	{VIRTIO "/msi_irqs/35", "msi\n"},
+	{VIRTIO "/msi_irqs/36", "msi\n"},
+	{VIRTIO "/irq", "0\n"},
+	{"proc/irq/35/smp_affinity_list", "3\n"},
+	{"proc/irq/36/effective_affinity_list", "1\n"},
+	{"proc/irq/36/smp_affinity_list", "0-3\n"},
+	{AHCI "/irq", "19\n"},
+	{"proc/irq/19/effective_affinity_list", "2\n"},
+	{NVME "/msi_irqs/40", "msi\n"},
+	{NVME "/msi_irqs/41", "msi\n"},
+	{NVME "/msi_irqs/notanumber", "msi\n"},
+	{"proc/irq/40/effective_affinity_list", "0\n"},
+	{"proc/irq/41/effective_affinity_list", "1\n"},
+	{SDA "/block/sda/dev", "8:0\n"},
 };
 
 /* Link, target: relative targets exactly as the kernel writes them. */
@@ -141,6 +158,8 @@ static const char *const links[][2] = {
 	{NVME "/driver", "../../../bus/pci/drivers/nvme"},
 	{"sys/dev/block/9:9", "../../devices/virtual/misc/lonely/missing"},
 	{SDA "/block/sda/holders/dm-0", "../../../../../../../../virtual/block/dm-0"},
+	{VIRT "/dm-0/slaves/sda", "../../../../pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/"
+		"0:0:0:0/block/sda"},
 };
 
 static char root[PATH_MAX];
@@ -328,6 +347,59 @@ static void test_loop(void **state)
 	assert_int_equal(e.physical_block, 512);
 	vb_env_label(&e, label, sizeof label);
 	assert_string_equal(label, "ext2-loop");
+}
+
+/* The CPUs that take the interrupts of the disk under a target: through a partition to
+ * its disk, up the disk's sysfs path to the device with the interrupts (the virtio
+ * function's MSI vectors, the AHCI controller's line), through device-mapper to its
+ * members, through a loop device to the disk holding its backing file; "" where there
+ * is no disk with interrupts. */
+static void test_irq_cpus(void **state)
+{
+	struct vb_env e;
+	(void)state;
+
+	detect(&e, "/home/user/bench.dat", 254, 1);
+	assert_string_equal(e.irq_cpus, "1,3");       /* effective 1; 3 only asked for */
+	detect_raw(&e, "/dev/vda", 254, 0);
+	assert_string_equal(e.irq_cpus, "1,3");
+	detect(&e, "/mnt/my disk/f", 8, 1);
+	assert_string_equal(e.irq_cpus, "2");         /* the AHCI line, four levels up */
+	detect(&e, "/nvme/f", 259, 1);
+	assert_string_equal(e.irq_cpus, "0-1");       /* a name that is no vector skipped */
+	detect(&e, "/dm/f", 253, 0);
+	assert_string_equal(e.irq_cpus, "2");         /* dm-0 over sda */
+	detect(&e, "/mnt/sdb", 8, 16);
+	assert_string_equal(e.irq_cpus, "");          /* no device with interrupts above */
+	detect(&e, "/tmp/a b", 0, 22);
+	assert_string_equal(e.irq_cpus, "");
+	detect_raw(&e, "/dev/loop1", 7, 1);
+	assert_string_equal(e.irq_cpus, "");          /* no backing file */
+
+	/* loop0 is backed by images/a.img: the fake sysfs gets that file's own device, as
+	 * the vda1 partition (unless that number is one the fake tree already uses). */
+	char img[PATH_MAX], rel[64];
+	struct stat st;
+	assert_int_equal(path_of(img, root, "images/a.img"), 0);
+	assert_int_equal(stat(img, &st), 0);
+	snprintf(rel, sizeof rel, "sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	char at[PATH_MAX];
+	assert_int_equal(path_of(at, root, rel), 0);
+	struct stat lst;
+	if (lstat(at, &lst) == 0) {
+		print_message("skip the loop part: the temporary directory's device %u:%u is one "
+			      "the fake tree uses\n", major(st.st_dev), minor(st.st_dev));
+		return;
+	}
+	assert_int_equal(link_to(root, rel, "../../devices/pci0000:00/0000:00:02.0/virtio1/"
+				 "block/vda/vda1"), 0);
+	detect(&e, "/mnt/loop", 7, 0);
+	assert_string_equal(e.irq_cpus, "1,3");
+	detect_raw(&e, "/dev/loop0", 7, 0);
+	assert_string_equal(e.irq_cpus, "1,3");
+	unlink(at);
+	detect(&e, "/mnt/loop", 7, 0);
+	assert_string_equal(e.irq_cpus, "");          /* the backing file's disk not found */
 }
 
 static void test_tmpfs(void **state)
@@ -944,7 +1016,7 @@ static void test_cpu_split_here(void **state)
 	pthread_t th;
 	(void)state;
 
-	m.s = vb_os_cpu_split();
+	m.s = vb_os_cpu_split(NULL);
 	if (__builtin_popcountll(before) < 2 || before >> 63) {
 		vb_os_cpu_restore((struct vb_cpu_split *)m.s);
 		print_message("skip: this test may use %d CPU(s) (or CPUs above 63): the writer "
@@ -968,7 +1040,8 @@ static void test_cpu_split_here(void **state)
 	CPU_ZERO(&one);
 	CPU_SET(__builtin_ctzll(before), &one);
 	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
-	assert_null(vb_os_cpu_split());
+	assert_null(vb_os_cpu_split(NULL));
+	assert_null(vb_os_cpu_split("0-1023"));
 	assert_int_equal(__builtin_popcountll(my_cpus()), 1);
 	cpu_set_t all;
 	CPU_ZERO(&all);
@@ -976,6 +1049,37 @@ static void test_cpu_split_here(void **state)
 		if (before >> c & 1)
 			CPU_SET(c, &all);
 	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+
+	/* The disk's interrupts on one allowed CPU, the highest: the writer goes there (from
+	 * wherever it is) and the maker keeps off it; on all of them: as without. */
+	int irq = 63 - __builtin_clzll(before);
+	char list[16];
+	snprintf(list, sizeof list, "%d", irq);
+	m.s = vb_os_cpu_split(list);
+	assert_non_null(m.s);
+	assert_true(my_cpus() == 1ULL << irq);
+	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
+	pthread_join(th, NULL);
+	assert_true(m.cpus != 0);
+	assert_int_equal(m.cpus & (1ULL << irq), 0);
+	assert_true((m.cpus & before) == m.cpus);
+	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
+	assert_true(my_cpus() == before);
+	m.s = vb_os_cpu_split("0-63");
+	assert_non_null(m.s);
+	writer = my_cpus();
+	assert_int_equal(__builtin_popcountll(writer), 1);
+	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
+	pthread_join(th, NULL);
+	assert_int_equal(m.cpus & writer, 0);
+	assert_true(m.cpus != 0);
+	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
+	assert_true(my_cpus() == before);
+	/* a list that is not one: as without */
+	m.s = vb_os_cpu_split("x");
+	assert_non_null(m.s);
+	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
+	assert_true(my_cpus() == before);
 }
 
 int main(void)
@@ -993,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_scsi_without_host_driver),
 		cmocka_unit_test(test_nvme),
 		cmocka_unit_test(test_device_mapper),
+		cmocka_unit_test(test_irq_cpus),
 		cmocka_unit_test(test_escapes_and_long_lines),
 		cmocka_unit_test(test_no_guess_by_path),
 		cmocka_unit_test(test_raw_device_garbage_sizes),

@@ -171,6 +171,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		free(c);
 		return false;
 	}
+	src.irq_cpus = t->irq_cpus;
 	c->cfg = cfg;
 	c->io = io;
 	io->ops->fast_ns(io->ops->ctx);   /* the fast clock is calibrated before any run */

@@ -720,7 +720,7 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	r->count = count;
 	/* One writer, the caller: it and the maker get CPUs of their own. (Several writers
 	 * are spread by the scheduler.) */
-	r->cpus = s->qd == 1 ? vb_os_cpu_split() : NULL;
+	r->cpus = s->qd == 1 ? vb_os_cpu_split(s->irq_cpus) : NULL;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
 	int e = vb_os_thread_start(&r->maker, maker, r, false);
 	r->running = e == 0;

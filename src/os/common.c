@@ -101,29 +101,67 @@ bool vb_cpu_list_parse(const char *s, bool *set, int n)
 	}
 }
 
-/* The class of CPU c for the maker when the writer is on CPU writer: 2 shares its cache
- * and is not its sibling, 1 is not its sibling, 0 is one; -1 not to be used. */
+char *vb_cpu_list_format(const bool *set, int n, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	if (size == 0)
+		return buf;
+	buf[0] = '\0';
+	for (int c = 0; c < n; c++) {
+		if (!set[c])
+			continue;
+		int end = c;
+		while (end + 1 < n && set[end + 1])
+			end++;
+		char item[32];
+		int len = end > c ? snprintf(item, sizeof item, "%s%d-%d", at ? "," : "", c, end)
+				  : snprintf(item, sizeof item, "%s%d", at ? "," : "", c);
+		if (len < 0 || (size_t)len >= size - at)
+			break;   /* a cut entry would name other CPUs */
+		memcpy(buf + at, item, (size_t)len + 1);
+		at += (size_t)len;
+		c = end;
+	}
+	return buf;
+}
+
+int vb_cpu_writer(int n, const bool *allowed, const bool *irq, int current)
+{
+	if (irq == NULL || (current >= 0 && current < n && irq[current]))
+		return current;
+	for (int c = 0; c < n; c++)
+		if (allowed[c] && irq[c])
+			return c;
+	return current;
+}
+
+/* The class of CPU c for the maker when the writer is on CPU writer: 3 more when it
+ * takes none of the disk's interrupts; then 2 shares the writer's cache and is not its
+ * sibling, 1 is not its sibling, 0 is one; -1 not to be used. */
 static int maker_class(int c, const bool *allowed, const bool *same_cache,
-		       const bool *siblings, int writer)
+		       const bool *siblings, const bool *irq, int writer)
 {
 	if (!allowed[c] || c == writer)
 		return -1;
+	int quiet = irq != NULL && !irq[c] ? 3 : 0;
 	if (siblings != NULL && siblings[c])
-		return 0;
-	return same_cache != NULL && same_cache[c] ? 2 : 1;
+		return quiet;
+	return quiet + (same_cache != NULL && same_cache[c] ? 2 : 1);
 }
 
 int vb_cpu_maker_set(int n, const bool *allowed, const bool *same_cache, const bool *siblings,
-		     int writer, bool *out)
+		     const bool *irq, int writer, bool *out)
 {
 	int best = -1, count = 0;
 
 	for (int c = 0; c < n; c++) {
-		int cls = maker_class(c, allowed, same_cache, siblings, writer);
+		int cls = maker_class(c, allowed, same_cache, siblings, irq, writer);
 		best = cls > best ? cls : best;
 	}
 	for (int c = 0; c < n; c++) {
-		out[c] = best >= 0 && maker_class(c, allowed, same_cache, siblings, writer) == best;
+		out[c] = best >= 0 &&
+			 maker_class(c, allowed, same_cache, siblings, irq, writer) == best;
 		count += out[c];
 	}
 	return count;

@@ -513,6 +513,11 @@ int vb_fam_cpu_info(struct vb_cpu_info *ci)
 	return 0;
 }
 
+void vb_fam_cpu_topology(struct vb_cpu_info *ci, int cpu)
+{
+	vb_linux_cpu_topology("", cpu, ci->same_cache, ci->siblings);
+}
+
 int vb_fam_cpu_pin(const bool *set)
 {
 	cpu_set_t s;
@@ -760,6 +765,143 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 	disk_driver(e, root, dir);
 }
 
+/* ---- the CPUs that take a disk's interrupts --------------------------------------- */
+
+/* Adds to set the CPUs interrupt irq is delivered to (its effective affinity, else the
+ * affinity asked for); false when /proc does not say. */
+static bool add_irq(const char *root, unsigned long irq, bool *set)
+{
+	char dir[PATH_MAX];
+	bool one[VB_CPU_MAX];
+
+	if (snprintf(dir, sizeof dir, "%s/proc/irq/%lu", root, irq) >= (int)sizeof dir)
+		return false;
+	if (!read_cpu_list(dir, "/effective_affinity_list", one) &&
+	    !read_cpu_list(dir, "/smp_affinity_list", one))
+		return false;
+	bool any = false;
+	for (int c = 0; c < VB_CPU_MAX; c++) {
+		set[c] = set[c] || one[c];
+		any = any || one[c];
+	}
+	return any;
+}
+
+/* The interrupts of sysfs device dir: its MSI vectors (msi_irqs/<n>), else its legacy
+ * line (irq, 0 for none); true when one was found. */
+static bool device_irqs(const char *root, const char *dir, bool *set)
+{
+	char path[PATH_MAX], text[32];
+	bool found = false;
+	DIR *d;
+
+	if (join(path, sizeof path, dir, "/msi_irqs") == 0 && (d = opendir(path)) != NULL) {
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			uint64_t irq;
+			const char *end;
+			if (parse_u64(de->d_name, &irq, &end) == 0 && *end == '\0' &&
+			    irq < 1000000 && add_irq(root, (unsigned long)irq, set))
+				found = true;
+		}
+		closedir(d);
+		if (found)
+			return true;
+	}
+	uint64_t irq;
+	const char *end;
+	return read_line(dir, "/irq", text, sizeof text) == 0 &&
+	       parse_u64(text, &irq, &end) == 0 && *end == '\0' && irq > 0 && irq < 1000000 &&
+	       add_irq(root, (unsigned long)irq, set);
+}
+
+static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth);
+
+/* A loop device's disk: the one holding its backing file (or the backing device). */
+static bool loop_irqs(const char *root, const char *name, bool *set, int depth)
+{
+	char dir[PATH_MAX], backing[PATH_MAX], node[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(dir, sizeof dir, "%s/sys/block/%s/loop", root, name) >= (int)sizeof dir ||
+	    read_line(dir, "/backing_file", backing, sizeof backing) != 0)
+		return false;
+	/* (Only a device number is taken from the path: a file swapped in since can only
+	 * misplace a thread.) */
+	if (join(node, sizeof node, root, backing) != 0 || stat(node, &st) != 0)
+		return false;
+	return irq_cpus_at(root, S_ISBLK(st.st_mode) ? (uint64_t)st.st_rdev : (uint64_t)st.st_dev,
+			   set, depth + 1);
+}
+
+/* The members of a device-mapper or md device (slaves/<name>/dev). */
+static bool member_irqs(const char *root, const char *disk, bool *set, int depth)
+{
+	char path[PATH_MAX], text[64];
+	bool found = false;
+	DIR *d;
+
+	if (join(path, sizeof path, disk, "/slaves") != 0 || (d = opendir(path)) == NULL)
+		return false;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		char sub[PATH_MAX];
+		uint64_t member;
+		if (de->d_name[0] == '.' ||
+		    snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) >= (int)sizeof sub ||
+		    read_line(sub, "/dev", text, sizeof text) != 0 || parse_devnum(text, &member) != 0)
+			continue;
+		found = irq_cpus_at(root, member, set, depth + 1) || found;
+	}
+	closedir(d);
+	return found;
+}
+
+static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth)
+{
+	char disk[PATH_MAX], link[PATH_MAX], hw[PATH_MAX], sys[PATH_MAX], limit[PATH_MAX];
+
+	/* (Loops of loop devices end here: each step is one layer down.) */
+	if (depth > 8 || sysfs_dir(root, dev, disk) != 0)
+		return false;
+	if (is_partition(disk))
+		cut_last(disk);
+	if (loop_irqs(root, vb_os_base_name(disk), set, depth) ||
+	    member_irqs(root, disk, set, depth))
+		return true;
+	if (join(link, sizeof link, disk, "/device") != 0 || !realpath(link, hw) ||
+	    join(sys, sizeof sys, root, "/sys/devices") != 0 || !realpath(sys, limit))
+		return false;
+	size_t lim = strlen(limit);
+	for (int up = 0; up < MAX_DEPTH; up++) {
+		if (strncmp(hw, limit, lim) != 0 || hw[lim] != '/')
+			return false;
+		if (device_irqs(root, hw, set))
+			return true;
+		cut_last(hw);
+	}
+	return false;
+}
+
+bool vb_linux_irq_cpus(const char *root, uint64_t dev, bool *set)
+{
+	memset(set, 0, VB_CPU_MAX * sizeof *set);
+	if (irq_cpus_at(root, dev, set, 0))
+		return true;
+	memset(set, 0, VB_CPU_MAX * sizeof *set);
+	return false;
+}
+
+/* e->irq_cpus for block device dev. */
+static void irq_cpus(struct vb_env *e, const char *root, uint64_t dev)
+{
+	bool *set = calloc(VB_CPU_MAX, sizeof *set);
+
+	if (set != NULL && vb_linux_irq_cpus(root, dev, set))
+		vb_cpu_list_format(set, VB_CPU_MAX, e->irq_cpus, sizeof e->irq_cpus);
+	free(set);
+}
+
 /* Device major 0 has no block device of its own: tmpfs, proc, overlay, NFS, and also
  * btrfs, whose mount source still names the disk under it, which is then looked up. */
 static void unnamed_device(struct vb_env *e, const char *root, const char *source)
@@ -788,6 +930,7 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		COPY(e->fs, "none");
 		COPY(e->mount, "none");
 		sysfs_device(e, root, fi->rdev);
+		irq_cpus(e, root, fi->rdev);
 		if (strcmp(e->device, vb_os_unknown) == 0)
 			COPY(e->device, vb_os_base_name(path));
 		return;
@@ -802,6 +945,7 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		return;
 	}
 	sysfs_device(e, root, m.dev);
+	irq_cpus(e, root, m.dev);
 	if (strcmp(e->device, vb_os_unknown) == 0 && strncmp(m.source, "/dev/", 5) == 0)
 		COPY(e->device, vb_os_base_name(m.source));
 }

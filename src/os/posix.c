@@ -570,31 +570,41 @@ struct vb_cpu_split {
 	bool maker[VB_CPU_MAX];   /* the maker's */
 };
 
-struct vb_cpu_split *vb_os_cpu_split(void)
+struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus)
 {
 #if !VB_FAM_PINS
+	(void)irq_cpus;
 	return NULL;
 #else
 	struct vb_cpu_info *ci = calloc(1, sizeof *ci);
 	struct vb_cpu_split *s = calloc(1, sizeof *s);
 	bool *one = calloc(VB_CPU_MAX, sizeof *one);
+	bool *irq = calloc(VB_CPU_MAX, sizeof *irq);
 
-	if (ci == NULL || s == NULL || one == NULL || vb_fam_cpu_info(ci) != 0 ||
-	    ci->current < 0 || ci->current >= VB_CPU_MAX || !ci->allowed[ci->current] ||
-	    vb_cpu_maker_set(VB_CPU_MAX, ci->allowed, ci->same_cache, ci->siblings,
-			     ci->current, s->maker) == 0)
+	if (ci == NULL || s == NULL || one == NULL || irq == NULL || vb_fam_cpu_info(ci) != 0 ||
+	    ci->current < 0 || ci->current >= VB_CPU_MAX || !ci->allowed[ci->current])
+		goto none;
+	bool known = irq_cpus != NULL && irq_cpus[0] != '\0' &&
+		     vb_cpu_list_parse(irq_cpus, irq, VB_CPU_MAX);
+	int writer = vb_cpu_writer(VB_CPU_MAX, ci->allowed, known ? irq : NULL, ci->current);
+	if (writer != ci->current)
+		vb_fam_cpu_topology(ci, writer);
+	if (vb_cpu_maker_set(VB_CPU_MAX, ci->allowed, ci->same_cache, ci->siblings,
+			     known ? irq : NULL, writer, s->maker) == 0)
 		goto none;
 	memcpy(s->had, ci->allowed, sizeof s->had);
-	one[ci->current] = true;
+	one[writer] = true;
 	if (vb_fam_cpu_pin(one) != 0)
 		goto none;
 	free(ci);
 	free(one);
+	free(irq);
 	return s;
 none:
 	free(ci);
 	free(s);
 	free(one);
+	free(irq);
 	return NULL;
 #endif
 }

@@ -955,18 +955,23 @@ struct vb_cpu_split {
 	DWORD_PTR had, maker;
 };
 
-struct vb_cpu_split *vb_os_cpu_split(void)
+struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus)
 {
 	enum { N = (int)(sizeof(DWORD_PTR) * 8) };
 	DWORD_PTR proc, sys;
-	bool allowed[N], out[N];
+	bool allowed[N], out[N], irq[N];
 	DWORD cur = GetCurrentProcessorNumber();
 
 	if (!GetProcessAffinityMask(GetCurrentProcess(), &proc, &sys) || cur >= (DWORD)N)
 		return NULL;
 	for (int c = 0; c < N; c++)
 		allowed[c] = (proc >> c) & 1;
-	if (!allowed[cur] || vb_cpu_maker_set(N, allowed, NULL, NULL, (int)cur, out) == 0)
+	/* (vb_os_detect does not find a disk's interrupts here: the list is empty.) */
+	bool known = irq_cpus != NULL && irq_cpus[0] != '\0' && vb_cpu_list_parse(irq_cpus, irq, N);
+	if (!allowed[cur])
+		return NULL;
+	cur = (DWORD)vb_cpu_writer(N, allowed, known ? irq : NULL, (int)cur);
+	if (vb_cpu_maker_set(N, allowed, NULL, NULL, known ? irq : NULL, (int)cur, out) == 0)
 		return NULL;
 	struct vb_cpu_split *s = calloc(1, sizeof *s);
 	if (s == NULL)

@@ -58,13 +58,21 @@ rm -f "$d/u"
 expand() {
 	printf '%s\n' "$1" | tr ',' '\n' | awk -F- 'NF == 1 { print $1 } NF == 2 { for (c = $1; c <= $2; c++) print c }'
 }
-# worker_cpus TASKSET...: runs a long random run to /dev/null (under TASKSET when given),
-# and prints the CPU list of each thread of its worker, one per line.
+# worker_cpus [--to DIR] TASKSET...: runs a long random run to /dev/null, or with
+# O_DIRECT to a file in DIR (16 GiB at most; stopped long before), under TASKSET when
+# given, and prints the CPU list of each thread of its worker, one per line, half a
+# second after the header (the run's own line comes only at its end).
 worker_cpus() {
-	"$@" "$VBENCH" --no-progress --sync none --source random bs=1M count=100000000 runs=1 \
-		/dev/null >"$SCRATCH/cpu.out" 2>&1 &
+	_to=/dev/null _how="--sync none" _count=100000000
+	if [ "${1:-}" = --to ]; then
+		_to=$2 _how="--direct --sync none" _count=16384
+		shift 2
+	fi
+	# shellcheck disable=SC2086 # _how is two or three options
+	"$@" "$VBENCH" --no-progress $_how --source random bs=1M "count=$_count" runs=1 \
+		"$_to" >"$SCRATCH/cpu.out" 2>&1 &
 	_pid=$!
-	wait_for '^# run 1 of 1' "$SCRATCH/cpu.out"
+	wait_for '^# data random' "$SCRATCH/cpu.out"
 	sleep 0.5
 	for _w in $(worker_of "$_pid"); do
 		for _t in /proc/"$_w"/task/*; do
@@ -73,6 +81,32 @@ worker_cpus() {
 	done
 	kill -TERM "$_pid" 2>/dev/null
 	wait_pid "$_pid" 20
+}
+# disk_irq_cpus DIR: the CPU lists of the interrupts of the disk holding DIR, one per
+# line (nothing when there is none): its sysfs directory (a partition's parent), then up
+# from its device link to the first directory with MSI vectors or a legacy line.
+disk_irq_cpus() {
+	_dev=$(stat -c '%d' "$1" 2>/dev/null) || return 0
+	_sys=$(readlink -f "/sys/dev/block/$((_dev >> 8 & 0xfff)):$(((_dev & 0xff) | (_dev >> 12 & 0xfff00)))" 2>/dev/null) || return 0
+	[ -n "$_sys" ] && [ -e "$_sys/partition" ] && _sys=${_sys%/*}
+	[ -n "$_sys" ] && [ -e "$_sys/device" ] || return 0
+	_hw=$(readlink -f "$_sys/device")
+	while [ -n "$_hw" ] && [ "$_hw" != /sys/devices ]; do
+		_n=""
+		if [ -d "$_hw/msi_irqs" ]; then
+			_n=$(ls "$_hw/msi_irqs")
+		elif [ -r "$_hw/irq" ] && [ "$(cat "$_hw/irq")" != 0 ]; then
+			_n=$(cat "$_hw/irq")
+		fi
+		if [ -n "$_n" ]; then
+			for _i in $_n; do
+				cat "/proc/irq/$_i/effective_affinity_list" 2>/dev/null ||
+					cat "/proc/irq/$_i/smp_affinity_list" 2>/dev/null
+			done | sort -u | tr '\n' ',' | sed 's/,$//'
+			return 0
+		fi
+		_hw=${_hw%/*}
+	done
 }
 allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status 2>/dev/null)
 if [ "$(uname -s)" != Linux ] || [ -z "$allowed" ]; then
@@ -96,6 +130,29 @@ else
 			[ "$(printf '%s\n' "$lists" | sort -u)" = "$one" ]
 	else
 		skip "no taskset: the single-CPU case (apt-get install util-linux)"
+	fi
+	# The disk under the scratch directory, read from sysfs as the kernel lays it out:
+	# its interrupts' CPUs (effective affinity); with O_DIRECT there, the writer must be
+	# on one of them and the maker on none, when some allowed CPU takes none.
+	irqs=$(disk_irq_cpus "$SCRATCH")
+	quiet=$(expand "$allowed" | grep -vxF "$(expand "${irqs:-none}")" | head -n 1)
+	if [ -z "$irqs" ]; then
+		skip "no disk with interrupts under $SCRATCH: where the disk's interrupts go"
+	elif [ -z "$quiet" ]; then
+		skip "the disk's interrupts go to every allowed CPU ($irqs): nothing to keep off"
+	else
+		d=$(new_dir)
+		lists=$(worker_cpus --to "$d")
+		writer=$(printf '%s
+' "$lists" | awk '$0 ~ /^[0-9]+$/' | head -n 1)
+		maker=$(printf '%s
+' "$lists" | awk -v w="$writer" '$0 != w' | head -n 1)
+		check "O_DIRECT random: the writer (${writer:-none}) on a CPU of the disk's interrupts ($irqs)" \
+			sh -c '[ -n "$1" ] && printf "%s\n" "$2" | grep -qx "$1"' _ "$writer" "$(expand "$irqs")"
+		check "O_DIRECT random: the maker (${maker:-none}) on none of them" \
+			sh -c '[ -n "$1" ] && ! printf "%s\n" "$2" | grep -qxF "$3"' _ "$maker" \
+			"$(expand "$maker")" "$(expand "$irqs")"
+		rm -rf "$d"
 	fi
 fi
 
