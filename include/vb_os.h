@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "vb_env.h"
 #include "vb_io.h"
@@ -38,6 +39,10 @@ uint64_t vb_now_ns(void);
 
 /* Sleeps about ms milliseconds (less when a signal arrives). */
 void vb_os_sleep_ms(unsigned ms);
+
+/* The realtime clock ns nanoseconds from now: the deadline pthread_cond_timedwait takes
+ * everywhere. (A step of that clock only lengthens or shortens one wait.) */
+struct timespec vb_os_deadline_in(uint64_t ns);
 
 /* Replaces argc and argv by the command line as UTF-8 where the system hands main()
  * something else (Windows: the ANSI code page); elsewhere leaves them as they are. */

@@ -413,19 +413,6 @@ static bool spin_for(const atomic_ullong *word, uint64_t want)
 	return false;
 }
 
-/* The absolute CLOCK_REALTIME time ns from now, the clock pthread_cond_timedwait keeps
- * by default. (A step of that clock only lengthens or shortens one wait.) */
-static struct timespec deadline_in(uint64_t ns)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	uint64_t nsec = (uint64_t)ts.tv_nsec + ns % 1000000000ULL;
-	ts.tv_sec += (time_t)(ns / 1000000000ULL + nsec / 1000000000ULL);
-	ts.tv_nsec = (long)(nsec % 1000000000ULL);
-	return ts;
-}
-
 /* The longest a writer sleeps before it looks at its block again. The wake-up is sent
  * (see below), but glibc's condition variables can lose one (its bug 25847, seen here
  * in a stress test of the ring: a waiter asleep with the broadcast posted); a lost one
@@ -448,7 +435,7 @@ static bool wait_ready(struct vb_ring *r, uint64_t block)
 			atomic_fetch_add_explicit(&r->nudges, 1, memory_order_relaxed);
 			pthread_cond_signal(&r->maker_cond);
 		}
-		struct timespec until = deadline_in(r->recheck_ns);
+		struct timespec until = vb_os_deadline_in(r->recheck_ns);
 		pthread_cond_timedwait(&r->writers_cond, &r->lock, &until);
 	}
 	atomic_fetch_sub(&r->writers_waiting, 1);
@@ -491,7 +478,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->maker_waiting, 1);
 	while (atomic_load(word) < need && !atomic_load(&r->stop)) {
-		struct timespec until = deadline_in(r->nap_ns);
+		struct timespec until = vb_os_deadline_in(r->nap_ns);
 		atomic_fetch_add_explicit(&r->naps, 1, memory_order_relaxed);
 		/* Woken too early (the writers are slower than the nap assumed, or stalled):
 		 * the next nap is twice as long. */
@@ -527,9 +514,7 @@ static void *maker(void *p)
 
 	vb_os_cpu_maker(r->cpus);
 
-	r->nap_ns = r->nap_first_ns;
-	r->seen_ns = vb_now_ns();
-	r->seen_done = 0;
+	r->nap_ns = r->nap_first_ns;   /* (the writers' pace is taken from wait_slot's first) */
 	for (uint64_t b = 0; b < r->count && !atomic_load(&r->stop); b++) {
 		/* The slot's previous block, b - n_slots, must have been written. */
 		if (b >= r->n_slots && !wait_slot(r, b))

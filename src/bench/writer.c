@@ -317,19 +317,6 @@ static void record_failure(struct parallel *q, const struct vb_run *r)
 	atomic_store(&q->failed, 1);
 }
 
-/* The realtime clock ms milliseconds from now: the deadline pthread_cond_timedwait takes
- * everywhere. A clock step only changes when one wait ends. */
-static struct timespec deadline_ms(unsigned ms)
-{
-	struct timespec until = {0, 0};
-
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += (long)(ms % 1000) * 1000000L;
-	until.tv_sec += (time_t)(ms / 1000) + until.tv_nsec / 1000000000L;
-	until.tv_nsec %= 1000000000L;
-	return until;
-}
-
 /* Takes the next block offset, writes it with pwrite, and so on to the end. A block's
  * data depends on its number only, so it does not matter which writer writes it. The
  * latency of a write is from its submission to its completion. */
@@ -349,7 +336,7 @@ static void *writer_main(void *arg)
 	while (!atomic_load(&q->gate)) {
 		/* Bounded, as every wait: glibc can lose a condition variable's wake-up
 		 * (its bug 25847). */
-		struct timespec until = deadline_ms(10);
+		struct timespec until = vb_os_deadline_in(10000000ULL);
 		pthread_cond_timedwait(&q->opened, &q->lock, &until);
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -415,7 +402,7 @@ static int wait_writers(struct parallel *q, unsigned ms)
 {
 	pthread_mutex_lock(&q->lock);
 	if (atomic_load(&q->running) > 0) {
-		struct timespec until = deadline_ms(ms);
+		struct timespec until = vb_os_deadline_in((uint64_t)ms * 1000000ULL);
 		pthread_cond_timedwait(&q->done, &q->lock, &until);
 	}
 	int left = atomic_load(&q->running);

@@ -3,8 +3,20 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 const char vb_os_unknown[] = "unknown";
+
+struct timespec vb_os_deadline_in(uint64_t ns)
+{
+	struct timespec ts = {0, 0};
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t nsec = (uint64_t)ts.tv_nsec + ns % 1000000000ULL;
+	ts.tv_sec += (time_t)(ns / 1000000000ULL + nsec / 1000000000ULL);
+	ts.tv_nsec = (long)(nsec % 1000000000ULL);
+	return ts;
+}
 
 void vb_os_copy(char *dst, size_t n, const char *src)
 {
