@@ -509,7 +509,6 @@ int vb_fam_cpu_info(struct vb_cpu_info *ci)
 		return -1;
 	for (int c = 0; c < VB_CPU_MAX; c++)
 		ci->allowed[c] = c < CPU_SETSIZE && CPU_ISSET(c, &set);
-	vb_linux_cpu_topology("", ci->current, ci->same_cache, ci->siblings);
 	return 0;
 }
 
@@ -689,42 +688,61 @@ static int bound_driver(const char *dir, char *name, size_t n)
 	return 0;
 }
 
-/* Walks from a disk's device up the sysfs tree to the first device with a driver: the
- * disk's own for virtio, the PCI function for an NVMe controller. A SCSI disk's driver
- * is "sd" whatever the bus, so for it the walk goes on to the host adapter's driver
- * (ahci, ata_piix, virtio_scsi, uas), which is what tells disks apart. */
-static void walk_drivers(char *dev, const char *limit, char *first, char *host, size_t n)
+/* Calls visit(root, dev, arg) for the sysfs device of the whole-disk directory disk, then
+ * for each device above it up to root's /sys/devices, until visit returns true; whether
+ * one did. */
+static bool walk_up_devices(const char *root, const char *disk,
+			    bool (*visit)(const char *root, const char *dev, void *arg), void *arg)
 {
-	size_t lim = strlen(limit);
+	char link[PATH_MAX], dev[PATH_MAX], limit[PATH_MAX], sys[PATH_MAX];
 
+	if (join(link, sizeof link, disk, "/device") != 0 || !realpath(link, dev) ||
+	    join(sys, sizeof sys, root, "/sys/devices") != 0 || !realpath(sys, limit))
+		return false;
+	size_t lim = strlen(limit);
 	for (int depth = 0; depth < MAX_DEPTH; depth++) {
 		if (strncmp(dev, limit, lim) != 0 || dev[lim] != '/')
-			return;
-		if (bound_driver(dev, first[0] ? host : first, n) == 0 &&
-		    (host[0] != '\0' || strcmp(first, "sd") != 0))
-			return;
+			return false;
+		if (visit(root, dev, arg))
+			return true;
 		cut_last(dev);
 	}
+	return false;
+}
+
+/* The drivers found on the way up: the first one, and a SCSI disk's host adapter's. */
+struct drivers {
+	char first[64], host[64];
+};
+
+/* A visitor for walk_up_devices: stops at the first device with a driver (the disk's own
+ * for virtio, the PCI function for an NVMe controller). A SCSI disk's driver is "sd"
+ * whatever the bus, so for it the walk goes on to the host adapter's driver (ahci,
+ * ata_piix, virtio_scsi, uas), which is what tells disks apart. */
+static bool driver_found(const char *root, const char *dev, void *arg)
+{
+	struct drivers *d = arg;
+
+	(void)root;
+	return bound_driver(dev, d->first[0] ? d->host : d->first, sizeof d->first) == 0 &&
+	       (d->host[0] != '\0' || strcmp(d->first, "sd") != 0);
 }
 
 /* Sets e->driver for the whole-disk sysfs directory disk: "sd/ahci" for a SCSI disk on
  * an AHCI port, "virtio_blk", "nvme", or for a virtual disk the name of its kind. */
 static void disk_driver(struct vb_env *e, const char *root, const char *disk)
 {
-	char link[PATH_MAX], dev[PATH_MAX], limit[PATH_MAX], sys[PATH_MAX];
-	char first[64] = "", host[64] = "";
+	struct drivers d = {"", ""};
 
-	if (join(link, sizeof link, disk, "/device") == 0 && realpath(link, dev) &&
-	    join(sys, sizeof sys, root, "/sys/devices") == 0 && realpath(sys, limit))
-		walk_drivers(dev, limit, first, host, sizeof first);
-	if (first[0] == '\0') {
+	walk_up_devices(root, disk, driver_found, &d);
+	if (d.first[0] == '\0') {
 		COPY(e->driver, virtual_driver(vb_os_base_name(disk)));
 		return;
 	}
-	COPY(e->driver, first);
-	if (host[0] != '\0') {
+	COPY(e->driver, d.first);
+	if (d.host[0] != '\0') {
 		append(e->driver, sizeof e->driver, "/");
-		append(e->driver, sizeof e->driver, host);
+		append(e->driver, sizeof e->driver, d.host);
 	}
 }
 
@@ -765,6 +783,51 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 	disk_driver(e, root, dir);
 }
 
+/* The identity of what loop device name is backed by, from the kernel itself where it
+ * will say (root only), else from its backing_file attribute. Returns 0 with dev/ino
+ * (and rdev for a device node), or -1 when it cannot be found. */
+static int loop_backing(const char *root, const char *name, const char *backing,
+			struct stat *out)
+{
+	char node[PATH_MAX];
+	size_t len = strlen(backing);
+
+	(void)name;   /* without LOOP_GET_STATUS64 (musl's headers) only the attribute is read */
+#if defined(LOOP_GET_STATUS64)
+	if (root[0] == '\0') {
+		struct loop_info64 li;
+		int fd;
+		/* Zeroed: tools that do not know this ioctl (valgrind) see it filled. */
+		memset(&li, 0, sizeof li);
+		snprintf(node, sizeof node, "/dev/%s", name);
+		fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			int ok = ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
+			close(fd);
+			if (ok) {
+				memset(out, 0, sizeof *out);
+				out->st_dev = (dev_t)li.lo_device;
+				out->st_ino = (ino_t)li.lo_inode;
+				/* The node's device number is only known through its path. */
+				struct stat st;
+				if (join(node, sizeof node, root, backing) == 0 &&
+				    stat(node, &st) == 0 && st.st_dev == out->st_dev &&
+				    st.st_ino == out->st_ino) {
+					out->st_mode = st.st_mode;
+					out->st_rdev = st.st_rdev;
+				}
+				return 0;
+			}
+		}
+	}
+#endif
+	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
+		return -1;
+	if (join(node, sizeof node, root, backing) != 0 || stat(node, out) != 0)
+		return -1;
+	return 0;
+}
+
 /* ---- the CPUs that take a disk's interrupts --------------------------------------- */
 
 /* Adds to set the CPUs interrupt irq is delivered to (its effective affinity, else the
@@ -787,10 +850,12 @@ static bool add_irq(const char *root, unsigned long irq, bool *set)
 	return any;
 }
 
-/* The interrupts of sysfs device dir: its MSI vectors (msi_irqs/<n>), else its legacy
- * line (irq, 0 for none); true when one was found. */
-static bool device_irqs(const char *root, const char *dir, bool *set)
+/* A visitor for walk_up_devices: adds to the set at arg the CPUs of the interrupts of
+ * sysfs device dir, its MSI vectors (msi_irqs/<n>), else its legacy line (irq, 0 for
+ * none); true when it has one. */
+static bool device_irqs(const char *root, const char *dir, void *arg)
 {
+	bool *set = arg;
 	char path[PATH_MAX], text[32];
 	bool found = false;
 	DIR *d;
@@ -820,15 +885,12 @@ static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth);
 /* A loop device's disk: the one holding its backing file (or the backing device). */
 static bool loop_irqs(const char *root, const char *name, bool *set, int depth)
 {
-	char dir[PATH_MAX], backing[PATH_MAX], node[PATH_MAX];
+	char dir[PATH_MAX], backing[PATH_MAX];
 	struct stat st;
 
 	if (snprintf(dir, sizeof dir, "%s/sys/block/%s/loop", root, name) >= (int)sizeof dir ||
-	    read_line(dir, "/backing_file", backing, sizeof backing) != 0)
-		return false;
-	/* (Only a device number is taken from the path: a file swapped in since can only
-	 * misplace a thread.) */
-	if (join(node, sizeof node, root, backing) != 0 || stat(node, &st) != 0)
+	    read_line(dir, "/backing_file", backing, sizeof backing) != 0 ||
+	    loop_backing(root, name, backing, &st) != 0)
 		return false;
 	return irq_cpus_at(root, S_ISBLK(st.st_mode) ? (uint64_t)st.st_rdev : (uint64_t)st.st_dev,
 			   set, depth + 1);
@@ -859,28 +921,16 @@ static bool member_irqs(const char *root, const char *disk, bool *set, int depth
 
 static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth)
 {
-	char disk[PATH_MAX], link[PATH_MAX], hw[PATH_MAX], sys[PATH_MAX], limit[PATH_MAX];
+	char disk[PATH_MAX];
 
 	/* (Loops of loop devices end here: each step is one layer down.) */
 	if (depth > 8 || sysfs_dir(root, dev, disk) != 0)
 		return false;
 	if (is_partition(disk))
 		cut_last(disk);
-	if (loop_irqs(root, vb_os_base_name(disk), set, depth) ||
-	    member_irqs(root, disk, set, depth))
-		return true;
-	if (join(link, sizeof link, disk, "/device") != 0 || !realpath(link, hw) ||
-	    join(sys, sizeof sys, root, "/sys/devices") != 0 || !realpath(sys, limit))
-		return false;
-	size_t lim = strlen(limit);
-	for (int up = 0; up < MAX_DEPTH; up++) {
-		if (strncmp(hw, limit, lim) != 0 || hw[lim] != '/')
-			return false;
-		if (device_irqs(root, hw, set))
-			return true;
-		cut_last(hw);
-	}
-	return false;
+	return loop_irqs(root, vb_os_base_name(disk), set, depth) ||
+	       member_irqs(root, disk, set, depth) ||
+	       walk_up_devices(root, disk, device_irqs, set);
 }
 
 bool vb_linux_irq_cpus(const char *root, uint64_t dev, bool *set)
@@ -1154,51 +1204,6 @@ static int check_swaps(struct holder_ctx *h, const struct devlist *l, const stru
 	return rc;
 }
 
-/* The identity of what loop device name is backed by, from the kernel itself where it
- * will say (root only), else from its backing_file attribute. Returns 0 with dev/ino
- * (and rdev for a device node), or -1 when it cannot be found. */
-static int loop_backing(struct holder_ctx *h, const char *name, const char *backing,
-			struct stat *out)
-{
-	char node[PATH_MAX];
-	size_t len = strlen(backing);
-
-	(void)name;   /* without LOOP_GET_STATUS64 (musl's headers) only the attribute is read */
-#if defined(LOOP_GET_STATUS64)
-	if (h->root[0] == '\0') {
-		struct loop_info64 li;
-		int fd;
-		/* Zeroed: tools that do not know this ioctl (valgrind) see it filled. */
-		memset(&li, 0, sizeof li);
-		snprintf(node, sizeof node, "/dev/%s", name);
-		fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0) {
-			int ok = ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
-			close(fd);
-			if (ok) {
-				memset(out, 0, sizeof *out);
-				out->st_dev = (dev_t)li.lo_device;
-				out->st_ino = (ino_t)li.lo_inode;
-				/* The node's device number is only known through its path. */
-				struct stat st;
-				if (join(node, sizeof node, h->root, backing) == 0 &&
-				    stat(node, &st) == 0 && st.st_dev == out->st_dev &&
-				    st.st_ino == out->st_ino) {
-					out->st_mode = st.st_mode;
-					out->st_rdev = st.st_rdev;
-				}
-				return 0;
-			}
-		}
-	}
-#endif
-	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
-		return -1;
-	if (join(node, sizeof node, h->root, backing) != 0 || stat(node, out) != 0)
-		return -1;
-	return 0;
-}
-
 /* Every attached loop device: the disk (or file) backing it is in use. */
 static int check_loops(struct holder_ctx *h, const struct devlist *l, const struct vb_fileinfo *fi)
 {
@@ -1215,7 +1220,7 @@ static int check_loops(struct holder_ctx *h, const struct devlist *l, const stru
 		    snprintf(ldir, sizeof ldir, "%s/%s/loop", dir, de->d_name) >= (int)sizeof ldir ||
 		    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
 			continue;   /* not attached */
-		if (loop_backing(h, de->d_name, backing, &st) != 0) {
+		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
 			/* A file that was deleted cannot be the target; anything else that
 			 * cannot be identified might be. */
 			size_t len = strlen(backing);

@@ -85,8 +85,8 @@ void vb_fam_worker_child(void);
 struct vb_cpu_info {
 	int current;                       /* the CPU the calling thread is on */
 	bool allowed[VB_CPU_MAX];          /* the CPUs it may run on */
-	bool same_cache[VB_CPU_MAX];       /* those sharing current's last-level cache */
-	bool siblings[VB_CPU_MAX];         /* current's SMT siblings */
+	bool same_cache[VB_CPU_MAX];       /* those sharing the writer's last-level cache */
+	bool siblings[VB_CPU_MAX];         /* the writer's SMT siblings */
 };
 
 /* Whether the family pins threads to CPUs (vb_os_cpu_split), and then its two calls. The
@@ -97,12 +97,12 @@ struct vb_cpu_info {
 #if VB_OS_LINUX
 #define VB_FAM_PINS 1
 
-/* Fills ci for the calling thread (what the family cannot tell stays false); -1 when it
- * cannot tell which CPUs the thread may use, or which it is on. */
+/* Fills ci's current and allowed for the calling thread; -1 when it cannot tell which
+ * CPUs the thread may use, or which it is on. */
 int vb_fam_cpu_info(struct vb_cpu_info *ci);
 
-/* Fills ci's same_cache and siblings for CPU cpu instead of the current one (the writer
- * may be moved to another CPU: vb_cpu_writer). */
+/* Fills ci's same_cache and siblings for CPU cpu, the writer's (vb_cpu_writer): what the
+ * family cannot tell stays false. */
 void vb_fam_cpu_topology(struct vb_cpu_info *ci, int cpu);
 
 /* Restricts the calling thread to the CPUs in set (VB_CPU_MAX entries); 0, or -1. */

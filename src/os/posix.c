@@ -584,11 +584,10 @@ struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus)
 	if (ci == NULL || s == NULL || one == NULL || irq == NULL || vb_fam_cpu_info(ci) != 0 ||
 	    ci->current < 0 || ci->current >= VB_CPU_MAX || !ci->allowed[ci->current])
 		goto none;
-	bool known = irq_cpus != NULL && irq_cpus[0] != '\0' &&
-		     vb_cpu_list_parse(irq_cpus, irq, VB_CPU_MAX);
+	/* (An empty list places the threads as none would.) */
+	bool known = irq_cpus != NULL && vb_cpu_list_parse(irq_cpus, irq, VB_CPU_MAX);
 	int writer = vb_cpu_writer(VB_CPU_MAX, ci->allowed, known ? irq : NULL, ci->current);
-	if (writer != ci->current)
-		vb_fam_cpu_topology(ci, writer);
+	vb_fam_cpu_topology(ci, writer);
 	if (vb_cpu_maker_set(VB_CPU_MAX, ci->allowed, ci->same_cache, ci->siblings,
 			     known ? irq : NULL, writer, s->maker) == 0)
 		goto none;

@@ -967,7 +967,7 @@ struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus)
 	for (int c = 0; c < N; c++)
 		allowed[c] = (proc >> c) & 1;
 	/* (vb_os_detect does not find a disk's interrupts here: the list is empty.) */
-	bool known = irq_cpus != NULL && irq_cpus[0] != '\0' && vb_cpu_list_parse(irq_cpus, irq, N);
+	bool known = irq_cpus != NULL && vb_cpu_list_parse(irq_cpus, irq, N);
 	if (!allowed[cur])
 		return NULL;
 	cur = (DWORD)vb_cpu_writer(N, allowed, known ? irq : NULL, (int)cur);
