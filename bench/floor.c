@@ -15,8 +15,7 @@
  *
  *   cc -O2 -o floor bench/floor.c && ./floor bare 4096 1048576
  *
- * The clock is the one vbench reads on this machine when it can: the x86 time-stamp
- * counter (vbench uses it where Linux's clocksource is the TSC), else CLOCK_MONOTONIC. */
+ * The clock is the one vbench reads: CLOCK_MONOTONIC. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
@@ -26,18 +25,12 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define TICKS() __rdtsc()
-#else
-static uint64_t mono_ticks(void)
+static uint64_t mono_ns(void)
 {
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
-#define TICKS() mono_ticks()
-#endif
 #ifndef O_DIRECT
 #define O_DIRECT 0
 #endif
@@ -120,7 +113,7 @@ int main(int argc, char **argv)
 	unsigned char *buf = calloc(1, bs ? bs : 1);
 	int fd = open("/dev/null", O_WRONLY);
 	static uint64_t buckets[64];
-	uint64_t last = TICKS();
+	uint64_t last = mono_ns();
 
 	if (buf == NULL || fd < 0 || bs == 0) {
 		perror("floor");
@@ -132,7 +125,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (with_clock) {
-			uint64_t now = TICKS(), d = (now - last) | 1;
+			uint64_t now = mono_ns(), d = (now - last) | 1;
 			buckets[63 - __builtin_clzll(d)]++;
 			last = now;
 		}

@@ -87,10 +87,6 @@ struct vb_io_ops {
 	bool (*is_sink)(void *ctx, const struct vb_fileinfo *fi);
 	/* The monotonic clock, in nanoseconds. */
 	uint64_t (*now_ns)(void *ctx);
-	/* The same clock read as cheaply as the platform can (the CPU's invariant time
-	 * stamp counter where the kernel itself trusts it), for the time of every write:
-	 * within a few parts per million of now_ns. */
-	uint64_t (*fast_ns)(void *ctx);
 	void *ctx;
 };
 

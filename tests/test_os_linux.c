@@ -910,43 +910,6 @@ static void test_disk_backing_a_loop_device(void **state)
 	unlink(node);
 }
 
-/* The fast clock (the TSC where the kernel trusts it) reads the monotonic clock's time:
- * every reading falls between the monotonic readings taken just before and after it, up
- * to the anchoring error (microseconds), and never goes back, over several anchors. */
-static void *fast_clock_agrees(void *arg)
-{
-	uint64_t prev = 0;
-	int *bad = arg;
-
-	for (int i = 0; i < 400; i++) {
-		uint64_t t0 = vb_now_ns();
-		uint64_t f = vb_os_io.fast_ns(NULL);
-		uint64_t t1 = vb_now_ns();
-		if (f + 50000 < t0 || f > t1 + 50000 || f < prev)
-			*bad = 1;
-		prev = f;
-		if (i % 40 == 0) {
-			struct timespec nap = {0, 30000000};   /* past an anchor's 2^28 ticks */
-			nanosleep(&nap, NULL);
-		}
-	}
-	return NULL;
-}
-
-static void test_fast_clock(void **state)
-{
-	int bad_main = 0, bad_thread = 0;
-	pthread_t t;
-	(void)state;
-
-	fast_clock_agrees(&bad_main);
-	/* each thread keeps its own anchor */
-	assert_int_equal(pthread_create(&t, NULL, fast_clock_agrees, &bad_thread), 0);
-	pthread_join(t, NULL);
-	assert_int_equal(bad_main, 0);
-	assert_int_equal(bad_thread, 0);
-}
-
 /* Which CPUs of the fake tree share CPU c's last-level cache, and are its siblings. */
 static void topology(int c, char *cache, char *sib)
 {
@@ -1085,7 +1048,6 @@ static void test_cpu_split_here(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fast_clock),
 		cmocka_unit_test(test_cpu_topology),
 		cmocka_unit_test(test_cpu_split_here),
 		cmocka_unit_test(test_virtio_partition),

@@ -119,7 +119,6 @@ static struct vb_io_ops pops(void)
 	o.sync = pf_sync;
 	o.close = pf_close;
 	o.now_ns = pf_now;
-	o.fast_ns = pf_now;
 	return o;
 }
 

@@ -174,7 +174,6 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	src.irq_cpus = t->irq_cpus;
 	c->cfg = cfg;
 	c->io = io;
-	io->ops->fast_ns(io->ops->ctx);   /* the fast clock is calibrated before any run */
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
 	vb_os_on_resume(NULL);

@@ -212,15 +212,13 @@ static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end,
 
 /* The write loop of one run, one write in flight; returns 0 or -1 with out filled in.
  * What runs per block besides the write is kept to the least: a relaxed load of the
- * stop flag, two stores for the watchdog, one read of the fast clock, a histogram
- * bucket, and comparisons. The run's own start and end are read from the exact clock
- * by the caller. */
+ * stop flag, two stores for the watchdog, one read of the clock, a histogram
+ * bucket, and comparisons. */
 static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
 			struct vb_hist *hist, struct vb_run *out)
 {
 	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
-	/* Every time here is on the fast clock, so that differences never mix two clocks. */
-	uint64_t start = ops->fast_ns(ops->ctx);
+	uint64_t start = ops->now_ns(ops->ctx);
 	uint64_t last = start, iv_from = start, iv_bytes = 0, next_tick = start;
 	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9);
 	uint64_t offset = 0;
@@ -243,7 +241,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 			atomic_store_explicit(&slot->call_start_ns, last, memory_order_release);
 		}
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, offset, &done, out);
-		uint64_t now = ops->fast_ns(ops->ctx);
+		uint64_t now = ops->now_ns(ops->ctx);
 		vb_hist_add(hist, now - last);
 		last = now;
 		if (zeros == NULL)
@@ -343,7 +341,7 @@ static void *writer_main(void *arg)
 	/* The watch covers the wait for a block's data as well as its write, from the end
 	 * of this writer's previous write: a writer that waits forever for anything is a
 	 * stall, reported and ended by --timeout like a write that never returns. */
-	uint64_t prev_end = ops->fast_ns(ops->ctx);
+	uint64_t prev_end = ops->now_ns(ops->ctx);
 	for (;;) {
 		struct vb_run r;
 		size_t done = 0;
@@ -370,9 +368,9 @@ static void *writer_main(void *arg)
 			vb_source_abort(p->source);
 			break;
 		}
-		uint64_t t0 = ops->fast_ns(ops->ctx);
+		uint64_t t0 = ops->now_ns(ops->ctx);
 		int rc = write_block(ops, p, q->fd, buf, (size_t)p->bs_bytes, offset, &done, &r);
-		prev_end = ops->fast_ns(ops->ctx);
+		prev_end = ops->now_ns(ops->ctx);
 		vb_hist_add(&w->hist, prev_end - t0);
 		vb_source_put(p->source, b);
 		w->bytes += done;
@@ -419,7 +417,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	struct parallel q;
 	unsigned n = (unsigned)p->qd, started = 0;
 	struct writer *w = calloc(n, sizeof *w);
-	uint64_t start = ops->fast_ns(ops->ctx), iv_from = start, iv_bytes = 0, next_tick = start;
+	uint64_t start = ops->now_ns(ops->ctx), iv_from = start, iv_bytes = 0, next_tick = start;
 	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9), woken = 0;
 	int rc = 0;
 
@@ -461,7 +459,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	for (;;) {
 		if (wait_writers(&q, iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20) == 0)
 			break;
-		uint64_t now = ops->fast_ns(ops->ctx), bytes = atomic_load(&q.bytes);
+		uint64_t now = ops->now_ns(ops->ctx), bytes = atomic_load(&q.bytes);
 		/* A stop (a signal, --timeout) must reach writers blocked in a call. */
 		if (p->stop != NULL && atomic_load(p->stop) != 0 && now - woken > 200000000ULL) {
 			woken = now;
@@ -488,7 +486,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		out->partial_blocks += w[i].partial;
 	}
 	if (iv_ns > 0) {
-		uint64_t now = ops->fast_ns(ops->ctx);
+		uint64_t now = ops->now_ns(ops->ctx);
 		if (now > iv_from && out->bytes > iv_bytes)
 			add_interval(out, start, iv_from, now, out->bytes - iv_bytes);
 	}

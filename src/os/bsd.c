@@ -404,12 +404,6 @@ uint64_t vb_fam_avail_mem(void)
 	return 0;
 }
 
-uint64_t vb_fam_fast_ns(void *ctx)
-{
-	(void)ctx;
-	return vb_now_ns();
-}
-
 void vb_fam_worker_child(void)
 {
 	/* No parent-death signal here: a worker whose parent died fails on its next

@@ -72,11 +72,6 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path);
 uint64_t vb_fam_ram_bytes(void);
 uint64_t vb_fam_avail_mem(void);
 
-/* The monotonic clock as cheaply as the family can read it; vb_now_ns where it cannot
- * do better. The ops table's fast_ns itself (ctx unused), so that the per-block clock
- * read is one call. */
-uint64_t vb_fam_fast_ns(void *ctx);
-
 /* Called first in a new worker process (Linux: die with the parent). */
 void vb_fam_worker_child(void);
 

@@ -363,7 +363,7 @@ static uint64_t px_now(void *ctx)
 const struct vb_io_ops vb_os_io = {
 	px_open_dir, px_openat, px_statat, px_fstat, px_unlinkat, px_pwrite, px_sync,
 	px_truncate, px_dup, px_close, px_disk, px_logical_block, px_in_use, px_is_sink,
-	px_now, vb_fam_fast_ns, NULL,
+	px_now, NULL,
 };
 
 /* ---- signals ----------------------------------------------------------------------- */
