@@ -51,10 +51,6 @@ struct vb_source_buf {
  * qd writes in flight and runs of run_bytes. */
 size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint64_t run_bytes);
 
-/* Whether every byte of a run of run_bytes from this source is fresh: random, and
- * urandom up to VB_URANDOM_FRESH_BYTES. */
-bool vb_source_fresh(enum vb_source kind, uint64_t run_bytes);
-
 /* One line for the header saying what the data is (and, for urandom beyond the fresh
  * size, that it is reused); buffer_bytes as vb_source_buffer_bytes says. Returns buf. */
 const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t buffer_bytes,
@@ -89,36 +85,12 @@ void vb_source_abort(struct vb_source_buf *s);
 /* After the run: stops making blocks. */
 void vb_source_run_end(struct vb_source_buf *s);
 
-/* For tests: how the ring waits (the defaults: 20 us, 20 ms, 5 ms, false), and how many
- * naps the maker took and how many times writers woke it in the current run. */
-struct vb_ring_tuning {
-	uint64_t first_nap_ns, nap_max_ns;   /* the maker's first nap of a run, its longest */
-	uint64_t recheck_ns;                 /* a waiting writer looks again this often */
-	bool mute_maker;                     /* it wakes no waiting writer: all wake-ups lost */
-};
-void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t);
-void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
-
-/* The maker's next nap, in ns: the time the writers take to give back want_blocks,
- * judged from done_blocks given back over the last elapsed_ns; twice prev_nap_ns when
- * none were; within 20 us and max_ns. */
-uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want_blocks,
-			uint64_t prev_nap_ns, uint64_t max_ns);
-
 /* Releases everything. */
 void vb_source_free(struct vb_source_buf *s);
 
 /* Fills the n bytes at buf with the data of block `block` of run `run`: what
  * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
 void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n);
-
-/* How many ways of making random blocks this build has on this CPU (the vector units
- * it finds), and vb_random_block made the way numbered way, 0 (the fastest, what
- * vb_random_block uses) to vb_random_ways() - 1 (plain C): every way gives the same
- * bytes, which the tests check. */
-int vb_random_ways(void);
-void vb_random_block_way(int way, uint64_t seed, uint64_t run, uint64_t block,
-			 unsigned char *buf, size_t n);
 
 /* Fills the bs bytes at buf with block `block` of run `run` from a reused urandom pool:
  * the pool's slice for that block, every VB_STAMP_STRIDE bytes stamped with (seed, run,

@@ -10,6 +10,7 @@
 
 #include "vb_os.h"
 #include "vb_source.h"
+#include "vb_source_test.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -60,15 +61,11 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
  * A block is made by LANES xoshiro256** generators stepped together, their 8-byte outputs
  * interleaved (lane 0, 1, ..., 7, lane 0, ...): the same algorithm, but each step is eight
  * independent chains that fit vector registers. The multiplications by 5 and 9 are
- * shifts and adds, which every vector unit has. The ways make the same bytes: one
- * 64-byte register on x86-64 with AVX-512 (whose rotate is one instruction), two 32-byte
- * ones with AVX2 (two chains side by side, so that one's latency hides the other's),
- * both found at run time, and four 16-byte ones (SSE2 on every x86-64, NEON on arm64;
- * GCC and Clang vector extensions); plain C where there are no vector extensions. On the
- * development VM (2 cores of an AMD EPYC, Zen 5), one core makes 48 GB/s this way with
- * AVX-512 and 30 GB/s with AVX2, where four lanes in one AVX2 register made 19: the less
- * of the run the maker takes, the less it takes from the writers and the kernel threads
- * that share the machine with it. */
+ * shifts and adds, which every vector unit has. Where the compiler has vector extensions
+ * (GCC, Clang) the lanes go two to a 16-byte register (SSE2 on every x86-64, NEON on
+ * arm64), four registers side by side so that one's latency hides another's; elsewhere
+ * plain C makes the same bytes. The maker runs in its own thread ahead of the writers,
+ * so one portable way is enough (bench/README.md has its rate). */
 #define LANES 8
 
 /* One step's output, and the part of it that a block's end leaves: lane order. */
@@ -91,15 +88,6 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 		(s2) ^= t_;                                                              \
 		(s3) = LANES_ROTL(s3, 45);                                               \
 	} while (0)
-
-/* The end of a step in the loops below: the step's whole output (at out) goes to buf, or,
- * at the tail of a block, the loop ends with it kept for the last bytes. */
-#define LANES_EMIT(out)                                                                  \
-	if (n < STEP_BYTES)                                                              \
-		break;                                                                   \
-	memcpy(buf, (out), STEP_BYTES);                                                  \
-	buf += STEP_BYTES;                                                               \
-	n -= STEP_BYTES
 
 typedef uint64_t lanes2_t __attribute__((vector_size(16)));
 
@@ -126,80 +114,17 @@ static void fill_lanes16(uint64_t st[4][LANES], unsigned char *buf, size_t n)
 		LANES_STEP(b0, b1, b2, b3, r[1]);
 		LANES_STEP(c0, c1, c2, c3, r[2]);
 		LANES_STEP(d0, d1, d2, d3, r[3]);
-		LANES_EMIT(r);
+		if (n < STEP_BYTES)
+			break;
+		memcpy(buf, r, STEP_BYTES);
+		buf += STEP_BYTES;
+		n -= STEP_BYTES;
 	}
 	memcpy(buf, r, n);   /* the tail of a block that is not a multiple of a step */
 }
-
-#if defined(__x86_64__)
-#include <cpuid.h>
-#define HAVE_WIDE_LANES 1
-typedef uint64_t lanes4_t __attribute__((vector_size(32)));
-typedef uint64_t lanes8_t __attribute__((vector_size(64)));
-
-/* Which wide vector units the CPU has and the kernel saves the registers of, asked of the
- * CPU itself once (no run-time library is needed for it): 2 for AVX-512 (XCR0 bits 1, 2
- * and 5 to 7), 1 for AVX2 (bits 1 and 2), 0 for neither. */
-static int wide_lanes(void)
-{
-	static atomic_int known;   /* 0 not yet asked, else 1 + the answer */
-	int v = atomic_load_explicit(&known, memory_order_relaxed);
-	unsigned a, b, c, d, lo, hi;
-
-	if (v != 0)
-		return v - 1;
-	v = 0;
-	if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) && (c & bit_AVX)) {
-		__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-		if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2))
-			v = (lo & 0xe6) == 0xe6 && (b & bit_AVX512F) ? 2 : 1;
-	}
-	atomic_store_explicit(&known, v + 1, memory_order_relaxed);
-	return v;
-}
-
-/* Lanes 0-3 in one register, 4-7 in the other. */
-__attribute__((target("avx2")))
-static void fill_lanes32(uint64_t st[4][LANES], unsigned char *buf, size_t n)
-{
-	lanes4_t a0, a1, a2, a3, b0, b1, b2, b3, r[2];
-
-	memcpy(&a0, &st[0][0], 32);
-	memcpy(&a1, &st[1][0], 32);
-	memcpy(&a2, &st[2][0], 32);
-	memcpy(&a3, &st[3][0], 32);
-	memcpy(&b0, &st[0][4], 32);
-	memcpy(&b1, &st[1][4], 32);
-	memcpy(&b2, &st[2][4], 32);
-	memcpy(&b3, &st[3][4], 32);
-	for (;;) {
-		LANES_STEP(a0, a1, a2, a3, r[0]);
-		LANES_STEP(b0, b1, b2, b3, r[1]);
-		LANES_EMIT(r);
-	}
-	memcpy(buf, r, n);
-}
-
-/* All eight lanes in one register. */
-__attribute__((target("avx512f")))
-static void fill_lanes64(uint64_t st[4][LANES], unsigned char *buf, size_t n)
-{
-	lanes8_t s0, s1, s2, s3, r;
-
-	memcpy(&s0, st[0], 64);
-	memcpy(&s1, st[1], 64);
-	memcpy(&s2, st[2], 64);
-	memcpy(&s3, st[3], 64);
-	for (;;) {
-		LANES_STEP(s0, s1, s2, s3, r);
-		LANES_EMIT(&r);
-	}
-	memcpy(buf, &r, n);
-}
-#endif
 #endif
 
-/* Plain C, one lane after the other: the reference the vector ways must equal. */
+/* Plain C, one lane after the other: the reference the vector way must equal. */
 static void fill_lanes_plain(uint64_t st[4][LANES], unsigned char *buf, size_t n)
 {
 	for (;;) {
@@ -221,56 +146,37 @@ static void fill_lanes_plain(uint64_t st[4][LANES], unsigned char *buf, size_t n
 	}
 }
 
-typedef void (*fill_fn)(uint64_t st[4][LANES], unsigned char *buf, size_t n);
-
-#define MAX_WAYS 4
-
-/* The ways this build and CPU have, fastest first. */
-static int fill_ways(fill_fn ways[MAX_WAYS])
+/* The lanes' states of block (seed, run, block): each block its own streams, seeded from
+ * those alone, so that a block's bytes depend on nothing but where it goes: any writer
+ * may make or write it, in any order. */
+static void block_states(uint64_t seed, uint64_t run, uint64_t block, uint64_t st[4][LANES])
 {
-	int n = 0;
-
-#if defined(HAVE_WIDE_LANES)
-	int wide = wide_lanes();
-	if (wide >= 2)
-		ways[n++] = fill_lanes64;
-	if (wide >= 1)
-		ways[n++] = fill_lanes32;
-#endif
-#if defined(__GNUC__)
-	ways[n++] = fill_lanes16;
-#endif
-	ways[n++] = fill_lanes_plain;
-	return n;
-}
-
-int vb_random_ways(void)
-{
-	fill_fn ways[MAX_WAYS];
-
-	return fill_ways(ways);
-}
-
-void vb_random_block_way(int way, uint64_t seed, uint64_t run, uint64_t block,
-			 unsigned char *buf, size_t n)
-{
-	fill_fn ways[MAX_WAYS];
-	int count = fill_ways(ways);
-	uint64_t st[4][LANES];
 	uint64_t x = seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL);
 
-	/* Each block its own streams, seeded from (seed, run, block) alone, so that a
-	 * block's bytes depend on nothing but where it goes: any writer may make or write
-	 * it, in any order. */
 	for (int i = 0; i < LANES; i++)
 		for (int w = 0; w < 4; w++)
 			st[w][i] = splitmix64(&x);
-	ways[way >= 0 && way < count ? way : 0](st, buf, n);
+}
+
+void vb_random_block_plain(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
+			   size_t n)
+{
+	uint64_t st[4][LANES];
+
+	block_states(seed, run, block, st);
+	fill_lanes_plain(st, buf, n);
 }
 
 void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n)
 {
-	vb_random_block_way(0, seed, run, block, buf, n);
+	uint64_t st[4][LANES];
+
+	block_states(seed, run, block, st);
+#if defined(__GNUC__)
+	fill_lanes16(st, buf, n);
+#else
+	fill_lanes_plain(st, buf, n);
+#endif
 }
 
 /* Writes the 16-byte stamp at p: a hash of (run tag, offset) first, so that even the
@@ -559,11 +465,6 @@ static size_t urandom_pool_bytes(size_t bs, uint64_t run_bytes)
 static bool urandom_fresh(uint64_t run_bytes)
 {
 	return run_bytes <= VB_URANDOM_FRESH_BYTES;
-}
-
-bool vb_source_fresh(enum vb_source kind, uint64_t run_bytes)
-{
-	return kind == VB_SRC_RANDOM || (kind == VB_SRC_URANDOM && urandom_fresh(run_bytes));
 }
 
 const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t buffer_bytes,

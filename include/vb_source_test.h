@@ -1,0 +1,33 @@
+#ifndef VB_SOURCE_TEST_H
+#define VB_SOURCE_TEST_H
+
+/* What only the tests of source.c call: the generator's plain-C way, and hooks into the
+ * ring's waiting. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "vb_source.h"
+
+/* vb_random_block made in plain C, one lane after the other: the same bytes as the
+ * vector way vb_random_block takes where the compiler has vector extensions. */
+void vb_random_block_plain(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
+			   size_t n);
+
+/* How the ring waits (the defaults: 20 us, 20 ms, 5 ms, false), and how many naps the
+ * maker took and how many times writers woke it in the current run. */
+struct vb_ring_tuning {
+	uint64_t first_nap_ns, nap_max_ns;   /* the maker's first nap of a run, its longest */
+	uint64_t recheck_ns;                 /* a waiting writer looks again this often */
+	bool mute_maker;                     /* it wakes no waiting writer: all wake-ups lost */
+};
+void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t);
+void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
+
+/* The maker's next nap, in ns: the time the writers take to give back want_blocks,
+ * judged from done_blocks given back over the last elapsed_ns; twice prev_nap_ns when
+ * none were; within 20 us and max_ns. */
+uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want_blocks,
+			uint64_t prev_nap_ns, uint64_t max_ns);
+
+#endif
