@@ -17,10 +17,6 @@ struct vb_env {
 	uint32_t logical_block;   /* bytes, 0 when unknown */
 	uint32_t physical_block;  /* bytes, 0 when unknown */
 	uint64_t ram_bytes;       /* total RAM, 0 when unknown */
-	char irq_cpus[64];        /* the CPUs that take the interrupts of the disk under the
-				   * target, as a CPU list ("1", "0-3"); "" when not known or
-				   * when there is no disk. Not written out: it only places the
-				   * thread that makes the data (vb_os_cpu_split) */
 	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
 				   * page reporting): whoever allocates it next waits for the
 				   * host to supply it again */

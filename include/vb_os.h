@@ -135,29 +135,6 @@ vb_os_thread_t vb_os_thread_self(void);
  * EINTR and looks at the stop flag; harmless when it is not blocked. */
 void vb_os_thread_wake(vb_os_thread_t t);
 
-/* Keeps the thread that makes the data off the CPU of the thread that writes it: left
- * to the scheduler, the two share one CPU now and then, and the writer loses the time
- * the maker takes (on the development VM, 5% of a 64 MiB tmpfs run on some runs). And
- * keeps it off the CPUs that take the disk's interrupts, irq_cpus (vb_env.irq_cpus;
- * NULL or "" when not known): a maker busy there delays each write's completion (on
- * the development VM, random ran at 0.93 of zero with O_DIRECT with the maker on the
- * disk's CPU, 1.01 with the writer there). In the writer: pins the calling thread to
- * the CPU it is on, or to one of irq_cpus when it is on none of them, and chooses the
- * CPUs the maker may use: the others this thread may use, preferring those that take
- * none of the disk's interrupts, then those that share its last-level cache and are
- * not its SMT siblings. Returns the placement, or NULL with nothing changed where the
- * system cannot pin threads or allows this one only a CPU. */
-struct vb_cpu_split;
-struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus);
-
-/* In the maker: restricts the calling thread to the CPUs s chose for it (nothing when
- * s is NULL). */
-void vb_os_cpu_maker(const struct vb_cpu_split *s);
-
-/* In the writer, after the run: gives the calling thread back the CPUs it had, and
- * frees s (nothing when s is NULL). */
-void vb_os_cpu_restore(struct vb_cpu_split *s);
-
 /* ---- the worker -------------------------------------------------------------------- */
 
 /* The runs happen in a worker: a child process where there are processes, so that a

@@ -43,8 +43,6 @@ struct vb_source_buf {
 	uint64_t run;           /* the run being written */
 	uint64_t qd;            /* writes in flight */
 	struct vb_ring *ring;   /* random, and urandom from a reused pool */
-	const char *irq_cpus;   /* the CPUs of the disk's interrupts, which the thread that
-				 * makes the data keeps off (vb_os_cpu_split); NULL: not known */
 };
 
 /* Bytes of data buffers vb_source_init makes for blocks of bs bytes of this kind, with

@@ -38,8 +38,6 @@ struct vb_target {
 	uint64_t name_seed;     /* makes per-run names unpredictable */
 	unsigned name_serial;
 	char run_name[64];      /* the per-run name being used */
-	char irq_cpus[64];      /* the CPUs that take the interrupts of the disk under the
-				 * target (vb_env.irq_cpus), set after detection; "" unknown */
 };
 
 /* Checks cfg's target through ops without writing any data; on success fills t (which

@@ -178,9 +178,7 @@ static void describe(struct app *a)
 		snprintf(a->env.device, sizeof a->env.device, "%s", t->name);
 		snprintf(a->env.driver, sizeof a->env.driver, "none");
 		a->env.logical_block = a->env.physical_block = 0;
-		a->env.irq_cpus[0] = '\0';
 	}
-	snprintf(t->irq_cpus, sizeof t->irq_cpus, "%s", a->env.irq_cpus);
 	if (a->cfg.label != NULL)
 		snprintf(a->label, sizeof a->label, "%s", a->cfg.label);
 	else if (t->kind == VB_TGT_SINK)

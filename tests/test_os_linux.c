@@ -23,7 +23,6 @@
 #include <fcntl.h>
 
 #include <pthread.h>
-#include <sched.h>
 #include <time.h>
 
 #include "vb_test.h"
@@ -69,23 +68,8 @@ static const char mountinfo[] =
 	"38 26 0:41 / /mnt/back\\134slash rw - vfat /dev/fake rw\n"
 	"40 26 0:76 / /srv/vol rw - btrfs /dev/sdb rw\n";
 
-#define CPU2 "sys/devices/system/cpu/cpu2"
-#define CPU3 "sys/devices/system/cpu/cpu3"
-
 static const char *const files[][2] = {
 	{"proc/meminfo", "MemTotal:        2048 kB\nMemFree:          512 kB\n"},
-	/* CPU 2: SMT siblings 2 and 6, L1 and L2 of its own, L3 shared by 0-7 */
-	{CPU2 "/topology/thread_siblings_list", "2,6\n"},
-	{CPU2 "/cache/index0/level", "1\n"},
-	{CPU2 "/cache/index0/shared_cpu_list", "2,6\n"},
-	{CPU2 "/cache/index2/level", "2\n"},
-	{CPU2 "/cache/index2/shared_cpu_list", "2,6\n"},
-	{CPU2 "/cache/index3/level", "3\n"},
-	{CPU2 "/cache/index3/shared_cpu_list", "0-7\n"},
-	/* CPU 3: L2 last, and a list that is not one for its siblings */
-	{CPU3 "/topology/thread_siblings_list", "3-\n"},
-	{CPU3 "/cache/index2/level", "2\n"},
-	{CPU3 "/cache/index2/shared_cpu_list", "2-3\n"},
 	{VIRTIO "/virtio1/block/vda/queue/logical_block_size", "512\n"},
 	{VIRTIO "/virtio1/block/vda/queue/physical_block_size", "4096\n"},
 	{VIRTIO "/virtio1/block/vda/vda1/partition", "1\n"},
@@ -112,22 +96,6 @@ static const char *const files[][2] = {
 	{"sys/block/loop5/queue/logical_block_size", "512\n"},
 	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\tUsed\tPriority\n"
 		"/images/swapfile                        file\t\t1024\t0\t-2\n"},
-	/* Interrupts: the virtio disk's two MSI vectors (one known only by the affinity
-	 * asked for), the AHCI controller's legacy line, the NVMe controller's vectors of
-	 * its per-CPU queues, and the member of dm-0 */
-	{VIRTIO "/msi_irqs/35", "msi\n"},
-	{VIRTIO "/msi_irqs/36", "msi\n"},
-	{VIRTIO "/irq", "0\n"},
-	{"proc/irq/35/smp_affinity_list", "3\n"},
-	{"proc/irq/36/effective_affinity_list", "1\n"},
-	{"proc/irq/36/smp_affinity_list", "0-3\n"},
-	{AHCI "/irq", "19\n"},
-	{"proc/irq/19/effective_affinity_list", "2\n"},
-	{NVME "/msi_irqs/40", "msi\n"},
-	{NVME "/msi_irqs/41", "msi\n"},
-	{NVME "/msi_irqs/notanumber", "msi\n"},
-	{"proc/irq/40/effective_affinity_list", "0\n"},
-	{"proc/irq/41/effective_affinity_list", "1\n"},
 	{SDA "/block/sda/dev", "8:0\n"},
 };
 
@@ -347,59 +315,6 @@ static void test_loop(void **state)
 	assert_int_equal(e.physical_block, 512);
 	vb_env_label(&e, label, sizeof label);
 	assert_string_equal(label, "ext2-loop");
-}
-
-/* The CPUs that take the interrupts of the disk under a target: through a partition to
- * its disk, up the disk's sysfs path to the device with the interrupts (the virtio
- * function's MSI vectors, the AHCI controller's line), through device-mapper to its
- * members, through a loop device to the disk holding its backing file; "" where there
- * is no disk with interrupts. */
-static void test_irq_cpus(void **state)
-{
-	struct vb_env e;
-	(void)state;
-
-	detect(&e, "/home/user/bench.dat", 254, 1);
-	assert_string_equal(e.irq_cpus, "1,3");       /* effective 1; 3 only asked for */
-	detect_raw(&e, "/dev/vda", 254, 0);
-	assert_string_equal(e.irq_cpus, "1,3");
-	detect(&e, "/mnt/my disk/f", 8, 1);
-	assert_string_equal(e.irq_cpus, "2");         /* the AHCI line, four levels up */
-	detect(&e, "/nvme/f", 259, 1);
-	assert_string_equal(e.irq_cpus, "0-1");       /* a name that is no vector skipped */
-	detect(&e, "/dm/f", 253, 0);
-	assert_string_equal(e.irq_cpus, "2");         /* dm-0 over sda */
-	detect(&e, "/mnt/sdb", 8, 16);
-	assert_string_equal(e.irq_cpus, "");          /* no device with interrupts above */
-	detect(&e, "/tmp/a b", 0, 22);
-	assert_string_equal(e.irq_cpus, "");
-	detect_raw(&e, "/dev/loop1", 7, 1);
-	assert_string_equal(e.irq_cpus, "");          /* no backing file */
-
-	/* loop0 is backed by images/a.img: the fake sysfs gets that file's own device, as
-	 * the vda1 partition (unless that number is one the fake tree already uses). */
-	char img[PATH_MAX], rel[64];
-	struct stat st;
-	assert_int_equal(path_of(img, root, "images/a.img"), 0);
-	assert_int_equal(stat(img, &st), 0);
-	snprintf(rel, sizeof rel, "sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
-	char at[PATH_MAX];
-	assert_int_equal(path_of(at, root, rel), 0);
-	struct stat lst;
-	if (lstat(at, &lst) == 0) {
-		print_message("skip the loop part: the temporary directory's device %u:%u is one "
-			      "the fake tree uses\n", major(st.st_dev), minor(st.st_dev));
-		return;
-	}
-	assert_int_equal(link_to(root, rel, "../../devices/pci0000:00/0000:00:02.0/virtio1/"
-				 "block/vda/vda1"), 0);
-	detect(&e, "/mnt/loop", 7, 0);
-	assert_string_equal(e.irq_cpus, "1,3");
-	detect_raw(&e, "/dev/loop0", 7, 0);
-	assert_string_equal(e.irq_cpus, "1,3");
-	unlink(at);
-	detect(&e, "/mnt/loop", 7, 0);
-	assert_string_equal(e.irq_cpus, "");          /* the backing file's disk not found */
 }
 
 static void test_tmpfs(void **state)
@@ -910,146 +825,9 @@ static void test_disk_backing_a_loop_device(void **state)
 	unlink(node);
 }
 
-/* Which CPUs of the fake tree share CPU c's last-level cache, and are its siblings. */
-static void topology(int c, char *cache, char *sib)
-{
-	static bool cs[VB_CPU_MAX], ss[VB_CPU_MAX];
-
-	vb_linux_cpu_topology(root, c, cs, ss);
-	cache[0] = sib[0] = '\0';
-	for (int i = 0; i < VB_CPU_MAX; i++) {
-		if (cs[i])
-			sprintf(cache + strlen(cache), "%s%d", cache[0] ? "," : "", i);
-		if (ss[i])
-			sprintf(sib + strlen(sib), "%s%d", sib[0] ? "," : "", i);
-	}
-}
-
-static void test_cpu_topology(void **state)
-{
-	char cache[256], sib[256];
-	(void)state;
-
-	topology(2, cache, sib);
-	assert_string_equal(cache, "0,1,2,3,4,5,6,7");   /* index3, not index2 */
-	assert_string_equal(sib, "2,6");
-	topology(3, cache, sib);
-	assert_string_equal(cache, "2,3");              /* L2 where it is the last */
-	assert_string_equal(sib, "");                   /* "3-" is not a list */
-	topology(4, cache, sib);                        /* no such CPU in the tree */
-	assert_string_equal(cache, "");
-	assert_string_equal(sib, "");
-}
-
-/* The CPUs the calling thread may use now, as a bitmap of the first 64. */
-static uint64_t my_cpus(void)
-{
-	cpu_set_t s;
-	uint64_t m = 0;
-
-	assert_int_equal(sched_getaffinity(0, sizeof s, &s), 0);
-	for (int c = 0; c < 64; c++)
-		if (CPU_ISSET(c, &s))
-			m |= 1ULL << c;
-	return m;
-}
-
-struct maker_check {
-	const struct vb_cpu_split *s;
-	uint64_t cpus;
-};
-
-static void *maker_thread(void *arg)
-{
-	struct maker_check *m = arg;
-
-	vb_os_cpu_maker(m->s);
-	m->cpus = my_cpus();
-	return NULL;
-}
-
-/* On this machine: the writer is pinned to the CPU it is on, the maker gets the others
- * (here, every other allowed one, or those of the writer's cache), never the writer's,
- * and the restore gives the writer its CPUs back. With a single CPU allowed nothing is
- * split. */
-static void test_cpu_split_here(void **state)
-{
-	uint64_t before = my_cpus();
-	struct maker_check m = {NULL, 0};
-	pthread_t th;
-	(void)state;
-
-	m.s = vb_os_cpu_split(NULL);
-	if (__builtin_popcountll(before) < 2 || before >> 63) {
-		vb_os_cpu_restore((struct vb_cpu_split *)m.s);
-		print_message("skip: this test may use %d CPU(s) (or CPUs above 63): the writer "
-			      "and the maker of the data are split only with two or more\n",
-			      __builtin_popcountll(before));
-		skip();
-	}
-	assert_non_null(m.s);
-	uint64_t writer = my_cpus();
-	assert_int_equal(__builtin_popcountll(writer), 1);
-	assert_true((writer & before) == writer);
-	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
-	pthread_join(th, NULL);
-	assert_true(m.cpus != 0);
-	assert_int_equal(m.cpus & writer, 0);
-	assert_true((m.cpus & before) == m.cpus);
-	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
-	assert_true(my_cpus() == before);
-	/* one CPU allowed: no split, nothing changed */
-	cpu_set_t one;
-	CPU_ZERO(&one);
-	CPU_SET(__builtin_ctzll(before), &one);
-	assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
-	assert_null(vb_os_cpu_split(NULL));
-	assert_null(vb_os_cpu_split("0-1023"));
-	assert_int_equal(__builtin_popcountll(my_cpus()), 1);
-	cpu_set_t all;
-	CPU_ZERO(&all);
-	for (int c = 0; c < 64; c++)
-		if (before >> c & 1)
-			CPU_SET(c, &all);
-	assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
-
-	/* The disk's interrupts on one allowed CPU, the highest: the writer goes there (from
-	 * wherever it is) and the maker keeps off it; on all of them: as without. */
-	int irq = 63 - __builtin_clzll(before);
-	char list[16];
-	snprintf(list, sizeof list, "%d", irq);
-	m.s = vb_os_cpu_split(list);
-	assert_non_null(m.s);
-	assert_true(my_cpus() == 1ULL << irq);
-	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
-	pthread_join(th, NULL);
-	assert_true(m.cpus != 0);
-	assert_int_equal(m.cpus & (1ULL << irq), 0);
-	assert_true((m.cpus & before) == m.cpus);
-	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
-	assert_true(my_cpus() == before);
-	m.s = vb_os_cpu_split("0-63");
-	assert_non_null(m.s);
-	writer = my_cpus();
-	assert_int_equal(__builtin_popcountll(writer), 1);
-	assert_int_equal(pthread_create(&th, NULL, maker_thread, &m), 0);
-	pthread_join(th, NULL);
-	assert_int_equal(m.cpus & writer, 0);
-	assert_true(m.cpus != 0);
-	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
-	assert_true(my_cpus() == before);
-	/* a list that is not one: as without */
-	m.s = vb_os_cpu_split("x");
-	assert_non_null(m.s);
-	vb_os_cpu_restore((struct vb_cpu_split *)m.s);
-	assert_true(my_cpus() == before);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cpu_topology),
-		cmocka_unit_test(test_cpu_split_here),
 		cmocka_unit_test(test_virtio_partition),
 		cmocka_unit_test(test_virtio_disk),
 		cmocka_unit_test(test_deepest_then_last_mount),
@@ -1059,7 +837,6 @@ int main(void)
 		cmocka_unit_test(test_scsi_without_host_driver),
 		cmocka_unit_test(test_nvme),
 		cmocka_unit_test(test_device_mapper),
-		cmocka_unit_test(test_irq_cpus),
 		cmocka_unit_test(test_escapes_and_long_lines),
 		cmocka_unit_test(test_no_guess_by_path),
 		cmocka_unit_test(test_raw_device_garbage_sizes),

@@ -171,7 +171,6 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		free(c);
 		return false;
 	}
-	src.irq_cpus = t->irq_cpus;
 	c->cfg = cfg;
 	c->io = io;
 	vb_os_on_resume(&c->resumed);

@@ -248,7 +248,6 @@ struct vb_ring {
 	size_t bs;
 	pthread_t maker;
 	bool running;
-	struct vb_cpu_split *cpus;   /* the writer's and the maker's CPUs, or NULL */
 	/* the maker's own: its nap, and the writers' progress when it last woke */
 	uint64_t nap_ns, nap_first_ns, nap_max_ns, seen_ns, seen_done;
 	atomic_ullong naps, nudges;   /* naps taken; wake-ups asked for by writers (tests) */
@@ -417,8 +416,6 @@ static void wake_all(struct vb_ring *r)
 static void *maker(void *p)
 {
 	struct vb_ring *r = p;
-
-	vb_os_cpu_maker(r->cpus);
 
 	r->nap_ns = r->nap_first_ns;   /* (the writers' pace is taken from wait_slot's first) */
 	for (uint64_t b = 0; b < r->count && !atomic_load(&r->stop); b++) {
@@ -612,16 +609,9 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	atomic_store(&r->nudges, 0);
 	r->run = run;
 	r->count = count;
-	/* One writer, the caller: it and the maker get CPUs of their own. (Several writers
-	 * are spread by the scheduler.) */
-	r->cpus = s->qd == 1 ? vb_os_cpu_split(s->irq_cpus) : NULL;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
 	int e = vb_os_thread_start(&r->maker, maker, r, false);
 	r->running = e == 0;
-	if (!r->running) {
-		vb_os_cpu_restore(r->cpus);
-		r->cpus = NULL;
-	}
 	/* Without a second thread (a tight address-space limit) a single writer makes each
 	 * block itself, which the run's time then includes; several could not share the
 	 * ring without it. */
@@ -686,8 +676,6 @@ void vb_source_run_end(struct vb_source_buf *s)
 	vb_source_abort(s);
 	pthread_join(r->maker, NULL);
 	r->running = false;
-	vb_os_cpu_restore(r->cpus);
-	r->cpus = NULL;
 }
 
 void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t)

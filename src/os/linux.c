@@ -7,7 +7,6 @@
 #if VB_OS_LINUX
 
 #include <dirent.h>
-#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -304,73 +303,6 @@ uint64_t vb_fam_ram_bytes(void)
 uint64_t vb_fam_avail_mem(void)
 {
 	return vb_linux_meminfo("", "MemAvailable");
-}
-
-/* ---- CPUs ------------------------------------------------------------------------------ */
-
-/* Reads the CPU list in the sysfs file dir/name into set; false when it is not there. */
-static bool read_cpu_list(const char *dir, const char *name, bool *set)
-{
-	char text[4096];
-
-	return read_line(dir, name, text, sizeof text) == 0 &&
-	       vb_cpu_list_parse(text, set, VB_CPU_MAX);
-}
-
-void vb_linux_cpu_topology(const char *root, int cpu, bool *same_cache, bool *siblings)
-{
-	char dir[PATH_MAX], level[16];
-
-	memset(same_cache, 0, VB_CPU_MAX * sizeof *same_cache);
-	memset(siblings, 0, VB_CPU_MAX * sizeof *siblings);
-	if (snprintf(dir, sizeof dir, "%s/sys/devices/system/cpu/cpu%d", root, cpu) >=
-	    (int)sizeof dir)
-		return;
-	read_cpu_list(dir, "/topology/thread_siblings_list", siblings);
-	/* The last-level cache: the highest-numbered cache entry that is a level 2 or 3
-	 * unified one (index3 on most x86 machines, index2 where L2 is the last). */
-	for (int i = 9; i >= 0; i--) {
-		char name[64];
-		snprintf(name, sizeof name, "/cache/index%d/level", i);
-		if (read_line(dir, name, level, sizeof level) != 0 ||
-		    (strcmp(level, "3") != 0 && strcmp(level, "2") != 0))
-			continue;
-		snprintf(name, sizeof name, "/cache/index%d/shared_cpu_list", i);
-		if (read_cpu_list(dir, name, same_cache))
-			return;
-	}
-}
-
-int vb_fam_cpu_info(struct vb_cpu_info *ci)
-{
-	cpu_set_t set;
-
-	/* (A machine with more CPUs than a cpu_set_t holds fails here: not pinned.) */
-	if (sched_getaffinity(0, sizeof set, &set) != 0)
-		return -1;
-	ci->current = sched_getcpu();
-	if (ci->current < 0 || ci->current >= VB_CPU_MAX)
-		return -1;
-	for (int c = 0; c < VB_CPU_MAX; c++)
-		ci->allowed[c] = c < CPU_SETSIZE && CPU_ISSET(c, &set);
-	return 0;
-}
-
-void vb_fam_cpu_topology(struct vb_cpu_info *ci, int cpu)
-{
-	vb_linux_cpu_topology("", cpu, ci->same_cache, ci->siblings);
-}
-
-int vb_fam_cpu_pin(const bool *set)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	for (int c = 0; c < VB_CPU_MAX && c < CPU_SETSIZE; c++)
-		if (set[c])
-			CPU_SET(c, &s);
-	/* 0: the calling thread, not the whole process */
-	return sched_setaffinity(0, sizeof s, &s);
 }
 
 void vb_fam_worker_child(void)
@@ -672,130 +604,6 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 	return 0;
 }
 
-/* ---- the CPUs that take a disk's interrupts --------------------------------------- */
-
-/* Adds to set the CPUs interrupt irq is delivered to (its effective affinity, else the
- * affinity asked for); false when /proc does not say. */
-static bool add_irq(const char *root, unsigned long irq, bool *set)
-{
-	char dir[PATH_MAX];
-	bool one[VB_CPU_MAX];
-
-	if (snprintf(dir, sizeof dir, "%s/proc/irq/%lu", root, irq) >= (int)sizeof dir)
-		return false;
-	if (!read_cpu_list(dir, "/effective_affinity_list", one) &&
-	    !read_cpu_list(dir, "/smp_affinity_list", one))
-		return false;
-	bool any = false;
-	for (int c = 0; c < VB_CPU_MAX; c++) {
-		set[c] = set[c] || one[c];
-		any = any || one[c];
-	}
-	return any;
-}
-
-/* A visitor for walk_up_devices: adds to the set at arg the CPUs of the interrupts of
- * sysfs device dir, its MSI vectors (msi_irqs/<n>), else its legacy line (irq, 0 for
- * none); true when it has one. */
-static bool device_irqs(const char *root, const char *dir, void *arg)
-{
-	bool *set = arg;
-	char path[PATH_MAX], text[32];
-	bool found = false;
-	DIR *d;
-
-	if (join(path, sizeof path, dir, "/msi_irqs") == 0 && (d = opendir(path)) != NULL) {
-		struct dirent *de;
-		while ((de = readdir(d)) != NULL) {
-			uint64_t irq;
-			const char *end;
-			if (parse_u64(de->d_name, &irq, &end) == 0 && *end == '\0' &&
-			    irq < 1000000 && add_irq(root, (unsigned long)irq, set))
-				found = true;
-		}
-		closedir(d);
-		if (found)
-			return true;
-	}
-	uint64_t irq;
-	const char *end;
-	return read_line(dir, "/irq", text, sizeof text) == 0 &&
-	       parse_u64(text, &irq, &end) == 0 && *end == '\0' && irq > 0 && irq < 1000000 &&
-	       add_irq(root, (unsigned long)irq, set);
-}
-
-static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth);
-
-/* A loop device's disk: the one holding its backing file (or the backing device). */
-static bool loop_irqs(const char *root, const char *name, bool *set, int depth)
-{
-	char dir[PATH_MAX], backing[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(dir, sizeof dir, "%s/sys/block/%s/loop", root, name) >= (int)sizeof dir ||
-	    read_line(dir, "/backing_file", backing, sizeof backing) != 0 ||
-	    loop_backing(root, name, backing, &st) != 0)
-		return false;
-	return irq_cpus_at(root, S_ISBLK(st.st_mode) ? (uint64_t)st.st_rdev : (uint64_t)st.st_dev,
-			   set, depth + 1);
-}
-
-/* The members of a device-mapper or md device (slaves/<name>/dev). */
-static bool member_irqs(const char *root, const char *disk, bool *set, int depth)
-{
-	char path[PATH_MAX], text[64];
-	bool found = false;
-	DIR *d;
-
-	if (join(path, sizeof path, disk, "/slaves") != 0 || (d = opendir(path)) == NULL)
-		return false;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		char sub[PATH_MAX];
-		uint64_t member;
-		if (de->d_name[0] == '.' ||
-		    snprintf(sub, sizeof sub, "%s/%s", path, de->d_name) >= (int)sizeof sub ||
-		    read_line(sub, "/dev", text, sizeof text) != 0 || parse_devnum(text, &member) != 0)
-			continue;
-		found = irq_cpus_at(root, member, set, depth + 1) || found;
-	}
-	closedir(d);
-	return found;
-}
-
-static bool irq_cpus_at(const char *root, uint64_t dev, bool *set, int depth)
-{
-	char disk[PATH_MAX];
-
-	/* (Loops of loop devices end here: each step is one layer down.) */
-	if (depth > 8 || sysfs_dir(root, dev, disk) != 0)
-		return false;
-	if (is_partition(disk))
-		cut_last(disk);
-	return loop_irqs(root, vb_os_base_name(disk), set, depth) ||
-	       member_irqs(root, disk, set, depth) ||
-	       walk_up_devices(root, disk, device_irqs, set);
-}
-
-bool vb_linux_irq_cpus(const char *root, uint64_t dev, bool *set)
-{
-	memset(set, 0, VB_CPU_MAX * sizeof *set);
-	if (irq_cpus_at(root, dev, set, 0))
-		return true;
-	memset(set, 0, VB_CPU_MAX * sizeof *set);
-	return false;
-}
-
-/* e->irq_cpus for block device dev. */
-static void irq_cpus(struct vb_env *e, const char *root, uint64_t dev)
-{
-	bool *set = calloc(VB_CPU_MAX, sizeof *set);
-
-	if (set != NULL && vb_linux_irq_cpus(root, dev, set))
-		vb_cpu_list_format(set, VB_CPU_MAX, e->irq_cpus, sizeof e->irq_cpus);
-	free(set);
-}
-
 /* Device major 0 has no block device of its own: tmpfs, proc, overlay, NFS, and also
  * btrfs, whose mount source still names the disk under it, which is then looked up. */
 static void unnamed_device(struct vb_env *e, const char *root, const char *source)
@@ -824,7 +632,6 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		COPY(e->fs, "none");
 		COPY(e->mount, "none");
 		sysfs_device(e, root, fi->rdev);
-		irq_cpus(e, root, fi->rdev);
 		if (strcmp(e->device, vb_os_unknown) == 0)
 			COPY(e->device, vb_os_base_name(path));
 		return;
@@ -839,7 +646,6 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		return;
 	}
 	sysfs_device(e, root, m.dev);
-	irq_cpus(e, root, m.dev);
 	if (strcmp(e->device, vb_os_unknown) == 0 && strncmp(m.source, "/dev/", 5) == 0)
 		COPY(e->device, vb_os_base_name(m.source));
 }

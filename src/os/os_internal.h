@@ -75,37 +75,6 @@ uint64_t vb_fam_avail_mem(void);
 /* Called first in a new worker process (Linux: die with the parent). */
 void vb_fam_worker_child(void);
 
-/* The CPUs vb_os_cpu_split works with: numbered below VB_CPU_MAX. */
-#define VB_CPU_MAX 1024
-struct vb_cpu_info {
-	int current;                       /* the CPU the calling thread is on */
-	bool allowed[VB_CPU_MAX];          /* the CPUs it may run on */
-	bool same_cache[VB_CPU_MAX];       /* those sharing the writer's last-level cache */
-	bool siblings[VB_CPU_MAX];         /* the writer's SMT siblings */
-};
-
-/* Whether the family pins threads to CPUs (vb_os_cpu_split), and then its two calls. The
- * BSDs do not: FreeBSD's sys/cpuset.h and pthread_np.h are not among the headers the
- * compile check has, DragonFly's sched_setaffinity may apply to the whole process
- * (which could not be checked), and NetBSD lets only root pin; nor does macOS, which
- * has affinity hints only. */
-#if VB_OS_LINUX
-#define VB_FAM_PINS 1
-
-/* Fills ci's current and allowed for the calling thread; -1 when it cannot tell which
- * CPUs the thread may use, or which it is on. */
-int vb_fam_cpu_info(struct vb_cpu_info *ci);
-
-/* Fills ci's same_cache and siblings for CPU cpu, the writer's (vb_cpu_writer): what the
- * family cannot tell stays false. */
-void vb_fam_cpu_topology(struct vb_cpu_info *ci, int cpu);
-
-/* Restricts the calling thread to the CPUs in set (VB_CPU_MAX entries); 0, or -1. */
-int vb_fam_cpu_pin(const bool *set);
-#else
-#define VB_FAM_PINS 0
-#endif
-
 /* ---- helpers every platform file shares (common.c) ---------------------------------- */
 
 /* Copies src into dst of size n, truncating, always terminated when n > 0. */
@@ -140,48 +109,11 @@ bool vb_linux_frees_to_host(const char *root);
 void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		     const struct vb_fileinfo *fi);
 
-/* linux.c: which CPUs share the last-level cache of CPU cpu, and which are its SMT
- * siblings (VB_CPU_MAX entries each), from root's /sys; false where it does not say. */
-void vb_linux_cpu_topology(const char *root, int cpu, bool *same_cache, bool *siblings);
-
-/* linux.c: the CPUs that take the interrupts of the disk holding block device dev (set,
- * VB_CPU_MAX entries), from root's /sys and /proc: a partition's disk; through a loop
- * device to the disk under its backing file, through device-mapper and md to their
- * members; then the interrupts of the disk's hardware (the first device up its sysfs
- * path that has MSI vectors or an interrupt line) and each one's effective affinity.
- * False, with set empty, where none is found (a virtual disk, a tmpfs). */
-bool vb_linux_irq_cpus(const char *root, uint64_t dev, bool *set);
-
 /* linux.c: vb_io_ops.in_use for the file or block device fi. */
 int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, char *holder, size_t n);
 #endif
 
 /* ---- pure parts, compiled on every system so that they are tested everywhere -------- */
-
-/* common.c: sets set[c] for each CPU c < n in a Linux CPU list ("0-3,8,10-11"), the
- * others false; false when s is not such a list (an empty one is: no CPU). */
-bool vb_cpu_list_parse(const char *s, bool *set, int n);
-
-/* common.c: the CPU list of set (n entries) in buf of size size, as Linux writes them
- * ("0-3,8"; "" for none), cut at a whole entry where it does not fit; returns buf. */
-char *vb_cpu_list_format(const bool *set, int n, char *buf, size_t size);
-
-/* common.c: the CPU to pin the writer to, from the one it is on (current) and the CPUs
- * that take the disk's interrupts (irq, n entries; NULL: not known): current when it is
- * one of them or none of them is allowed, else the lowest allowed one. A write's
- * completion then wakes the writer on the CPU the interrupt came to, and the maker keeps
- * off it (vb_cpu_maker_set). */
-int vb_cpu_writer(int n, const bool *allowed, const bool *irq, int current);
-
-/* common.c: the CPUs the maker of the data may use (out, n entries) when the writer is
- * pinned to CPU writer: the allowed ones but the writer's, of the best class present.
- * CPUs that take none of the disk's interrupts (irq; NULL: not known) come before any
- * that does; then those that share the writer's last-level cache and are not its SMT
- * siblings, else those that are not its siblings, else the siblings (same_cache and
- * siblings may be NULL: not known). Returns how many; 0 when the writer's is the only
- * one. */
-int vb_cpu_maker_set(int n, const bool *allowed, const bool *same_cache, const bool *siblings,
-		     const bool *irq, int writer, bool *out);
 
 /* bsd_names.c: the driver a BSD disk name means ("vtbd0" -> "virtio_blk", "ada1p2" ->
  * "ata"), or "unknown"; a leading "r" (raw twin) is tried without it. */

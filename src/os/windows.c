@@ -947,61 +947,6 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 	return rc;
 }
 
-/* ---- CPUs for the writer and the maker ------------------------------------------------ */
-
-/* Within the processor group the process runs in (up to 64 CPUs); no topology is read,
- * so the maker may use every other CPU of the process. */
-struct vb_cpu_split {
-	DWORD_PTR had, maker;
-};
-
-struct vb_cpu_split *vb_os_cpu_split(const char *irq_cpus)
-{
-	enum { N = (int)(sizeof(DWORD_PTR) * 8) };
-	DWORD_PTR proc, sys;
-	bool allowed[N], out[N], irq[N];
-	DWORD cur = GetCurrentProcessorNumber();
-
-	if (!GetProcessAffinityMask(GetCurrentProcess(), &proc, &sys) || cur >= (DWORD)N)
-		return NULL;
-	for (int c = 0; c < N; c++)
-		allowed[c] = (proc >> c) & 1;
-	/* (vb_os_detect does not find a disk's interrupts here: the list is empty.) */
-	bool known = irq_cpus != NULL && vb_cpu_list_parse(irq_cpus, irq, N);
-	if (!allowed[cur])
-		return NULL;
-	cur = (DWORD)vb_cpu_writer(N, allowed, known ? irq : NULL, (int)cur);
-	if (vb_cpu_maker_set(N, allowed, NULL, NULL, known ? irq : NULL, (int)cur, out) == 0)
-		return NULL;
-	struct vb_cpu_split *s = calloc(1, sizeof *s);
-	if (s == NULL)
-		return NULL;
-	for (int c = 0; c < N; c++)
-		if (out[c])
-			s->maker |= (DWORD_PTR)1 << c;
-	s->had = SetThreadAffinityMask(GetCurrentThread(), (DWORD_PTR)1 << cur);
-	if (s->had == 0) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
-void vb_os_cpu_maker(const struct vb_cpu_split *s)
-{
-	/* (where its own CPUs cannot be set, all the writer had: not the writer's one) */
-	if (s != NULL && SetThreadAffinityMask(GetCurrentThread(), s->maker) == 0)
-		SetThreadAffinityMask(GetCurrentThread(), s->had);
-}
-
-void vb_os_cpu_restore(struct vb_cpu_split *s)
-{
-	if (s == NULL)
-		return;
-	SetThreadAffinityMask(GetCurrentThread(), s->had);
-	free(s);
-}
-
 vb_os_thread_t vb_os_thread_self(void)
 {
 	return (vb_os_thread_t)OpenThread(THREAD_TERMINATE | SYNCHRONIZE, FALSE,
