@@ -115,9 +115,6 @@ void vb_os_on_resume(atomic_int *flag);
  * restoring its default action; where there are no signals, exits with 128 + signo. */
 _Noreturn void vb_os_die(int signo);
 
-/* A short name for signo ("SIGTERM"), or "signal N" in buf. */
-const char *vb_os_signal_name(int signo, char *buf, size_t n);
-
 /* ---- threads --------------------------------------------------------------------- */
 
 /* Starts fn(arg) in a new thread with a small stack, which takes no signal but (when

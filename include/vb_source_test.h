@@ -1,13 +1,29 @@
 #ifndef VB_SOURCE_TEST_H
 #define VB_SOURCE_TEST_H
 
-/* What only the tests of source.c call: the generator's plain-C way, and hooks into the
- * ring's waiting. */
+/* What only the tests of source.c call: the generators, and hooks into the ring's
+ * waiting. */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "vb_source.h"
+
+/* Fills the n bytes at buf with the data of block `block` of run `run`: what
+ * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
+void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n);
+
+/* Fills the bs bytes at buf with block `block` of run `run` from a reused urandom pool:
+ * the pool's slice for that block, every VB_STAMP_STRIDE bytes stamped with (seed, run,
+ * offset). */
+void vb_urandom_block(const unsigned char *pool, size_t pool_bytes, uint64_t seed,
+		      uint64_t run, uint64_t block, unsigned char *buf, size_t bs);
+
+/* Fills buf with n bytes of the seeded generator (xoshiro256**), advancing *state. */
+void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n);
+
+/* Seeds a xoshiro256** state from one 64-bit number (via splitmix64). */
+void vb_prng_seed(uint64_t state[4], uint64_t seed);
 
 /* vb_random_block made in plain C, one lane after the other: the same bytes as the
  * vector way vb_random_block takes where the compiler has vector extensions. */

@@ -510,40 +510,6 @@ _Noreturn void vb_os_die(int signo)
 	_exit(128 + signo);
 }
 
-const char *vb_os_signal_name(int signo, char *buf, size_t n)
-{
-	static const struct {
-		int no;
-		const char *name;
-	} names[] = {
-		{SIGHUP, "SIGHUP"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"},
-		{SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"},
-		{SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"}, {SIGSEGV, "SIGSEGV"},
-		{SIGBUS, "SIGBUS"}, {SIGILL, "SIGILL"}, {SIGFPE, "SIGFPE"},
-		{SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"},
-#ifdef SIGXCPU
-		{SIGXCPU, "SIGXCPU"},
-#endif
-#ifdef SIGXFSZ
-		{SIGXFSZ, "SIGXFSZ"},
-#endif
-#ifdef SIGVTALRM
-		{SIGVTALRM, "SIGVTALRM"},
-#endif
-#ifdef SIGPROF
-		{SIGPROF, "SIGPROF"},
-#endif
-#ifdef SIGPWR
-		{SIGPWR, "SIGPWR"},
-#endif
-	};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].no == signo)
-			return names[i].name;
-	snprintf(buf, n, "signal %d", signo);
-	return buf;
-}
-
 /* ---- threads ----------------------------------------------------------------------- */
 
 int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable)

@@ -921,18 +921,6 @@ _Noreturn void vb_os_die(int signo)
 	exit(128 + signo);
 }
 
-const char *vb_os_signal_name(int signo, char *buf, size_t n)
-{
-	if (signo == SIGINT)
-		return "Ctrl+C";
-	if (signo == SIGBREAK)
-		return "Ctrl+Break";
-	if (signo == SIGTERM)
-		return "the console's closing";
-	snprintf(buf, n, "signal %d", signo);
-	return buf;
-}
-
 /* ---- threads and the worker ------------------------------------------------------------ */
 
 int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable)
