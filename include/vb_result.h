@@ -38,12 +38,20 @@ struct vb_run {
 	double write_secs;            /* time in write() calls and between them */
 	double sync_secs;             /* time in the final fsync/fdatasync and close */
 	uint64_t bytes_per_sec;       /* bytes / secs rounded, as dd prints it; 0 if secs is 0 */
+	double data_wait_secs;        /* time writers waited for their data (summed over
+				       * writers): what the data source held the run back */
+	double data_held_back;        /* that time as a fraction of the writers' time */
+	bool data_note;               /* data_held_back is above VB_DATA_NOTE: say so */
 	bool paused;                  /* the process was stopped (SIGSTOP) during the run */
 	char detail[192];             /* what held or replaced the target, when that failed it */
 	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
 	uint64_t n_intervals;
 };
+
+/* The part of a run's time the data source may hold its writers back before the run's
+ * account says so. */
+#define VB_DATA_NOTE 0.01
 
 /* Rounds bytes/secs to an integer the way dd prints it (0 when secs <= 0). */
 uint64_t vb_rate(uint64_t bytes, double secs);

@@ -66,6 +66,11 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
  * could not be started). */
 int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count);
 
+/* Whether the data of block `block` of the current run is there to write without
+ * waiting: always for zero and urandom read before the run; for a ring, once the maker
+ * has made it (never when there is no maker: the writer makes each block itself). */
+bool vb_source_ready(const struct vb_source_buf *s, uint64_t block);
+
 /* The data of block `block` of the current run, waiting for it if it is not made yet;
  * NULL when the run was ended meanwhile. */
 const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block);

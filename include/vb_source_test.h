@@ -31,11 +31,17 @@ void vb_random_block_plain(uint64_t seed, uint64_t run, uint64_t block, unsigned
 			   size_t n);
 
 /* How the ring waits (the defaults: 20 us, 20 ms, 5 ms, false), and how many naps the
- * maker took and how many times writers woke it in the current run. */
+ * maker took and how many times writers woke it in the current run. A slow source for
+ * tests: on_make(on_make_arg) is called before each block is made, and with no_maker
+ * the maker thread is not started (as when it cannot be), so that a single writer makes
+ * every block itself, on its own thread. */
 struct vb_ring_tuning {
 	uint64_t first_nap_ns, nap_max_ns;   /* the maker's first nap of a run, its longest */
 	uint64_t recheck_ns;                 /* a waiting writer looks again this often */
 	bool mute_maker;                     /* it wakes no waiting writer: all wake-ups lost */
+	bool no_maker;                       /* no maker thread */
+	void (*on_make)(void *arg);          /* NULL, or called before each block is made */
+	void *on_make_arg;
 };
 void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t);
 void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);

@@ -87,6 +87,34 @@ static void test_human_run_lines(void **state)
 		assert_true(line[0] == '#' || strstr(line, "records") || strstr(line, "transferred"));
 }
 
+/* A run the data source held back says so in a context line, with the writers' wait;
+ * one it did not hold back (by VB_DATA_NOTE or less, as the writer decides) says
+ * nothing. */
+static void test_data_source_held_back(void **state)
+{
+	struct vb_run r = run_of(1, 1048576000, 1.28);
+	FILE *f = open_buf();
+	(void)state;
+	r.data_wait_secs = 0.041;
+	r.data_held_back = 0.041 / 1.28;
+	r.data_note = true;
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n# the data source held this run back 3.2% "
+			       "(writer waited 41 ms)\n"));
+	f = open_buf();
+	cfg.qd = 4;
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "\n# the data source held this run back 3.2% "
+			       "(writers waited 41 ms in all)\n"));
+	f = open_buf();
+	r.data_note = false;
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_null(strstr(buf, "held"));
+}
+
 static void test_partial_run_lines(void **state)
 {
 	struct vb_run r = run_of(3, 5 * 1048576 + 512, 1.0);
@@ -251,10 +279,16 @@ static void test_csv_row(void **state)
 	vb_out_csv_run(&b, &ctx, &r);
 	assert_memory_equal(b.p, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
 			    "fs,device,driver,host,", 71);
-	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd\r\n"));
+	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs\r\n"));
 	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
 			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
-	assert_non_null(strstr(b.p, ",,4\r\n"));   /* no intervals, then the depth */
+	/* no intervals, then the depth and the time the writers waited for data */
+	assert_non_null(strstr(b.p, ",,4,0.000000\r\n"));
+	vb_buf_free(&b);
+	vb_buf_init(&b);
+	r.data_wait_secs = 0.041;
+	vb_out_csv_run(&b, &ctx, &r);
+	assert_non_null(strstr(b.p, ",,4,0.041000\r\n"));
 	vb_buf_free(&b);
 }
 
@@ -341,6 +375,7 @@ static void test_json_document(void **state)
 	const char *warn[] = {"watch \"this\""};
 	FILE *f = open_buf();
 	(void)state;
+	runs[1].data_wait_secs = 0.25;
 	vb_analyze(&cfg, runs, 2, NULL, 0, &a);
 	vb_out_json(f, &ctx, runs, 2, &a, warn, 1);
 	fclose(f);
@@ -353,6 +388,7 @@ static void test_json_document(void **state)
 	assert_non_null(strstr(buf, "\"summary\": {\"unit\": \"bytes_per_sec\", \"runs\": 2, "
 			       "\"mean\": 1572864.0, \"min\": 1048576, \"max\": 2097152"));
 	assert_non_null(strstr(buf, "\"warnings\": [\"watch \\\"this\\\"\"]"));
+	assert_non_null(strstr(buf, "\"paused\": false, \"data_wait_secs\": 0.250000"));
 }
 
 static void test_progress_line(void **state)
@@ -375,6 +411,7 @@ int main(void)
 		cmocka_unit_test_setup(test_status_line_matches_bsd_dd, setup),
 		cmocka_unit_test_setup(test_rate_rounding, setup),
 		cmocka_unit_test_setup(test_human_run_lines, setup),
+		cmocka_unit_test_setup(test_data_source_held_back, setup),
 		cmocka_unit_test_setup(test_partial_run_lines, setup),
 		cmocka_unit_test_setup(test_run_problems_on_stderr, setup),
 		cmocka_unit_test_setup(test_summary_lines, setup),

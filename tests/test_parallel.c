@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "fake_io.h"
+#include "vb_source_test.h"
 #include "vb_writer.h"
 
 /* Sleeps us microseconds (usleep is no longer POSIX). */
@@ -207,6 +208,40 @@ static void test_qd1_writes_in_the_calling_thread(void **state)
 	assert_int_equal(pf.n_threads, 1);
 	assert_true(pthread_equal(pf.threads[0], pthread_self()));
 	assert_int_equal(pf.max_in_flight, 1);
+	vb_run_free(&r);
+	vb_source_free(&src);
+}
+
+/* A slow maker: past the blocks that fill the ring before the clock starts, each block
+ * takes a millisecond longer to make than the writers take to write it. */
+static void slow_make(void *arg)
+{
+	atomic_int *made = arg;
+	struct timespec ms = {0, 1000000};
+
+	if (atomic_fetch_add(made, 1) >= (int)(VB_RING_MIN_BYTES / BS))
+		nanosleep(&ms, NULL);
+}
+
+/* Several writers' waits for data add up, and a source that holds them back is said to. */
+static void test_data_wait_of_several_writers(void **state)
+{
+	struct vb_source_buf src;
+	struct vb_io_ops o = pops();
+	struct vb_run r;
+	atomic_int made;
+	(void)state;
+	atomic_store(&made, 0);
+	assert_int_equal(vb_source_init(&src, VB_SRC_RANDOM, BS, 4096, 4, MAX_BLOCKS * BS, 3, true),
+			 0);
+	struct vb_ring_tuning t = {20000, 20000000, 5000000, false, false, slow_make, &made};
+	vb_source_ring_tune(&src, &t);
+	uint64_t count = VB_RING_MIN_BYTES / BS + 40;
+	struct vb_write_plan p = plan(&src, count, 4);
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.bytes, count * BS);
+	assert_true(r.data_wait_secs > 0);
+	assert_true(r.data_note);
 	vb_run_free(&r);
 	vb_source_free(&src);
 }
@@ -430,6 +465,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_qd1_writes_in_the_calling_thread, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_data_wait_of_several_writers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_same_image_at_any_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_at_one_offset_stops_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowest_failing_offset_reported, setup,

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 #include "fake_io.h"
+#include "vb_source_test.h"
 #include "vb_writer.h"
 
 #define MS 1000000ULL
@@ -184,6 +185,94 @@ static void test_latency_is_per_write(void **state)
 	/* The median of 1..10 ms lies in the bucket of 5 ms: within 1/32 of it. */
 	assert_true(r.latency.p50_ns >= 5 * MS && r.latency.p50_ns <= 5 * MS + 5 * MS / 32);
 	near(r.write_secs, 0.055);
+	vb_run_free(&r);
+}
+
+/* A slow source: no maker thread, so the writer makes each block itself, and making one
+ * takes 3 ms of the fake clock (on_make moves it, on the writer's own thread). */
+static void slow_make(void *arg)
+{
+	((struct fake *)arg)->now += 3 * MS;
+}
+
+static void slow_random(struct vb_source_buf *s, struct fake *f, uint64_t count)
+{
+	struct vb_ring_tuning t = {20000, 20000000, 5000000, false, true, slow_make, f};
+
+	assert_int_equal(vb_source_init(s, VB_SRC_RANDOM, 4096, 4096, 1, count * 4096, 1, true),
+			 0);
+	vb_source_ring_tune(s, &t);
+}
+
+/* A write's latency runs from its submission to its completion at qd 1 as at every
+ * depth: neither the wait for its data nor the tick between two writes is in it. */
+static void test_latency_excludes_waiting_for_data(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(10, VB_SYNC_NONE);
+	struct vb_source_buf slow;
+	struct vb_run r;
+	(void)state;
+	slow_random(&slow, &f, 10);
+	p.source = &slow;
+	f.write_ns = MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.latency.writes, 10);
+	assert_int_equal(r.latency.max_ns, MS);
+	near(r.write_secs, 0.040);   /* 10 blocks made in 3 ms and written in 1 ms each */
+	vb_run_free(&r);
+	vb_source_free(&slow);
+}
+
+/* The writers' wait for data: 3 ms of every 4 here, said to hold the run back; none with
+ * zeros, which are never waited for. */
+static void test_data_wait_measured(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
+	struct vb_source_buf slow;
+	struct vb_run r;
+	(void)state;
+	f.write_ns = MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_true(r.data_wait_secs == 0);
+	assert_true(r.data_held_back == 0);
+	assert_false(r.data_note);
+	vb_run_free(&r);
+	slow_random(&slow, &f, 10);
+	p.source = &slow;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	near(r.data_wait_secs, 0.030);
+	near(r.secs, 0.040);
+	near(r.data_held_back, 0.75);
+	assert_true(r.data_note);
+	vb_run_free(&r);
+	vb_source_free(&slow);
+}
+
+/* The tick (progress drawing) between two writes is not in either's latency. */
+static uint64_t slow_tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64_t start)
+{
+	(void)sofar;
+	(void)start;
+	((struct fake *)arg)->now += 50 * MS;
+	return now;   /* called after every write */
+}
+
+static void test_latency_excludes_the_tick(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(5, VB_SYNC_NONE);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = 2 * MS;
+	p.tick = slow_tick;
+	p.tick_arg = &f;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.latency.max_ns, 2 * MS);
 	vb_run_free(&r);
 }
 
@@ -551,6 +640,9 @@ int main(void)
 		T(test_release_is_outside_the_clock),
 		T(test_release_is_watched),
 		T(test_latency_is_per_write),
+		T(test_latency_excludes_waiting_for_data),
+		T(test_data_wait_measured),
+		T(test_latency_excludes_the_tick),
 		T(test_sync_modes),
 		T(test_direct_is_asked_on_the_open),
 		T(test_short_writes_continue),

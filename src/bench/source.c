@@ -253,6 +253,9 @@ struct vb_ring {
 	atomic_ullong naps, nudges;   /* naps taken; wake-ups asked for by writers (tests) */
 	uint64_t recheck_ns;          /* a waiting writer looks again this often */
 	bool mute;                    /* (tests) the maker wakes no writer: all wake-ups lost */
+	bool no_maker;                /* (tests) no maker thread: the writer makes each block */
+	void (*on_make)(void *arg);   /* (tests) called before each block is made */
+	void *on_make_arg;
 };
 
 /* Times a waiting side looks again before it sleeps (a few microseconds). */
@@ -422,6 +425,8 @@ static void *maker(void *p)
 		/* The slot's previous block, b - n_slots, must have been written. */
 		if (b >= r->n_slots && !wait_slot(r, b))
 			break;
+		if (r->on_make != NULL)
+			r->on_make(r->on_make_arg);
 		make_block(r->src, b, slot_mem(r, r->bs, b));
 		atomic_store(&r->ready[b % r->n_slots], b + 1);
 		if (atomic_load(&r->writers_waiting) && !r->mute) {
@@ -610,7 +615,7 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	r->run = run;
 	r->count = count;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
-	int e = vb_os_thread_start(&r->maker, maker, r, false);
+	int e = r->no_maker ? EAGAIN : vb_os_thread_start(&r->maker, maker, r, false);
 	r->running = e == 0;
 	/* Without a second thread (a tight address-space limit) a single writer makes each
 	 * block itself, which the run's time then includes; several could not share the
@@ -626,6 +631,16 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	return 0;
 }
 
+bool vb_source_ready(const struct vb_source_buf *s, uint64_t block)
+{
+	const struct vb_ring *r = s->ring;
+
+	if (r == NULL)
+		return true;
+	return r->running &&
+	       atomic_load_explicit(&r->ready[block % r->n_slots], memory_order_acquire) >= block + 1;
+}
+
 const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
 {
 	struct vb_ring *r = s->ring;
@@ -638,6 +653,8 @@ const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
 	unsigned char *p = slot_mem(r, s->bs_bytes, block);
 	if (!r->running) {
 		/* One writer (with qd > 1 the writers are threads, so the maker is too). */
+		if (r->on_make != NULL)
+			r->on_make(r->on_make_arg);
 		make_block(s, block, p);
 		return p;
 	}
@@ -685,6 +702,9 @@ void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t
 		s->ring->nap_max_ns = t->nap_max_ns;
 		s->ring->recheck_ns = t->recheck_ns;
 		s->ring->mute = t->mute_maker;
+		s->ring->no_maker = t->no_maker;
+		s->ring->on_make = t->on_make;
+		s->ring->on_make_arg = t->on_make_arg;
 	}
 }
 

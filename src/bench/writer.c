@@ -202,20 +202,43 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	return fd;
 }
 
-static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end, uint64_t end)
+/* The run's times, and how much of its writers' time went to waiting for data (wait_ns,
+ * summed over its qd writers). */
+static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end, uint64_t end,
+			 uint64_t wait_ns, uint64_t qd)
 {
 	out->secs = (double)(end - start) / 1e9;
 	out->write_secs = (double)(write_end - start) / 1e9;
 	out->sync_secs = (double)(end - write_end) / 1e9;
 	out->bytes_per_sec = vb_rate(out->bytes, out->secs);
+	out->data_wait_secs = (double)wait_ns / 1e9;
+	out->data_held_back = out->secs > 0 ? out->data_wait_secs / (out->secs * (double)qd) : 0;
+	out->data_note = out->data_held_back > VB_DATA_NOTE;
 }
 
-/* The write loop of one run, one write in flight; returns 0 or -1 with out filled in.
- * What runs per block besides the write is kept to the least: a relaxed load of the
- * stop flag, two stores for the watchdog, one read of the clock, a histogram
- * bucket, and comparisons. */
+/* The data of block b. A block not made yet is waited for, and only then is the clock
+ * read: the wait is added to *wait_ns, and *at becomes the time it ended. */
+static const unsigned char *get_data(const struct vb_io_ops *ops, struct vb_source_buf *src,
+				     uint64_t b, uint64_t *wait_ns, uint64_t *at)
+{
+	if (vb_source_ready(src, b))
+		return vb_source_get(src, b);
+	uint64_t t = ops->now_ns(ops->ctx);
+	const unsigned char *buf = vb_source_get(src, b);
+	*at = ops->now_ns(ops->ctx);
+	*wait_ns += *at - t;
+	return buf;
+}
+
+/* The write loop of one run, one write in flight; returns 0 or -1 with out filled in,
+ * the time spent waiting for data added to *wait_ns. What runs per block besides the
+ * write is kept to the least: a relaxed load of the stop flag, two stores for the
+ * watchdog, one read of the clock, a histogram bucket, and comparisons. A write's
+ * latency runs from its submission to its completion: from the end of the previous one,
+ * unless the data had to be waited for or the tick ran in between, which the clock is
+ * read again after. */
 static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
-			struct vb_hist *hist, struct vb_run *out)
+			struct vb_hist *hist, struct vb_run *out, uint64_t *wait_ns)
 {
 	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
 	uint64_t start = ops->now_ns(ops->ctx);
@@ -231,7 +254,8 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		size_t done = 0;
 		if (check_stop(p, out, VB_STAGE_WRITE))
 			return -1;
-		const unsigned char *buf = zeros ? zeros : vb_source_get(p->source, b);
+		const unsigned char *buf = zeros ? zeros
+						 : get_data(ops, p->source, b, wait_ns, &last);
 		if (buf == NULL) {
 			fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
 			return -1;
@@ -261,8 +285,10 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 			iv_from = now;
 			iv_bytes = out->bytes;
 		}
-		if (p->tick != NULL && now >= next_tick)
+		if (p->tick != NULL && now >= next_tick) {
 			next_tick = p->tick(p->tick_arg, out, now, start);
+			last = ops->now_ns(ops->ctx);
+		}
 	}
 	unpublish(slot);
 	if (iv_ns > 0 && last > iv_from)
@@ -298,6 +324,7 @@ struct writer {
 	atomic_int started;
 	struct vb_hist hist;
 	uint64_t bytes, full, partial;
+	uint64_t wait_ns;            /* waiting for data */
 };
 
 /* Keeps the failure to report: the first, except that of several write errors the one
@@ -355,8 +382,9 @@ static void *writer_main(void *arg)
 		r.bytes = offset;   /* where a stop is reported */
 		const unsigned char *buf = NULL;
 		publish(slot, VB_STAGE_WRITE, offset, prev_end);
+		uint64_t t0 = 0;
 		if (!check_stop(p, &r, VB_STAGE_WRITE))
-			buf = vb_source_get(p->source, b);
+			buf = get_data(ops, p->source, b, &w->wait_ns, &t0);
 		if (buf == NULL) {
 			if (r.stop == VB_STOP_DONE)
 				fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
@@ -368,7 +396,7 @@ static void *writer_main(void *arg)
 			vb_source_abort(p->source);
 			break;
 		}
-		uint64_t t0 = ops->now_ns(ops->ctx);
+		t0 = ops->now_ns(ops->ctx);
 		int rc = write_block(ops, p, q->fd, buf, (size_t)p->bs_bytes, offset, &done, &r);
 		prev_end = ops->now_ns(ops->ctx);
 		vb_hist_add(&w->hist, prev_end - t0);
@@ -412,7 +440,7 @@ static int wait_writers(struct parallel *q, unsigned ms)
  * stop on to writers blocked in a call, draws progress and samples intervals, then
  * gathers the writers' figures. Returns 0, or -1 with out filled in. */
 static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
-			  struct vb_hist *hist, struct vb_run *out)
+			  struct vb_hist *hist, struct vb_run *out, uint64_t *wait_ns)
 {
 	struct parallel q;
 	unsigned n = (unsigned)p->qd, started = 0;
@@ -484,6 +512,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		out->bytes += w[i].bytes;
 		out->full_blocks += w[i].full;
 		out->partial_blocks += w[i].partial;
+		*wait_ns += w[i].wait_ns;
 	}
 	if (iv_ns > 0) {
 		uint64_t now = ops->now_ns(ops->ctx);
@@ -589,19 +618,19 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		out->latency = vb_hist_summary(hist);
 		return -1;
 	}
-	uint64_t start = ops->now_ns(ops->ctx);
-	int wrc = p->qd > 1 ? write_parallel(ops, p, fd, hist, out)
-			    : write_blocks(ops, p, fd, hist, out);
+	uint64_t start = ops->now_ns(ops->ctx), wait_ns = 0;
+	int wrc = p->qd > 1 ? write_parallel(ops, p, fd, hist, out, &wait_ns)
+			    : write_blocks(ops, p, fd, hist, out, &wait_ns);
 	if (wrc != 0) {
 		uint64_t end = ops->now_ns(ops->ctx);
 		unpublish(slot);
 		ops->close(ops->ctx, fd);
-		finish_times(out, start, end, end);
+		finish_times(out, start, end, end, wait_ns, p->qd);
 		rc = -1;
 	} else {
 		uint64_t write_end = ops->now_ns(ops->ctx);
 		rc = sync_and_close(ops, p, fd, write_end, out);
-		finish_times(out, start, write_end, ops->now_ns(ops->ctx));
+		finish_times(out, start, write_end, ops->now_ns(ops->ctx), wait_ns, p->qd);
 	}
 	vb_source_run_end(p->source);
 	release(ops, p, keep_fd, out->bytes);

@@ -229,6 +229,10 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 		(double)r->bytes_per_sec / MIB, (double)r->bytes_per_sec / MB, r->write_secs,
 		r->sync_secs);
 	latency_line(f, "# ", &r->latency);
+	if (r->data_note)
+		fprintf(f, "# the data source held this run back %.1f%% (writer%s waited %.0f ms%s)\n",
+			r->data_held_back * 100.0, c->cfg->qd > 1 ? "s" : "",
+			r->data_wait_secs * 1e3, c->cfg->qd > 1 ? " in all" : "");
 	for (uint64_t i = 0; i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
 		fprintf(f, "# interval %.3f-%.3f s: %" PRIu64 " bytes, %.0f bytes/sec\n",
@@ -348,7 +352,7 @@ void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct v
 	for (uint64_t i = 0; i < r->n_intervals; i++)
 		vb_buf_printf(b, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
 			      (double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
-	vb_buf_printf(b, ",%" PRIu64 "\r\n", cfg->qd);
+	vb_buf_printf(b, ",%" PRIu64 ",%.6f\r\n", cfg->qd, r->data_wait_secs);
 }
 
 static void json_latency(FILE *f, const struct vb_latency *l)
@@ -382,7 +386,8 @@ static void json_run(FILE *f, const struct vb_run *r)
 	}
 	if (r->stop == VB_STOP_SIGNAL)
 		fprintf(f, ", \"signal\": %d", r->signo);
-	fprintf(f, ", \"paused\": %s", r->paused ? "true" : "false");
+	fprintf(f, ", \"paused\": %s, \"data_wait_secs\": %.6f", r->paused ? "true" : "false",
+		r->data_wait_secs);
 	fputs(", \"intervals\": [", f);
 	for (uint64_t i = 0; i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
