@@ -184,6 +184,20 @@ void vb_os_worker_free(struct vb_worker *w);
  * why. */
 int vb_os_append_open(const char *path, char *why, size_t n);
 
+/* Takes vbench's own locks on the target open as fd (for writing), held while fd stays
+ * open, in this process and in the worker: an exclusive open-file-description lock on
+ * the whole file where the system has them (else a POSIX one), and an exclusive flock.
+ * A second vbench, or a program that locks what it uses (QEMU locks its disk images and
+ * disks), is then refused, and refuses vbench. Returns 0; 1 when another holds a lock
+ * (why says so); -1 when the lock cannot be taken at all (why says why). */
+int vb_os_hold(int fd, char *why, size_t n);
+
+/* Whether what is open as other_fd (an output file: the CSV, standard output) is part of
+ * the storage of the target open as fd, or the target itself, by every name the system
+ * gives them (Linux: loop backings, overlay layers, btrfs subvolumes): 1 with a sentence
+ * fragment in why, 0 when it is not, -1 when it cannot be told (why says why). */
+int vb_os_same_storage(int fd, int other_fd, char *why, size_t n);
+
 /* Takes an exclusive lock on the whole file fd, waiting at most ms; 0, or -1 with errno
  * (ETIMEDOUT when another holder kept it). vb_os_unlock releases it. */
 int vb_os_lock(int fd, unsigned ms);

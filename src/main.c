@@ -199,6 +199,41 @@ static void describe(struct app *a)
 				     a->sync_note[0] ? a->sync_note : NULL};
 }
 
+/* Takes vbench's own lock on the target for the session, and refuses a target that is
+ * (the storage of) a file vbench writes its results to, or the reverse; -1 or a status. */
+static int hold_target(struct app *a)
+{
+	static const char *const what[] = {"the --csv-append file", "standard output",
+					   "standard error"};
+	int outs[] = {a->csv.fd, 1, 2};
+	char why[600];
+	int fd = a->target.held_fd, rc;
+
+	if (fd < 0)
+		return -1;   /* a new anonymous file each run, or a data sink */
+	if ((rc = vb_os_hold(fd, why, sizeof why)) != 0) {
+		snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s is in use: %s; vbench never "
+			 "writes to a disk or file in use, even with --force" : "%s: %s; vbench "
+			 "does not write to what it cannot lock", a->cfg.target_path, why);
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+		if (outs[i] < 0 || (rc = vb_os_same_storage(fd, outs[i], why, sizeof why)) == 0)
+			continue;
+		if (rc > 0)
+			snprintf(a->err.msg, sizeof a->err.msg, "%s is where vbench writes its "
+				 "results (%s: %s); choose another target or another place for "
+				 "the results", a->cfg.target_path, what[i], why);
+		else
+			snprintf(a->err.msg, sizeof a->err.msg, "%s and %s: %s; vbench does not "
+				 "write to what it cannot check", a->cfg.target_path, what[i], why);
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
+	return -1;
+}
+
 /* Opens the CSV file, checks the target and learns the environment; -1 or a status. */
 static int setup(struct app *a)
 {
@@ -213,6 +248,11 @@ static int setup(struct app *a)
 		stop_if_signalled(a);
 		vb_out_error(stderr, a->err.msg);
 		return exit_code(a->err.status);
+	}
+	int rc = hold_target(a);
+	if (rc >= 0) {
+		vb_target_cleanup(&a->target);
+		return rc;
 	}
 	stop_if_signalled(a);
 	describe(a);

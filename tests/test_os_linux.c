@@ -91,6 +91,13 @@ static const char *const files[][2] = {
 	{"images/a.img", "disk image\n"},
 	{"images/b.img", "other image\n"},
 	{"images/swapfile", "swap\n"},
+	{"proc/locks", ""},
+	/* an overlay mount at /ov over the layers /lower and /upper: the same image seen
+	 * through the overlay (ov/x.img) and in its upper layer (upper/x.img) */
+	{"upper/x.img", "image\n"},
+	{"ov/x.img", "image, as the overlay shows it\n"},
+	{"lower/y.img", "lower\n"},
+	{"ov/y.img", "lower, as the overlay shows it\n"},
 	{"sys/block/loop0/loop/backing_file", "/images/a.img\n"},
 	{"sys/block/loop9/loop/backing_file", "/images/gone.img (deleted)\n"},
 	{"sys/block/loop5/queue/logical_block_size", "512\n"},
@@ -721,7 +728,7 @@ static struct vb_fileinfo disk_info(unsigned major, unsigned minor)
 
 static int in_use(const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	return vb_linux_in_use(root, fi, holder, n);
+	return vb_linux_in_use(root, fi, NULL, false, holder, n);
 }
 
 static void expect_held(const struct vb_fileinfo *fi, int want, const char *text)
@@ -765,6 +772,83 @@ static void test_locked_file(void **state)
 	expect_held(&b, 1, "process 4242 holds a POSIX lock");
 	assert_int_equal(put(root, "proc/locks", ""), 0);
 	expect_held(&b, 0, NULL);
+}
+
+/* Without /proc/locks, nothing can tell whether a program has the file locked. */
+static void test_no_proc_locks_fails_closed(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img");
+	char path[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(path_of(path, root, "proc/locks"), 0);
+	assert_int_equal(unlink(path), 0);
+	expect_held(&b, -1, "cannot read /proc/locks");
+	assert_int_equal(put(root, "proc/locks", ""), 0);
+	expect_held(&b, 0, NULL);
+}
+
+/* With a path, the rule needs mountinfo; these tests add their mounts to the fake one. */
+static void add_mounts(const char *lines)
+{
+	char text[sizeof mountinfo + 512];
+
+	snprintf(text, sizeof text, "%s%s", mountinfo, lines);
+	assert_int_equal(put(root, "proc/self/mountinfo", text), 0);
+}
+
+static int in_use_at(const struct vb_fileinfo *fi, const char *path, char *holder, size_t n)
+{
+	return vb_linux_in_use(root, fi, path, false, holder, n);
+}
+
+/* btrfs: stat gives a subvolume's anonymous device, /proc/locks the filesystem's (the
+ * one mountinfo shows). A lock under the filesystem's device is a lock on the file. */
+static void test_btrfs_lock_under_filesystem_device(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img");
+	char line[256], holder[512];
+
+	(void)state;
+	add_mounts("70 26 0:77 / /images rw - btrfs /dev/vdb rw,subvol=/\n");
+	snprintf(line, sizeof line, "1: OFDLCK ADVISORY  READ -1 00:4d:%llu 100 101\n",
+		 (unsigned long long)b.ino);
+	assert_int_equal(put(root, "proc/locks", line), 0);
+	assert_int_equal(in_use_at(&b, "/images/b.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "open-file READ lock"));
+	/* the same file on another filesystem is not this one */
+	assert_int_equal(in_use_at(&b, "/upper/b.img", holder, sizeof holder), 0);
+	assert_int_equal(put(root, "proc/locks", ""), 0);
+	assert_int_equal(put_mountinfo(), 0);
+}
+
+/* overlayfs: a loop device attached through the overlay reports the overlay's device
+ * and inode; the file in the upper layer is the same storage, and the reverse. */
+static void test_overlay_layers_are_one_file(void **state)
+{
+	struct vb_fileinfo up = file_info("upper/x.img"), ov = file_info("ov/x.img");
+	struct vb_fileinfo low = file_info("lower/y.img");
+	char holder[512], path[PATH_MAX];
+
+	(void)state;
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,upperdir=/upper,"
+		   "workdir=/work\n");
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/x.img\n"), 0);
+	assert_int_equal(in_use_at(&up, "/upper/x.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "loop device loop6 is backed by it"));
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/upper/x.img\n"), 0);
+	assert_int_equal(in_use_at(&ov, "/ov/x.img", holder, sizeof holder), 1);
+	/* a lower layer's file, and the overlay's view of it */
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/y.img\n"), 0);
+	assert_int_equal(in_use_at(&low, "/lower/y.img", holder, sizeof holder), 1);
+	assert_int_equal(path_of(path, root, "sys/block/loop6/loop/backing_file"), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(in_use_at(&up, "/upper/x.img", holder, sizeof holder), 0);
+	/* without mountinfo the layers cannot be known */
+	assert_int_equal(path_of(path, root, "proc/self/mountinfo"), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(in_use_at(&up, "/upper/x.img", holder, sizeof holder), -1);
+	assert_int_equal(put_mountinfo(), 0);
 }
 
 /* A loop device whose backing file cannot be identified might be backed by anything. */
@@ -851,6 +935,9 @@ int main(void)
 		cmocka_unit_test(test_swap_file),
 		cmocka_unit_test(test_locked_file),
 		cmocka_unit_test(test_unidentified_loop_fails_closed),
+		cmocka_unit_test(test_no_proc_locks_fails_closed),
+		cmocka_unit_test(test_btrfs_lock_under_filesystem_device),
+		cmocka_unit_test(test_overlay_layers_are_one_file),
 		cmocka_unit_test(test_disk_mounted_or_held),
 		cmocka_unit_test(test_disk_backing_a_loop_device),
 	};

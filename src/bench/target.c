@@ -123,13 +123,16 @@ static enum vb_status create_owned(struct vb_target *t, const struct vb_config *
 	}
 	t->created = true;
 	t->keep = cfg->keep;
+	/* Held open for the session: vbench's lock on it lives as long as this. */
+	t->held_fd = fd;
 	st = check_alignment(t, cfg, fd, err);
-	t->ops->close(t->ops->ctx, fd);
 	if (st == VB_OK)
 		st = probe_flags(t, cfg, name, &t->id, err);
 	if (st != VB_OK) {
 		remove_own(t, name, &t->id);
 		t->created = false;
+		t->ops->close(t->ops->ctx, fd);
+		t->held_fd = -1;
 	}
 	return st;
 }
@@ -220,6 +223,8 @@ static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *c
 	if (st != VB_OK)
 		return st;
 	remove_own(t, t->run_name, &t->id);
+	t->ops->close(t->ops->ctx, t->held_fd);
+	t->held_fd = -1;
 	t->created = false;
 	t->per_run_name = true;
 	return VB_OK;
@@ -251,10 +256,10 @@ static enum vb_status prepare_existing(struct vb_target *t, const struct vb_conf
 			       "written", t->shown);
 	}
 	t->id = now;
+	t->held_fd = fd;   /* for the session, as vbench's lock lives as long as it */
 	st = check_in_use(t, fd, &now, err);
 	if (st == VB_OK)
 		st = check_alignment(t, cfg, fd, err);
-	t->ops->close(t->ops->ctx, fd);
 	return st;
 }
 
@@ -323,6 +328,31 @@ static enum vb_status prepare_chr(struct vb_target *t, const struct vb_config *c
 	return prepare_disk(t, cfg, fi, err);
 }
 
+/* Whether t's directory is /dev, or lies on the filesystem of device nodes mounted
+ * there (a devtmpfs; not a filesystem mounted under it, such as /dev/shm): a new file
+ * there is a mistyped disk name, and would measure memory. */
+static bool on_device_fs(struct vb_target *t)
+{
+	struct vb_fileinfo here, dev, root;
+	bool under = false;
+	int fd = t->ops->open_dir(t->ops->ctx, "/dev", true);
+
+	if (fd < 0)
+		return false;
+	if (t->ops->fstat(t->ops->ctx, fd, &dev) == 0 &&
+	    t->ops->fstat(t->ops->ctx, t->dirfd, &here) == 0 && here.dev == dev.dev) {
+		int rfd = t->ops->open_dir(t->ops->ctx, "/", true);
+		/* /dev itself; or its filesystem, when it is one of its own */
+		under = here.ino == dev.ino ||
+			(rfd >= 0 && t->ops->fstat(t->ops->ctx, rfd, &root) == 0 &&
+			 root.dev != dev.dev);
+		if (rfd >= 0)
+			t->ops->close(t->ops->ctx, rfd);
+	}
+	t->ops->close(t->ops->ctx, fd);
+	return under;
+}
+
 /* The target is not a directory: open the one holding it and look at the name there. */
 static enum vb_status prepare_name(struct vb_target *t, const struct vb_config *cfg,
 				   int open_errno, struct vb_err *err)
@@ -348,6 +378,10 @@ static enum vb_status prepare_name(struct vb_target *t, const struct vb_config *
 		return vb_fail(err, VB_E_SETUP, "cannot examine %s: %s", t->shown, strerror(errno));
 	switch (fi.type) {
 	case VB_FT_MISSING:
+		if (on_device_fs(t))
+			return vb_fail(err, VB_E_SETUP, "%s does not exist: no such device (vbench "
+				       "does not create files among the device nodes, where they "
+				       "would live in memory); check the name of the disk", t->shown);
 		t->kind = VB_TGT_NEWFILE;
 		bool exists;
 		return create_owned(t, cfg, t->name, &exists, err);

@@ -316,7 +316,7 @@ void vb_fam_worker_child(void)
 /* One mountinfo line, split in place. */
 struct mline {
 	uint64_t dev;
-	char *point, *fs, *source;
+	char *point, *fs, *source, *opts;
 };
 
 /* Splits one mountinfo line in place; -1 when it lacks a field. The optional fields end
@@ -336,9 +336,11 @@ static int parse_mountinfo(char *line, struct mline *m)
 	m->point = tok[4];
 	m->fs = tok[sep + 1];
 	m->source = tok[sep + 2];
+	m->opts = sep + 3 < n ? tok[sep + 3] : "";
 	unescape(m->point);
 	unescape(m->fs);
 	unescape(m->source);
+	unescape(m->opts);
 	return 0;
 }
 
@@ -696,6 +698,16 @@ uint32_t vb_fam_logical_block(int fd)
 
 /* ---- in use ---------------------------------------------------------------------------- */
 
+/* What vbench is about to write is identified by what it really is, and every
+ * representation the kernel offers of anything layered on it is compared with that
+ * identity: one rule, applied to mounts, holders, swap, loop devices and locks alike.
+ * A file is known by the (device, inode) of the file itself, plus the pairs the kernel
+ * reports it by elsewhere: a btrfs file's inode under the filesystem's device (which
+ * /proc/locks and the loop driver use) besides the subvolume's (which stat gives), and
+ * the same file seen through an overlay mount or in the layer under it. A disk is known
+ * by its device number, its partitions, the disk it is a partition of, what a loop
+ * device is backed by, and every node under /dev that stands for any of them. */
+
 /* Everything that may be layered on a device or a file, found under root. */
 struct holder_ctx {
 	const char *root;
@@ -731,7 +743,153 @@ static void devlist_add(struct devlist *l, uint64_t dev, const char *name)
 	}
 }
 
-/* Fills l with dev and its partitions (sysfs subdirectories holding "partition"). */
+static int find_dev(const struct devlist *l, uint64_t dev)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->dev[i] == dev)
+			return (int)i;
+	return -1;
+}
+
+/* One (device, inode) pair the kernel may report the storage by; same_inode when it is
+ * the very inode vbench opened (then vbench's own lock is on it). */
+struct file_id {
+	uint64_t dev, ino;
+	bool same_inode;
+};
+
+/* The storage of one target, as every name it goes by. */
+struct storage {
+	struct devlist devs;          /* block devices the target is, or lies on or under */
+	struct file_id files[128];    /* files and device nodes that are the target's */
+	size_t n_files;
+	uint64_t self_rdev;           /* the target, when it is a block device; else 0 */
+	char self_name[64];
+};
+
+static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_inode)
+{
+	for (size_t i = 0; i < s->n_files; i++)
+		if (s->files[i].dev == dev && s->files[i].ino == ino) {
+			s->files[i].same_inode |= same_inode;
+			return;
+		}
+	if (s->n_files < sizeof s->files / sizeof s->files[0])
+		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode};
+}
+
+static int find_file(const struct storage *s, uint64_t dev, uint64_t ino)
+{
+	for (size_t i = 0; i < s->n_files; i++)
+		if (s->files[i].dev == dev && s->files[i].ino == ino)
+			return (int)i;
+	return -1;
+}
+
+/* Adds the file at root/dir/rel (rel "" or starting with '/'), when there is one. */
+static void add_layer_file(const char *root, struct storage *s, const char *dir,
+			   const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(p, sizeof p, "%s%s%s", root, dir, rel) < (int)sizeof p && stat(p, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		add_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false);
+}
+
+/* Calls fn for each layer directory an overlay mount's options name (upperdir, each
+ * lowerdir, and the data-only layers). Options are comma-separated; lowerdir= lists
+ * directories separated by ':' (or "::" before data-only ones). */
+static void overlay_layers(char *opts, void (*fn)(const char *dir, void *arg), void *arg)
+{
+	char *save = NULL;
+
+	for (char *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
+		char *v = strchr(o, '=');
+		if (!v || (strncmp(o, "upperdir", 8) && strncmp(o, "lowerdir", 8) &&
+			   strncmp(o, "datadir", 7)))
+			continue;
+		for (char *d = v + 1, *colon; *d; d = colon + 1) {
+			colon = strchr(d, ':');
+			if (colon)
+				*colon = '\0';
+			if (d[0] == '/')
+				fn(d, arg);
+			if (!colon)
+				break;
+		}
+	}
+}
+
+struct layer_walk {
+	const char *root, *path, *point;
+	struct storage *s;
+	bool reverse;     /* path lies in a layer; look for it in the overlay */
+};
+
+static void visit_layer(const char *dir, void *arg)
+{
+	struct layer_walk *w = arg;
+
+	if (!w->reverse) {
+		/* path is on the overlay: the same name in each layer under it */
+		size_t n = strcmp(w->point, "/") == 0 ? 0 : strlen(w->point);
+		add_layer_file(w->root, w->s, dir, w->path + n);
+	} else {
+		size_t n = cover(dir, w->path);
+		if (n > 0 && strcmp(dir, "/") != 0)
+			add_layer_file(w->root, w->s, strcmp(w->point, "/") == 0 ? "" : w->point,
+				       w->path + n);
+	}
+}
+
+/* Adds the names the regular file at path (dev, ino as stat gives them) goes by: itself,
+ * its inode under its filesystem's device (btrfs), and the same file in or over any
+ * overlay mount. -1 when mountinfo cannot be read. */
+static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
+		      uint64_t ino, bool same_inode)
+{
+	char *line = NULL, point[PATH_MAX] = "", fs[64] = "", opts[PATH_MAX] = "";
+	size_t cap = 0, best = 0;
+	uint64_t mdev = 0;
+	FILE *f;
+
+	add_file(s, dev, ino, same_inode);
+	if (path == NULL || path[0] != '/')
+		return 0;
+	if (!(f = open_mountinfo(h->root)))
+		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
+	while (getline(&line, &cap, f) != -1) {
+		struct mline m;
+		if (parse_mountinfo(line, &m) != 0)
+			continue;
+		size_t depth = cover(m.point, path);
+		if (depth > 0 && depth >= best) {
+			best = depth;
+			mdev = m.dev;
+			COPY(point, m.point);
+			COPY(fs, m.fs);
+			COPY(opts, m.opts);
+		}
+		if (strcmp(m.fs, "overlay") == 0) {
+			struct layer_walk w = {h->root, path, m.point, s, true};
+			overlay_layers(m.opts, visit_layer, &w);
+		}
+	}
+	free(line);
+	fclose(f);
+	if (best > 0 && strcmp(fs, "btrfs") == 0)
+		add_file(s, mdev, ino, same_inode);
+	if (best > 0 && strcmp(fs, "overlay") == 0) {
+		struct layer_walk w = {h->root, path, point, s, false};
+		overlay_layers(opts, visit_layer, &w);
+	}
+	return 0;
+}
+
+/* Fills l with dev and its partitions (sysfs subdirectories holding "partition"), or
+ * for a partition with the disk it is part of. */
 static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 {
 	char dir[PATH_MAX], sub[PATH_MAX], text[64];
@@ -741,6 +899,15 @@ static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 	if (sysfs_dir(h->root, dev, dir) != 0)
 		return -1;
 	devlist_add(l, dev, vb_os_base_name(dir));
+	if (is_partition(dir)) {
+		uint64_t whole;
+		COPY(sub, dir);
+		cut_last(sub);
+		if (read_line(sub, "/dev", text, sizeof text) == 0 &&
+		    parse_devnum(text, &whole) == 0)
+			devlist_add(l, whole, vb_os_base_name(sub));
+		return 0;
+	}
 	if (!(d = opendir(dir)))
 		return 0;
 	while ((de = readdir(d)) != NULL) {
@@ -755,14 +922,6 @@ static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 	return 0;
 }
 
-static int find_dev(const struct devlist *l, uint64_t dev)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->dev[i] == dev)
-			return (int)i;
-	return -1;
-}
-
 /* A device node path under root, as the device number it stands for; -1 if it is not
  * a block device (or is gone). */
 static int node_dev(const char *root, const char *path, uint64_t *dev)
@@ -775,6 +934,80 @@ static int node_dev(const char *root, const char *path, uint64_t *dev)
 		return -1;
 	*dev = (uint64_t)st.st_rdev;
 	return 0;
+}
+
+static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_fileinfo *fi,
+		      const char *path, int depth);
+
+/* A loop device of s (named name): what backs it is the target's storage too. */
+static int add_loop_backing(struct holder_ctx *h, struct storage *s, const char *name,
+			    int depth)
+{
+	char ldir[PATH_MAX], backing[PATH_MAX];
+	struct stat st;
+	struct vb_fileinfo bf;
+
+	if (snprintf(ldir, sizeof ldir, "%s/sys/block/%s/loop", h->root, name) >= (int)sizeof ldir ||
+	    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
+		return 0;   /* not a loop device, or not attached */
+	if (loop_backing(h->root, name, backing, &st) != 0)
+		return cannot_tell(h, "cannot identify the backing file of", name);
+	memset(&bf, 0, sizeof bf);
+	bf.type = S_ISBLK(st.st_mode) ? VB_FT_BLK : VB_FT_REG;
+	bf.dev = (uint64_t)st.st_dev;
+	bf.ino = (uint64_t)st.st_ino;
+	bf.rdev = (uint64_t)st.st_rdev;
+	return storage_of(h, s, &bf, backing, depth + 1);
+}
+
+/* Adds every block device node under dir (root/dev, a few levels down) that stands for
+ * one of s's devices. */
+static void add_nodes(struct storage *s, const char *dir, int depth)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	struct stat st;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    snprintf(p, sizeof p, "%s/%s", dir, de->d_name) >= (int)sizeof p ||
+		    lstat(p, &st) != 0)
+			continue;
+		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
+			add_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false);
+		else if (S_ISDIR(st.st_mode) && depth < 3 && strcmp(de->d_name, "shm") != 0 &&
+			 strcmp(de->d_name, "pts") != 0 && strcmp(de->d_name, "mqueue") != 0)
+			add_nodes(s, p, depth + 1);
+	}
+	closedir(d);
+}
+
+/* Fills s with every name of fi (whose path, when known, is path). */
+static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_fileinfo *fi,
+		      const char *path, int depth)
+{
+	if (depth > 8)
+		return cannot_tell(h, "too many layers of loop devices under", path ? path : "it");
+	if (fi->type == VB_FT_REG)
+		return file_names(h, s, path, fi->dev, fi->ino, depth == 0);
+	if (fi->type != VB_FT_BLK)
+		return 0;
+	if (depth == 0)
+		add_file(s, fi->dev, fi->ino, true);
+	size_t first = s->devs.n;
+	if (disk_and_parts(h, fi->rdev, &s->devs) != 0) {
+		char p[64];
+		snprintf(p, sizeof p, "/sys/dev/block/%u:%u", major(fi->rdev), minor(fi->rdev));
+		return cannot_tell(h, "no", p);
+	}
+	if (depth == 0 && s->devs.n > first) {
+		s->self_rdev = fi->rdev;
+		COPY(s->self_name, s->devs.name[first]);
+	}
+	return add_loop_backing(h, s, s->devs.name[first], depth);
 }
 
 /* dm and md devices, bcache and the like list themselves under holders/. */
@@ -806,9 +1039,11 @@ static int check_mounts(struct holder_ctx *h, const struct devlist *l)
 	char *line = NULL;
 	size_t cap = 0;
 	int rc = 0;
-	FILE *f = open_mountinfo(h->root);
+	FILE *f;
 
-	if (!f)
+	if (l->n == 0)
+		return 0;
+	if (!(f = open_mountinfo(h->root)))
 		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
@@ -828,36 +1063,37 @@ static int check_mounts(struct holder_ctx *h, const struct devlist *l)
 }
 
 /* /proc/swaps: "Filename Type Size Used Priority", paths escaped as in mountinfo. */
-static int check_swaps(struct holder_ctx *h, const struct devlist *l, const struct vb_fileinfo *fi)
+static int check_swaps(struct holder_ctx *h, const struct storage *s)
 {
 	char file[PATH_MAX], line[PATH_MAX + 64], node[PATH_MAX];
 	int rc = 0;
 	FILE *f;
 
 	if (join(file, sizeof file, h->root, "/proc/swaps") != 0 || !(f = fopen(file, "r")))
-		return 0;   /* no swap support at all */
+		return 0;   /* no swap support at all (a missing /proc fails the lock check) */
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		char *name = strtok(line, " \t\n");
 		struct stat st;
-		uint64_t dev;
 		if (!name || name[0] != '/')
 			continue;
 		unescape(name);
-		if (l != NULL && node_dev(h->root, name, &dev) == 0 && find_dev(l, dev) >= 0)
-			rc = held(h, "%s is used as swap%s", l->name[find_dev(l, dev)], "");
-		else if (fi != NULL && join(node, sizeof node, h->root, name) == 0 &&
-			 stat(node, &st) == 0 && (uint64_t)st.st_dev == fi->dev &&
-			 (uint64_t)st.st_ino == fi->ino)
+		if (join(node, sizeof node, h->root, name) != 0 || stat(node, &st) != 0)
+			continue;
+		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
+			rc = held(h, "%s is used as swap%s",
+				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)], "");
+		else if (find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
 			rc = held(h, "it is used as swap (%s)%s", name, "");
 	}
 	fclose(f);
 	return rc;
 }
 
-/* Every attached loop device: the disk (or file) backing it is in use. */
-static int check_loops(struct holder_ctx *h, const struct devlist *l, const struct vb_fileinfo *fi)
+/* Every attached loop device but the target itself: what backs it must not be any part
+ * of the target's storage. */
+static int check_loops(struct holder_ctx *h, const struct storage *s)
 {
-	char dir[PATH_MAX], ldir[PATH_MAX], backing[PATH_MAX];
+	char dir[PATH_MAX], ldir[PATH_MAX], backing[PATH_MAX], text[64];
 	struct dirent *de;
 	DIR *d;
 	int rc = 0;
@@ -866,10 +1102,14 @@ static int check_loops(struct holder_ctx *h, const struct devlist *l, const stru
 		return cannot_tell(h, "cannot read", "/sys/block");
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		struct stat st;
+		uint64_t self;
 		if (strncmp(de->d_name, "loop", 4) != 0 ||
 		    snprintf(ldir, sizeof ldir, "%s/%s/loop", dir, de->d_name) >= (int)sizeof ldir ||
 		    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
 			continue;   /* not attached */
+		if (s->self_rdev != 0 && read_line(ldir, "/../dev", text, sizeof text) == 0 &&
+		    parse_devnum(text, &self) == 0 && self == s->self_rdev)
+			continue;   /* the target itself */
 		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
 			/* A file that was deleted cannot be the target; anything else that
 			 * cannot be identified might be. */
@@ -879,75 +1119,163 @@ static int check_loops(struct holder_ctx *h, const struct devlist *l, const stru
 			rc = cannot_tell(h, "cannot identify the backing file of", de->d_name);
 			break;
 		}
-		if (fi != NULL && fi->type == VB_FT_REG && (uint64_t)st.st_dev == fi->dev &&
-		    (uint64_t)st.st_ino == fi->ino)
-			rc = held(h, "loop device %s is backed by it%s", de->d_name, "");
-		else if (l != NULL && S_ISBLK(st.st_mode) && find_dev(l, (uint64_t)st.st_rdev) >= 0)
+		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
 			rc = held(h, "loop device %s is backed by %s", de->d_name,
-				  l->name[find_dev(l, (uint64_t)st.st_rdev)]);
+				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)]);
+		else if (!S_ISBLK(st.st_mode) &&
+			 find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
+			rc = s->self_rdev != 0
+			     ? held(h, "loop device %s is backed by the same file as %s",
+				    de->d_name, s->self_name)
+			     : held(h, "loop device %s is backed by it%s", de->d_name, "");
 	}
 	closedir(d);
 	return rc;
 }
 
-/* /proc/locks: a program that locks its disk image (QEMU does) has it in use. The file
- * is "MAJ:MIN:INODE", the first two in hex. */
-static int check_locks(struct holder_ctx *h, const struct vb_fileinfo *fi)
+/* /proc/locks: a program that locks its disk image or disk (QEMU does, on either) has it
+ * in use. The file is "MAJ:MIN:INODE", the first two in hex. vbench's own locks (on the
+ * inode it opened, while it holds them) are not someone else's. Without /proc/locks
+ * nothing can be told. */
+static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_locks)
 {
 	char file[PATH_MAX], line[512];
 	int rc = 0;
 	FILE *f;
 
 	if (join(file, sizeof file, h->root, "/proc/locks") != 0 || !(f = fopen(file, "r")))
-		return 0;
+		return cannot_tell(h, "cannot read", "/proc/locks (is /proc mounted?)");
 	while (rc == 0 && fgets(line, sizeof line, f)) {
-		char kind[16], pid[32];
+		char cls[16], kind[16], pid[32];
 		unsigned maj, min;
 		unsigned long long ino;
 		if (strstr(line, "->") != NULL)
 			continue;   /* a waiter, not a holder */
-		if (sscanf(line, "%*s %15s %*s %*s %31s %x:%x:%llu", kind, pid, &maj, &min, &ino) != 5)
+		if (sscanf(line, "%*s %15s %*s %15s %31s %x:%x:%llu", cls, kind, pid, &maj, &min,
+			   &ino) != 6)
 			continue;
-		if ((uint64_t)makedev(maj, min) == fi->dev && ino == fi->ino &&
-		    (unsigned long long)atoll(pid) != (unsigned long long)getpid())
+		int i = find_file(s, (uint64_t)makedev(maj, min), ino);
+		if (i < 0)
+			continue;
+		if (own_locks && s->files[i].same_inode &&
+		    (strcmp(cls, "OFDLCK") == 0 || strcmp(cls, "FLOCK") == 0))
+			continue;   /* while vbench holds both, no other can be on that inode */
+		if (strcmp(pid, "-1") == 0)
+			rc = held(h, "a program holds an open-file %s lock on it%s (QEMU locks "
+				  "what it uses; so does another vbench)", kind, "");
+		else
 			rc = held(h, "process %s holds a %s lock on it (a program such as QEMU "
-				  "is using it)", pid, kind);
+				  "is using it)", pid, cls);
 	}
 	fclose(f);
 	return rc;
 }
 
-int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, char *holder, size_t n)
+int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
+		    bool own_locks, char *holder, size_t n)
 {
 	struct holder_ctx h = {root, holder, n};
-	struct devlist *l;
+	struct storage *s;
 	int rc;
 
 	holder[0] = '\0';
-	if (fi->type == VB_FT_REG) {
-		if ((rc = check_loops(&h, NULL, fi)) != 0 || (rc = check_swaps(&h, NULL, fi)) != 0)
-			return rc;
-		return check_locks(&h, fi);
-	}
-	if (fi->type != VB_FT_BLK)
+	if (fi->type != VB_FT_REG && fi->type != VB_FT_BLK)
 		return 0;
-	if (!(l = calloc(1, sizeof *l)))
-		return cannot_tell(&h, "out of memory while checking", "the device");
-	char path[64];
-	snprintf(path, sizeof path, "/sys/dev/block/%u:%u", major(fi->rdev), minor(fi->rdev));
-	if (disk_and_parts(&h, fi->rdev, l) != 0)
-		rc = cannot_tell(&h, "no", path);
-	else if ((rc = check_holders(&h, l)) == 0 && (rc = check_mounts(&h, l)) == 0 &&
-		 (rc = check_swaps(&h, l, NULL)) == 0)
-		rc = check_loops(&h, l, NULL);
-	free(l);
+	if (!(s = calloc(1, sizeof *s)))
+		return cannot_tell(&h, "out of memory while checking", "the target");
+	if ((rc = storage_of(&h, s, fi, path, 0)) == 0 && fi->type == VB_FT_BLK) {
+		char dev[PATH_MAX];
+		if (join(dev, sizeof dev, root, "/dev") == 0)
+			add_nodes(s, dev, 0);
+	}
+	if (rc == 0 && (rc = check_holders(&h, &s->devs)) == 0 &&
+	    (rc = check_mounts(&h, &s->devs)) == 0 && (rc = check_swaps(&h, s)) == 0 &&
+	    (rc = check_loops(&h, s)) == 0)
+		rc = check_locks(&h, s, own_locks);
+	free(s);
 	return rc;
+}
+
+int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
+		    const struct vb_fileinfo *other, char *why, size_t n)
+{
+	struct holder_ctx h = {root, why, n};
+	struct storage *s;
+	int rc;
+
+	why[0] = '\0';
+	if (!(s = calloc(1, sizeof *s)))
+		return cannot_tell(&h, "out of memory while checking", "the target");
+	if ((rc = storage_of(&h, s, fi, path, 0)) == 0) {
+		if (find_file(s, other->dev, other->ino) >= 0)
+			rc = held(&h, "it is the same file%s%s", "", "");
+		else if (find_dev(&s->devs, other->dev) >= 0)
+			rc = held(&h, "the file lies on %s%s", s->devs.name[find_dev(&s->devs,
+								       other->dev)], "");
+	}
+	free(s);
+	return rc;
+}
+
+/* The path of open file fd, as the kernel names it; false without /proc. */
+static bool fd_path(int fd, char *buf, size_t n)
+{
+	char link[64];
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t len = readlink(link, buf, n - 1);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	return true;
 }
 
 int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	(void)fd;
-	return vb_linux_in_use("", fi, holder, n);
+	char path[PATH_MAX];
+
+	if (fi->type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
+		snprintf(holder, n, "cannot tell whether it is in use: cannot read /proc/self/fd "
+			 "(is /proc mounted?)");
+		return -1;
+	}
+	return vb_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,
+			       vb_os_holds(fi->dev, fi->ino), holder, n);
+}
+
+int vb_fam_same_storage(int fd, int other_fd, char *why, size_t n)
+{
+	char path[PATH_MAX];
+	struct stat a, b;
+	struct vb_fileinfo fa, fb;
+
+	if (fstat(fd, &a) != 0 || fstat(other_fd, &b) != 0)
+		return 0;
+	memset(&fa, 0, sizeof fa);
+	memset(&fb, 0, sizeof fb);
+	fa.type = S_ISREG(a.st_mode) ? VB_FT_REG : S_ISBLK(a.st_mode) ? VB_FT_BLK : VB_FT_OTHER;
+	fa.dev = (uint64_t)a.st_dev;
+	fa.ino = (uint64_t)a.st_ino;
+	fa.rdev = (uint64_t)a.st_rdev;
+	fb.dev = (uint64_t)b.st_dev;
+	fb.ino = (uint64_t)b.st_ino;
+	if (fa.type == VB_FT_OTHER)
+		return 0;
+	if (fa.type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
+		snprintf(why, n, "cannot tell whether it is the same storage: cannot read "
+			 "/proc/self/fd (is /proc mounted?)");
+		return -1;
+	}
+	if (S_ISBLK(b.st_mode) || S_ISCHR(b.st_mode)) {
+		if (fa.type == VB_FT_BLK && b.st_rdev == a.st_rdev) {
+			snprintf(why, n, "it is the same device");
+			return 1;
+		}
+		return 0;
+	}
+	if (!S_ISREG(b.st_mode))
+		return 0;
+	return vb_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, &fb, why, n);
 }
 
 #else

@@ -109,9 +109,27 @@ bool vb_linux_frees_to_host(const char *root);
 void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		     const struct vb_fileinfo *fi);
 
-/* linux.c: vb_io_ops.in_use for the file or block device fi. */
-int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, char *holder, size_t n);
+/* linux.c: vb_io_ops.in_use for the file or block device fi, a regular file's absolute
+ * path being path (NULL: not known). own_locks: vbench holds its locks (vb_os_hold) on
+ * fi's inode, so the whole-file OFD and flock locks on it are its own. */
+int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
+		    bool own_locks, char *holder, size_t n);
+
+/* linux.c: whether the regular file other is part of the storage of fi (a regular file
+ * at path, or a block device): 1 with why filled, 0 when not, -1 when it cannot be
+ * told. */
+int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
+		    const struct vb_fileinfo *other, char *why, size_t n);
+
+/* linux.c: vb_os_same_storage. */
+int vb_fam_same_storage(int fd, int other_fd, char *why, size_t n);
 #endif
+
+/* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and
+ * whether it does, so that the in-use check, in this process and in the worker it forks,
+ * knows those locks for its own. */
+void vb_os_note_held(uint64_t dev, uint64_t ino);
+bool vb_os_holds(uint64_t dev, uint64_t ino);
 
 /* ---- pure parts, compiled on every system so that they are tested everywhere -------- */
 

@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/select.h>
+#if defined(__has_include)
+#if __has_include(<sys/file.h>)
+#include <sys/file.h>       /* flock */
+#endif
+#endif
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -824,6 +829,75 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 	if (fl != -1)
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int vb_os_hold(int fd, char *why, size_t n)
+{
+	struct stat st;
+	struct flock fl;
+
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, n, "cannot examine it to lock it: %s", strerror(errno));
+		return -1;
+	}
+	/* flock first: where it is emulated with a whole-file lock of the open file (NFS),
+	 * the lock below has the same owner and does not conflict with it. */
+#if defined(LOCK_EX)
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EWOULDBLOCK || errno == EAGAIN) {
+			snprintf(why, n, "another program holds a flock lock on it");
+			return 1;
+		}
+		snprintf(why, n, "cannot lock it (flock): %s", strerror(errno));
+		return -1;
+	}
+#endif
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = F_WRLCK;
+	fl.l_whence = SEEK_SET;
+#if defined(F_OFD_SETLK)
+	int rc = fcntl(fd, F_OFD_SETLK, &fl);
+#else
+	int rc = fcntl(fd, F_SETLK, &fl);
+#endif
+	if (rc != 0) {
+		int e = errno;
+#if defined(LOCK_EX)
+		flock(fd, LOCK_UN);
+#endif
+		if (e == EACCES || e == EAGAIN) {
+			snprintf(why, n, "another program holds a lock on it (QEMU locks the disks "
+				 "and images it uses; so does another vbench)");
+			return 1;
+		}
+		snprintf(why, n, "cannot lock it: %s", strerror(e));
+		return -1;
+	}
+	vb_os_note_held((uint64_t)st.st_dev, (uint64_t)st.st_ino);
+	return 0;
+}
+
+int vb_os_same_storage(int fd, int other_fd, char *why, size_t n)
+{
+#if VB_OS_LINUX
+	return vb_fam_same_storage(fd, other_fd, why, n);
+#else
+	struct stat a, b;
+
+	if (fstat(fd, &a) != 0 || fstat(other_fd, &b) != 0)
+		return 0;
+	if (S_ISREG(a.st_mode) && S_ISREG(b.st_mode) && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		snprintf(why, n, "it is the same file");
+		return 1;
+	}
+	if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && S_ISREG(b.st_mode) &&
+	    b.st_dev == a.st_rdev) {
+		snprintf(why, n, "the file lies on it");
+		return 1;
+	}
+	return 0;
+#endif
 }
 
 int vb_os_lock(int fd, unsigned ms)

@@ -1,0 +1,176 @@
+# The same storage under another name (issue 24, class 1): a disk or file in use is
+# reached through another loop device, an overlay, a btrfs subvolume, another device
+# node, a lock on a device, a second vbench, or vbench's own output files; each must be
+# refused, whatever name it is given by. Each case fails on a vbench that compares
+# names or device numbers as it sees them.
+. "$(dirname "$0")/lib.sh"
+
+cc=${CC:-cc}
+holdlock=""
+if $cc -o "$SCRATCH/holdlock" "$(dirname "$0")/helpers/holdlock.c" 2>/dev/null; then
+	holdlock="$SCRATCH/holdlock"
+fi
+LOCKERS=""
+# lock KIND PATH: holds a lock as QEMU would, until the test file ends.
+lock() {
+	rm -f "$SCRATCH/lock.out"
+	"$holdlock" "$1" "$2" >"$SCRATCH/lock.out" 2>&1 &
+	_lp=$!
+	LOCKERS="$_lp $LOCKERS"
+	wait_for locked "$SCRATCH/lock.out"
+}
+unlock_all() { for p in $LOCKERS; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; LOCKERS=""; }
+trap 'unlock_all; finish' EXIT
+
+# --- vbench's own output files are storage too --------------------------------------------
+d=$(new_dir)
+"$VBENCH" -q --no-progress bs=4k count=1 runs=2 --csv-append "$d/runs.csv" /dev/null >/dev/null 2>&1
+sum=$(cksum <"$d/runs.csv")
+run_vb --no-progress --force bs=4k count=1 runs=1 --csv-append "$d/runs.csv" "$d/runs.csv"
+expect_rc 2 "the --csv-append file as the target is refused, even with --force"
+expect_err "where vbench writes its results" "the message says why"
+check "the collected results are intact" [ "$(cksum <"$d/runs.csv")" = "$sum" ]
+"$VBENCH" --no-progress --force bs=4k count=1 runs=1 "$d/runs.csv" >>"$d/runs.csv" 2>"$SCRATCH/err"
+check "standard output as the target is refused (exit $?)" [ $? = 2 ]
+check "and says so" grep -q "standard output" "$SCRATCH/err"
+printf 'keep\n' >"$d/log"
+"$VBENCH" --no-progress --force bs=4k count=1 runs=1 "$d/log" 2>>"$d/log" >/dev/null
+check "standard error as the target is refused (exit $?)" [ $? = 2 ]
+check "the log keeps its first line" [ "$(head -n 1 "$d/log")" = keep ]
+
+# --- two vbench on one file: the second is refused --------------------------------------------
+d=$(new_dir)
+head -c 65536 /dev/zero >"$d/img"
+rm -f "$SCRATCH/a.out" "$SCRATCH/a.err"
+"$VBENCH" --no-progress --force --sync dsync bs=4k count=20000 runs=3 "$d/img" >"$SCRATCH/a.out" 2>"$SCRATCH/a.err" &
+pid=$!
+if wait_for "^# target" "$SCRATCH/a.out" || wait_for "records" "$SCRATCH/a.out"; then
+	run_vb --no-progress --force bs=4k count=1 runs=1 "$d/img"
+	expect_rc 2 "a second vbench on the file the first is writing is refused"
+	expect_err "in use" "the message says it is in use"
+	kill "$pid" 2>/dev/null
+	wait_pid "$pid" 30
+else
+	not_ok "the first vbench never got under way" "$(cat "$SCRATCH/a.err")"
+	kill "$pid" 2>/dev/null
+fi
+
+# ---------------------------------------------------------------------------------------
+need_root "the cases with loop devices, mounts and device nodes"
+need_linux "the cases with loop devices, mounts and device nodes"
+
+# --- a new file among the device nodes is a mistyped disk name --------------------------
+run_vb --no-progress --force bs=4k count=1 runs=1 /dev/vbench-no-such-disk
+expect_rc 2 "a new file under /dev is refused"
+expect_err "no such device" "with a hint that the device does not exist"
+check "nothing was created in /dev" [ ! -e /dev/vbench-no-such-disk ]
+if [ -d /dev/shm ] && [ "$(stat -c %d /dev/shm)" != "$(stat -c %d /dev)" ]; then
+	run_vb --no-progress bs=4k count=1 runs=1 /dev/shm/vbench-systest.img
+	expect_rc 0 "a file system mounted under /dev (/dev/shm) is not refused"
+	rm -f /dev/shm/vbench-systest.img
+fi
+
+# --- two loop devices over one image, the second mounted ---------------------------------
+d=$(new_dir)
+truncate -s 64M "$d/one.img"
+A=$(losetup -f --show "$d/one.img") && add_loop "$A"
+B=$(losetup -f --show "$d/one.img") && add_loop "$B"
+mkfs.ext4 -q "$B"
+mkdir "$d/m"
+mount "$B" "$d/m" && add_mount "$d/m"
+echo precious >"$d/m/data"
+sync
+run_vb --no-progress --force bs=1M count=8 runs=1 "$A"
+expect_rc 2 "a loop device whose image another (mounted) loop device shares is refused"
+expect_err "backed by the same file as" "the message names the other loop device"
+umount "$d/m"
+check "the mounted filesystem is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$B"
+losetup -d "$B"
+
+# --- a lock on a block device (QEMU locks the raw disks it uses) ------------------------------
+if [ -n "$holdlock" ]; then
+	lock ofd "$A"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$A"
+	expect_rc 2 "a block device another program holds an OFD lock on is refused"
+	expect_err "lock" "the message names the lock"
+	set -- $(ls -lL "$A" | tr ',' ' ' | awk '{print $5, $6}')
+	mknod "$d/other-node" b "$1" "$2"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/other-node"
+	expect_rc 2 "the same device through another node is refused too"
+	unlock_all
+	lock flock "$A"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$A"
+	expect_rc 2 "a block device with a flock on it is refused"
+	unlock_all
+	lock posix "$d/one.img"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$A"
+	expect_rc 2 "a loop device whose image is locked is refused"
+	unlock_all
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$A"
+	expect_rc 0 "with the locks gone, the device is written"
+else
+	skip "cannot build the lock helper: the lock cases are not tried"
+fi
+losetup -d "$A"
+
+# --- without /proc, nothing can tell whether a program has the file locked -------------------
+if command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+	d=$(new_dir)
+	head -c 65536 /dev/zero >"$d/img"
+	unshare -m sh -c 'umount -l /proc && exec "$1" --no-progress --force bs=4k count=1 runs=1 "$2"' _ "$VBENCH" "$d/img" >"$SCRATCH/np.out" 2>"$SCRATCH/np.err"
+	rc=$?
+	check "without /proc an existing file is refused (exit $rc)" [ $rc = 2 ]
+	check "and the message names /proc" grep -q "/proc" "$SCRATCH/np.err"
+else
+	skip "unshare -m is not available: the case without /proc is not tried"
+fi
+
+# --- overlayfs: the loop reports the overlay's file, the target is the upper layer's ----------
+d=$(new_dir)
+mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov" "$d/m"
+if mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/upper,workdir=$d/work" "$d/ov" 2>/dev/null; then
+	add_mount "$d/ov"
+	truncate -s 64M "$d/ov/x.img"
+	mkfs.ext4 -q "$d/ov/x.img"
+	L=$(losetup -f --show "$d/ov/x.img") && add_loop "$L"
+	mount "$L" "$d/m" && add_mount "$d/m"
+	echo precious >"$d/m/data"
+	sync
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/upper/x.img"
+	expect_rc 2 "the upper layer's file behind a loop device attached through the overlay is refused"
+	expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
+	umount "$d/m"
+	check "the filesystem in the image is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$L"
+	losetup -d "$L"
+	L=$(losetup -f --show "$d/upper/x.img") && add_loop "$L"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/ov/x.img"
+	expect_rc 2 "and the reverse: the overlay's file, with the loop attached to the upper layer's"
+	losetup -d "$L"
+	umount "$d/ov"
+else
+	skip "cannot mount an overlay: the overlay case is not tried"
+fi
+
+# --- btrfs: a lock on a file in a subvolume -------------------------------------------------------
+if command -v mkfs.btrfs >/dev/null 2>&1 && command -v btrfs >/dev/null 2>&1 && [ -n "$holdlock" ]; then
+	d=$(new_dir)
+	truncate -s 256M "$d/b.img"
+	mkdir "$d/m"
+	if mkfs.btrfs -q "$d/b.img" >/dev/null 2>&1 && mount -o loop "$d/b.img" "$d/m"; then
+		add_mount "$d/m"
+		btrfs -q subvolume create "$d/m/sub" >/dev/null
+		head -c 1048576 /dev/zero >"$d/m/sub/disk.img"
+		lock ofd "$d/m/sub/disk.img"
+		# the lock as /proc/locks shows it, and what vbench must see besides its own
+		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
+		expect_rc 2 "a file in a btrfs subvolume that a program has locked is refused"
+		unlock_all
+		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
+		expect_rc 0 "unlocked, it is written"
+		umount "$d/m"
+	else
+		skip "cannot make or mount a btrfs filesystem"
+	fi
+else
+	skip "btrfs-progs missing (apt-get install btrfs-progs): the btrfs case is not tried"
+fi
