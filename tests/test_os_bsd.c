@@ -1,9 +1,11 @@
 /* The pure rules of the BSD backend, checked wherever the tests run: disk names and
  * their drivers, partitions, slices and labels to their disk, filesystem names, and the
  * in-use decision fed with what getmntinfo, swap and GEOM would report. */
-#include "os_internal.h"
+#include "vb_bsd.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vb_test.h"
@@ -52,10 +54,6 @@ static void test_partition_to_disk(void **state)
 	for (size_t i = 0; i < sizeof not_disks / sizeof not_disks[0]; i++)
 		if (vb_bsd_disk_of(not_disks[i], disk, sizeof disk))
 			fail_msg("%s taken for disk %s", not_disks[i], disk);
-	assert_true(vb_bsd_source_on_disk("/dev/ada0p2", "ada0"));
-	assert_false(vb_bsd_source_on_disk("/dev/ada10p2", "ada1"));
-	assert_false(vb_bsd_source_on_disk("ada0p2", "ada0"));
-	assert_false(vb_bsd_source_on_disk("/dev/gpt/rootfs", "ada0"));
 }
 
 static void test_fs_names(void **state)
@@ -72,34 +70,6 @@ static void test_fs_names(void **state)
 	assert_true(vb_fs_direct_may_cache("zfs"));
 	assert_false(vb_fs_direct_may_cache("ufs"));
 	assert_false(vb_fs_direct_may_cache("ext4"));
-}
-
-/* What getmntinfo and swap report, as the backend hands it over. */
-static const struct vb_bsd_use uses[] = {
-	{"/dev/ada0p2", "/", "ada0"},
-	{"/dev/gpt/data", "/data", "ada1"},
-	{"zroot/usr", "/usr", NULL},
-	{"tmpfs", "/tmp", NULL},
-	{"/dev/vtbd1p3", "swap", "vtbd1"},
-};
-
-static void test_in_use_decision(void **state)
-{
-	char holder[256];
-
-	(void)state;
-	assert_int_equal(vb_bsd_in_use(uses, 5, "ada0", holder, sizeof holder), 1);
-	assert_string_equal(holder, "/dev/ada0p2 is mounted on /");
-	assert_int_equal(vb_bsd_in_use(uses, 5, "ada1", holder, sizeof holder), 1);
-	assert_string_equal(holder, "/dev/gpt/data is mounted on /data");
-	assert_int_equal(vb_bsd_in_use(uses, 5, "vtbd1", holder, sizeof holder), 1);
-	assert_string_equal(holder, "/dev/vtbd1p3 is used as swap");
-	assert_int_equal(vb_bsd_in_use(uses, 5, "vtbd2", holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_in_use(uses, 0, "ada0", holder, sizeof holder), 0);
-	/* A device in use that could not be resolved might be the disk: fail closed. */
-	const struct vb_bsd_use odd[] = {{"/dev/mirror/gm0", "/home", NULL}};
-	assert_int_equal(vb_bsd_in_use(odd, 1, "ada2", holder, sizeof holder), -1);
-	assert_non_null(strstr(holder, "/dev/mirror/gm0"));
 }
 
 static const char conftxt[] =
@@ -175,15 +145,417 @@ static void test_geom_consumers(void **state)
 	assert_int_equal(vb_bsd_geom_busy("<mesh></mesh>", "ada0", holder, sizeof holder), 0);
 }
 
+/* ---- the in-use check against a fake system ---------------------------------------- */
+
+/* What the fake system knows: device names by number and kind, nodes under /dev and
+ * files by path, wedges and their parents, and the lists (a negative count: the call
+ * fails). */
+struct fake_name { uint64_t rdev; bool blk; const char *name; };
+struct fake_node { const char *path; struct vb_fileinfo fi; };
+struct fake_wedge { const char *wedge, *parent; };
+
+struct fake {
+	const struct fake_name *names;
+	const struct fake_node *nodes;
+	const struct fake_wedge *wedges;
+	const struct vb_bsd_mount *mounts;
+	long n_mounts;
+	const struct vb_bsd_swap *swaps;
+	long n_swaps;
+	const struct vb_bsd_backing *backs;
+	long n_backs;
+	const char *confxml;       /* geom_busy, when set; "" fails */
+};
+
+static bool f_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n)
+{
+	const struct fake *f = ctx;
+
+	for (size_t i = 0; f->names && f->names[i].name; i++)
+		if (f->names[i].rdev == rdev && f->names[i].blk == blk) {
+			snprintf(buf, n, "%s", f->names[i].name);
+			return true;
+		}
+	return false;
+}
+
+static int f_stat(void *ctx, const char *path, struct vb_fileinfo *fi)
+{
+	const struct fake *f = ctx;
+
+	for (size_t i = 0; f->nodes && f->nodes[i].path; i++)
+		if (strcmp(f->nodes[i].path, path) == 0) {
+			*fi = f->nodes[i].fi;
+			return 0;
+		}
+	errno = ENOENT;
+	return -1;
+}
+
+static int f_wedge_parent(void *ctx, const char *name, char *parent, size_t n)
+{
+	const struct fake *f = ctx;
+
+	for (size_t i = 0; f->wedges && f->wedges[i].wedge; i++)
+		if (strcmp(f->wedges[i].wedge, name) == 0) {
+			snprintf(parent, n, "%s", f->wedges[i].parent);
+			return 1;
+		}
+	errno = ENXIO;
+	return -1;
+}
+
+static long f_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, size_t wn)
+{
+	const struct fake *f = ctx;
+
+	*out = f->mounts;
+	if (f->n_mounts < 0)
+		snprintf(why, wn, "getmntinfo: %s", strerror(EIO));
+	return f->n_mounts;
+}
+
+static long f_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size_t wn)
+{
+	const struct fake *f = ctx;
+
+	*out = f->swaps;
+	if (f->n_swaps < 0)
+		snprintf(why, wn, "sysctl vm.swap_info_array: %s", strerror(ENOENT));
+	return f->n_swaps;
+}
+
+static long f_backings(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn)
+{
+	const struct fake *f = ctx;
+
+	*out = f->backs;
+	if (f->n_backs < 0)
+		snprintf(why, wn, "VNDIOCGET vnd0: %s", strerror(EPERM));
+	return f->n_backs;
+}
+
+static int f_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
+{
+	const struct fake *f = ctx;
+
+	if (f->confxml[0] == '\0') {
+		snprintf(holder, n, "cannot read GEOM's configuration");
+		return -1;
+	}
+	return vb_bsd_geom_busy(f->confxml, disk, holder, n);
+}
+
+/* A system of NetBSD's kind (wedges, swapctl) or DragonFly's (neither: no wedge call). */
+static struct vb_bsd_sys fake_sys(struct fake *f, bool wedges)
+{
+	struct vb_bsd_sys sys = {f, f_devname, f_stat, wedges ? f_wedge_parent : NULL, NULL,
+				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL};
+	return sys;
+}
+
+static struct vb_fileinfo chr(uint64_t rdev)
+{
+	struct vb_fileinfo fi = {VB_FT_CHR, 1, 100, rdev, 1, 0};
+	return fi;
+}
+
+static struct vb_fileinfo blk(uint64_t rdev)
+{
+	struct vb_fileinfo fi = {VB_FT_BLK, 1, 101, rdev, 1, 0};
+	return fi;
+}
+
+static struct vb_fileinfo reg(uint64_t dev, uint64_t ino)
+{
+	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 4096};
+	return fi;
+}
+
+/* NetBSD's device names (MAKEDEV): wd0 is block major 0 and character major 3, dk is
+ * 168 and 168; the numbers here are made up, the names and their kinds are not. */
+static const struct fake_name netbsd_names[] = {
+	{0x0300, false, "rwd0d"}, {0x0003, true, "wd0d"}, {0x0308, false, "rwd1d"},
+	{0x000b, true, "wd1d"}, {0x000b, false, "rsd0d"}, {0xa801, false, "rdk1"},
+	{0xa801, true, "dk1"}, {0xa802, false, "rdk2"}, {0, false, NULL},
+};
+
+/* DIOCGWEDGEINFO's dkw_parent (sys/sys/disk.h, struct dkwedge_info): the disk a wedge is
+ * on, as dkctl(8) listwedges prints it ("dk1 at wd0: root"). */
+static const struct fake_wedge netbsd_wedges[] = {
+	{"dk1", "wd0"}, {"dk2", "wd1"}, {NULL, NULL},
+};
+
+/* Finding 1: a wedge in use is seen from the wedge, its raw twin and its parent. A GPT
+ * NetBSD mounts its root from a wedge ("/dev/dk1 on / type ffs", mount(8)). */
+static void test_netbsd_wedges(void **state)
+{
+	const struct vb_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}, {"tmpfs", "/tmp", "tmpfs"}};
+	const struct vb_bsd_swap swp[] = {{"/dev/dk2", 0, false}};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_fileinfo fi = chr(0xa801);
+	char holder[512];
+
+	(void)state;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "/dev/dk1 is mounted on /");
+	fi = blk(0xa801);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	fi = chr(0x0300);   /* the parent, rwd0d */
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	fi = chr(0x0308);   /* another disk */
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	/* swapctl names a wedge on wd1 */
+	f.swaps = swp;
+	f.n_swaps = 1;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "/dev/dk2 is used as swap");
+	/* a wedge that does not answer DIOCGWEDGEINFO: cannot tell */
+	f.wedges = NULL;
+	fi = chr(0xa802);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+}
+
+/* DragonFly's vm.swap_info_array as sysctl_vm_swap_info (sys/vm/vm_swap.c) fills it: one
+ * struct xswdev per slot of swdevt (NSWAPDEV, 4), live ones with SW_FREED. */
+static size_t dfly_array(unsigned char *buf, const uint32_t *devs, const int *flags, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct vb_dfly_xswdev x = {sizeof x, 1, flags[i], devs[i], 4096, 262144, 12};
+		memcpy(buf + i * sizeof x, &x, sizeof x);
+	}
+	return (size_t)n * sizeof(struct vb_dfly_xswdev);
+}
+
+/* Finding 2: DragonFly's swap list is read from its own layout; a list that cannot be
+ * read refuses the disk, it is not taken for "no swap". */
+static void test_dragonfly_swap(void **state)
+{
+	unsigned char buf[4 * sizeof(struct vb_dfly_xswdev)];
+	const uint32_t devs[4] = {0x30022, UINT32_MAX, 0, 0};
+	const int flags[4] = {1, 1, 0, 0};
+	struct vb_bsd_swap s[4];
+	size_t len = dfly_array(buf, devs, flags, 4);
+
+	(void)state;
+	assert_int_equal(vb_dfly_swap_parse(buf, len, s, 4), 2);
+	assert_true(s[0].has_rdev);
+	assert_int_equal(s[0].rdev, 0x30022);
+	assert_false(s[1].has_rdev);   /* NODEV: a swap file on NFS */
+	assert_int_equal(vb_dfly_swap_parse(buf, 0, s, 4), 0);
+	assert_int_equal(vb_dfly_swap_parse(buf, len - 1, s, 4), -1);
+	((struct vb_dfly_xswdev *)(void *)buf)->xsw_size = 8;
+	assert_int_equal(vb_dfly_swap_parse(buf, len, s, 4), -1);
+
+	const struct fake_name names[] = {{0x30011, false, "da1"}, {0x30022, false, "da1s1b"},
+					  {0, false, NULL}};
+	const struct vb_bsd_mount mnt[] = {{"/dev/da0s1a", "/", "ufs"}};
+	struct vb_bsd_swap live[] = {{NULL, 0x30022, true}};
+	struct fake f = {names, NULL, NULL, mnt, 1, live, 1, NULL, 0, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_fileinfo fi = chr(0x30011);
+	char holder[512];
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "/dev/da1s1b is used as swap");
+	f.n_swaps = -1;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot list swap devices: sysctl vm.swap_info_array: "
+			    "No such file or directory; vbench refuses a disk it cannot check");
+}
+
+/* FreeBSD 13's kern.geom.conftxt lines for md(4) (g_md_dumpconf, no indent): a vnode
+ * disk names its file, then its label; FreeBSD 12 ends at the file. */
+static const char md_conftxt[] =
+	"0 MD md1 1073741824 512 u 1 s 512 f 0 fs 0 l 1073741824 t vnode file "
+	"/var/img/my disk.img label \n"
+	"0 MD md0 67108864 512 u 0 s 512 f 0 fs 0 l 67108864 t malloc label \n"
+	"0 MD md2 1048576 512 u 2 s 512 f 0 fs 0 l 1048576 t vnode file /usr/swap0\n"
+	"0 DISK ada0 21474836480 512 hd 16 sc 63\n";
+
+/* Finding 3: a regular file that a vnode disk is made from, or that the kernel swaps to,
+ * is refused, as is one that cannot be checked. */
+static void test_files_in_use(void **state)
+{
+	struct vb_bsd_backing md[4];
+	char store[512];
+
+	(void)state;
+	assert_int_equal(vb_fbsd_md_files(md_conftxt, md, 4, store, sizeof store), 2);
+	assert_string_equal(md[0].unit, "md1");
+	assert_string_equal(md[0].path, "/var/img/my disk.img");
+	assert_string_equal(md[1].unit, "md2");
+	assert_string_equal(md[1].path, "/usr/swap0");
+
+	const struct fake_node files[] = {
+		{"/var/img/my disk.img", {VB_FT_REG, 5, 77, 0, 1, 0}},
+		{"/usr/swap0", {VB_FT_REG, 5, 78, 0, 1, 0}},
+		{"/swapfile", {VB_FT_REG, 6, 9, 0, 1, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0}},
+	};
+	/* vnd(4): VNDIOCGET's vnu_dev and vnu_ino (sys/dev/vnd.c) */
+	const struct vb_bsd_backing vnd[] = {{"vnd0", NULL, 6, 10, true}};
+	const struct vb_bsd_swap swp[] = {{"/dev/wd0b", 0, false}, {"/swapfile", 0, false}};
+	struct fake f = {NULL, files, NULL, NULL, 0, swp, 2, md, 2, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, true);
+	char holder[512];
+	struct vb_fileinfo fi = reg(5, 77);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "md1 is a disk made from it");
+	fi = reg(6, 9);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "it is used as swap (/swapfile)");
+	fi = reg(6, 11);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	f.backs = vnd;
+	f.n_backs = 1;
+	fi = reg(6, 10);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "vnd0 is a disk made from it");
+	/* what cannot be checked refuses */
+	f.n_backs = -1;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, "VNDIOCGET vnd0"));
+	const struct vb_bsd_swap nfs[] = {{NULL, 0, false}};
+	f.n_backs = 0;
+	f.swaps = nfs;
+	f.n_swaps = 1;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	const struct vb_bsd_backing gone[] = {{"md3", "/tmp/removed.img", 0, 0, false}};
+	f.backs = gone;
+	f.n_backs = 1;
+	f.n_swaps = 0;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+}
+
+/* Finding 4: DragonFly mounts by serial number (/dev/serno/SERIAL.s1a, a link to the
+ * disk's node, devfs(5)), HAMMER2 as DEVICE@LABEL (mount_hammer2(8)), and HAMMER shows
+ * its label; a source that names no device refuses every disk. */
+static void test_dragonfly_mount_sources(void **state)
+{
+	const struct fake_name names[] = {{0x10, false, "da0"}, {0x11, false, "da0s1a"},
+					  {0x14, false, "da0s1d"}, {0x20, false, "da1"},
+					  {0, false, NULL}};
+	const struct fake_node nodes[] = {
+		{"/dev/serno/QM00001.s1a", {VB_FT_CHR, 1, 3, 0x11, 1, 0}},
+		{"/dev/serno/QM00001.s1d", {VB_FT_CHR, 1, 4, 0x14, 1, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0}},
+	};
+	struct vb_bsd_mount mnt[] = {{"/dev/serno/QM00001.s1a", "/", "ufs"},
+				     {"tmpfs", "/tmp", "tmpfs"}, {"procfs", "/proc", "procfs"}};
+	struct fake f = {names, nodes, NULL, mnt, 3, NULL, 0, NULL, 0, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_fileinfo da0 = chr(0x10), da1 = chr(0x20);
+	char holder[512];
+
+	(void)state;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_string_equal(holder, "/dev/serno/QM00001.s1a is mounted on /");
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
+	mnt[0] = (struct vb_bsd_mount){"/dev/serno/QM00001.s1d@ROOT", "/", "hammer2"};
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
+	mnt[0] = (struct vb_bsd_mount){"/dev/da1s1a:/dev/serno/QM00001.s1d", "/", "hammer"};
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 1);
+	/* HAMMER's label as its source names no device: every disk is refused */
+	mnt[0] = (struct vb_bsd_mount){"ROOT", "/", "hammer"};
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: the hammer file system "
+			    "mounted on / names no device (its source is \"ROOT\")");
+	mnt[0] = (struct vb_bsd_mount){"/dev/serno/GONE.s1a", "/", "ufs"};
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	f.n_mounts = -1;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot list mounted file systems: getmntinfo: "
+			    "Input/output error; vbench refuses a disk it cannot check");
+}
+
+/* A sysctl whose value grows between the call that sizes it and the one that reads it,
+ * as kern.geom.confxml does when a provider comes (sysctl(3): ENOMEM). */
+struct growing { size_t size; int grow_times; int calls; };
+
+static int grow_get(void *ctx, void *buf, size_t *len)
+{
+	struct growing *g = ctx;
+
+	g->calls++;
+	if (buf == NULL) {
+		*len = g->size;
+		return 0;
+	}
+	if (g->grow_times > 0) {
+		g->grow_times--;
+		g->size += g->size < 100000 ? 100000 : g->size;
+	}
+	if (*len < g->size) {
+		errno = ENOMEM;
+		return -1;
+	}
+	memset(buf, 'x', g->size);
+	*len = g->size;
+	return 0;
+}
+
+/* Finding 5: GEOM's configuration is read again with more room when it grew; when it
+ * cannot be read at all the disk is refused. */
+static void test_geom_read_grown(void **state)
+{
+	struct growing g = {1000, 2, 0};
+	size_t len = 0;
+
+	(void)state;
+	char *buf = vb_bsd_read_grown(grow_get, &g, &len);
+	assert_non_null(buf);
+	assert_int_equal(len, 202000);
+	assert_int_equal(buf[len], '\0');
+	free(buf);
+	g = (struct growing){1000, 1000, 0};   /* it outgrows every retry */
+	errno = 0;
+	assert_null(vb_bsd_read_grown(grow_get, &g, &len));
+	assert_int_equal(errno, ENOMEM);
+
+	const struct fake_name names[] = {{0x10, false, "ada0"}, {0, false, NULL}};
+	const struct vb_bsd_mount mnt[] = {{"zroot/ROOT/default", "/", "zfs"}};
+	struct fake f = {names, NULL, NULL, mnt, 1, NULL, -1, NULL, 0, ""};
+	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_fileinfo fi = chr(0x10);
+	char holder[512];
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot read GEOM's configuration");
+}
+
+/* Finding 6: a block device is named as one. On NetBSD the same number names another
+ * device as a character device (block and character majors differ). */
+static void test_netbsd_block_names(void **state)
+{
+	const struct vb_bsd_mount mnt[] = {{"/dev/wd1a", "/home", "ffs"}};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_fileinfo fi = blk(0x000b);
+	char holder[512];
+
+	(void)state;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_string_equal(holder, "/dev/wd1a is mounted on /home");
+	fi = blk(0x0003);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_driver_names),
 		cmocka_unit_test(test_partition_to_disk),
 		cmocka_unit_test(test_fs_names),
-		cmocka_unit_test(test_in_use_decision),
 		cmocka_unit_test(test_geom_names_to_disks),
 		cmocka_unit_test(test_geom_consumers),
+		cmocka_unit_test(test_netbsd_wedges),
+		cmocka_unit_test(test_dragonfly_swap),
+		cmocka_unit_test(test_files_in_use),
+		cmocka_unit_test(test_dragonfly_mount_sources),
+		cmocka_unit_test(test_geom_read_grown),
+		cmocka_unit_test(test_netbsd_block_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

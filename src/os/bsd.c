@@ -3,7 +3,7 @@
  * (on FreeBSD) GEOM for what uses a disk, sysctl for memory. The pure rules (names,
  * partitions, the in-use decision) are in bsd_names.c. Where the three differ, a small
  * part below says so. */
-#include "os_internal.h"
+#include "vb_bsd.h"
 
 #if VB_OS_BSD
 
@@ -55,16 +55,35 @@ typedef struct statfs vb_fsinfo;
 #define VB_DSYNC_NAME "O_SYNC"
 #endif
 
-/* Swap devices are listed by sysctl vm.swap_info (struct xswdev, FreeBSD and DragonFly)
- * or by swapctl (NetBSD), where the headers that declare them are present. */
-#if defined(__has_include)
+/* Swap areas are listed by sysctl (struct xswdev: FreeBSD's in vm/vm_param.h, DragonFly's
+ * as vb_bsd.h lays it out) or by swapctl (NetBSD). vnd(4) and vn(4) are asked for their
+ * files by ioctl. Where a header is missing the build cannot ask, and refuses. */
+#if defined(__FreeBSD__) && defined(__has_include)
 #if __has_include(<vm/vm_param.h>)
 #include <vm/vm_param.h>
 #define VB_XSWDEV 1
-#elif __has_include(<sys/swap.h>)
+#endif
+#elif defined(__NetBSD__) && defined(__has_include)
+#if __has_include(<sys/swap.h>)
 #include <sys/swap.h>
 #define VB_SWAPCTL 1
 #endif
+#if __has_include(<dev/vndvar.h>)
+#include <dev/vndvar.h>
+#define VB_VNDIOCGET 1
+#endif
+#endif
+#ifndef VB_XSWDEV
+#define VB_XSWDEV 0
+#endif
+#ifndef VB_SWAPCTL
+#define VB_SWAPCTL 0
+#endif
+#ifndef VB_VNDIOCGET
+#define VB_VNDIOCGET 0
+#endif
+#ifndef VB_GEOM
+#define VB_GEOM 0
 #endif
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
@@ -162,187 +181,355 @@ uint32_t vb_fam_logical_block(int fd)
 	return 0;   /* a file: 512 is assumed; the first direct write says otherwise */
 }
 
-/* The name a device number has under /dev ("ada0p2"), or NULL. */
-static const char *dev_name(uint64_t rdev, char *buf, size_t n)
-{
-	const char *name = devname((dev_t)rdev, S_IFCHR);
+/* ---- the calls the in-use check (bsd_inuse.c) makes --------------------------------- */
 
-	if (name == NULL || strcmp(name, "??") == 0 || strncmp(name, "#", 1) == 0)
-		return NULL;
+/* What the lists of one check hold until it is over. */
+struct sysctx {
+	struct vb_bsd_mount *mounts;
+	struct vb_bsd_swap *swaps;
+	char (*swap_paths)[PATH_MAX + 1];
+	struct vb_bsd_backing *backs;
+	char *store;
+	char *conftxt;          /* FreeBSD: kern.geom.conftxt, read once */
+	bool conftxt_read;
+};
+
+static bool sys_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n)
+{
+	/* devname(3): NetBSD numbers block and character devices apart. */
+	const char *name = devname((dev_t)rdev, blk ? S_IFBLK : S_IFCHR);
+
+	(void)ctx;
+	if (name == NULL || name[0] == '\0' || strcmp(name, "??") == 0 || name[0] == '#')
+		return false;
 	vb_os_copy(buf, n, name);
-	return buf;
+	return true;
 }
 
-/* The disk a device name lies on: a NetBSD wedge by asking it for its parent, a GEOM
- * provider (a label, a partition) through GEOM, else by the rules of bsd_names.c. */
-static bool disk_of(const char *name, char *disk, size_t n)
+static int sys_stat(void *ctx, const char *path, struct vb_fileinfo *fi)
 {
+	struct stat st;
+
+	(void)ctx;
+	if (stat(path, &st) != 0)
+		return -1;
+	memset(fi, 0, sizeof *fi);
+	fi->type = S_ISCHR(st.st_mode) ? VB_FT_CHR : S_ISBLK(st.st_mode) ? VB_FT_BLK
+		 : S_ISREG(st.st_mode) ? VB_FT_REG : S_ISDIR(st.st_mode) ? VB_FT_DIR : VB_FT_OTHER;
+	fi->dev = (uint64_t)st.st_dev;
+	fi->ino = (uint64_t)st.st_ino;
+	fi->rdev = (uint64_t)st.st_rdev;
+	fi->nlink = (uint64_t)st.st_nlink;
+	return 0;
+}
+
+#if VB_GEOM || defined(__DragonFly__)
+/* A sysctl by name (ctx) for vb_bsd_read_grown. */
+static int sysctl_get(void *ctx, void *buf, size_t *len)
+{
+	return sysctlbyname((const char *)ctx, buf, len, NULL, 0);
+}
+#endif
+
 #if defined(__NetBSD__) && defined(DIOCGWEDGEINFO)
-	if (strncmp(name, "dk", 2) == 0 && name[2] >= '0' && name[2] <= '9') {
-		char node[64];
-		struct dkwedge_info w;
-		snprintf(node, sizeof node, "/dev/r%s", name);
-		int fd = open(node, O_RDONLY | O_NONBLOCK);
-		if (fd < 0)
-			return false;
-		int ok = ioctl(fd, DIOCGWEDGEINFO, &w) == 0;
-		close(fd);
-		if (ok)
-			vb_os_copy(disk, n, w.dkw_parent);
-		return ok;
+static int sys_wedge_parent(void *ctx, const char *name, char *parent, size_t n)
+{
+	char node[64];
+	struct dkwedge_info w;
+
+	(void)ctx;
+	snprintf(node, sizeof node, "/dev/r%s", name);
+	int fd = open(node, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	int rc = ioctl(fd, DIOCGWEDGEINFO, &w);
+	int e = errno;
+	close(fd);
+	if (rc != 0) {
+		errno = e;
+		return -1;
 	}
+	w.dkw_parent[sizeof w.dkw_parent - 1] = '\0';
+	vb_os_copy(parent, n, w.dkw_parent);
+	return 1;
+}
 #endif
+
 #if VB_GEOM
-	size_t len = 0;
-	if (sysctlbyname("kern.geom.conftxt", NULL, &len, NULL, 0) == 0 && len > 0) {
-		char *txt = malloc(len + 1);
-		bool found = false;
-		if (txt != NULL && sysctlbyname("kern.geom.conftxt", txt, &len, NULL, 0) == 0) {
-			txt[len] = '\0';
-			found = vb_bsd_geom_disk(txt, name, disk, n);
-		}
-		free(txt);
-		if (found)
-			return true;
+static const char *conftxt(struct sysctx *c)
+{
+	size_t len;
+
+	if (!c->conftxt_read) {
+		c->conftxt = vb_bsd_read_grown(sysctl_get, (void *)"kern.geom.conftxt", &len);
+		c->conftxt_read = true;
 	}
-#endif
-	return vb_bsd_disk_of(name, disk, n);
+	return c->conftxt;
 }
 
-/* Every mount whose source is a device, resolved to its disk where possible. */
-static size_t collect_uses(struct vb_bsd_use **out, char (**disks)[64])
+static bool sys_geom_disk(void *ctx, const char *name, char *disk, size_t n)
 {
+	const char *txt = conftxt(ctx);
+
+	return txt != NULL && vb_bsd_geom_disk(txt, name, disk, n);
+}
+
+static int sys_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
+{
+	size_t len;
+	char *xml = vb_bsd_read_grown(sysctl_get, (void *)"kern.geom.confxml", &len);
+
+	(void)ctx;
+	if (xml == NULL) {
+		snprintf(holder, n, "cannot read GEOM's configuration: sysctl kern.geom.confxml: "
+			 "%s; vbench refuses a disk it cannot check", strerror(errno));
+		return -1;
+	}
+	int rc = vb_bsd_geom_busy(xml, disk, holder, n);
+	free(xml);
+	return rc;
+}
+#endif
+
+static long sys_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, size_t wn)
+{
+	struct sysctx *c = ctx;
 	vb_fsinfo *mnt;
-	int n = getmntinfo(&mnt, MNT_NOWAIT);
-	struct vb_bsd_use *uses;
+	int k = getmntinfo(&mnt, MNT_NOWAIT);
 
-	*out = NULL;
-	*disks = NULL;
-	if (n <= 0)
-		return 0;
-	uses = calloc((size_t)n, sizeof *uses);
-	*disks = calloc((size_t)n, sizeof **disks);
-	if (uses == NULL || *disks == NULL) {
-		free(uses);
-		free(*disks);
-		*disks = NULL;
-		return 0;
+	if (k <= 0) {
+		snprintf(why, wn, "getmntinfo: %s", k < 0 ? strerror(errno) : "no mounts listed");
+		return -1;
 	}
-	for (int i = 0; i < n; i++) {
-		uses[i].what = mnt[i].f_mntfromname;
-		uses[i].where = mnt[i].f_mntonname;
-		uses[i].disk = NULL;
-		if (strncmp(mnt[i].f_mntfromname, "/dev/", 5) == 0 &&
-		    disk_of(mnt[i].f_mntfromname + 5, (*disks)[i], sizeof (*disks)[i]))
-			uses[i].disk = (*disks)[i];
+	c->mounts = calloc((size_t)k, sizeof *c->mounts);
+	if (c->mounts == NULL) {
+		snprintf(why, wn, "%s", strerror(ENOMEM));
+		return -1;
 	}
-	*out = uses;
-	return (size_t)n;
+	for (int i = 0; i < k; i++) {
+		c->mounts[i].from = mnt[i].f_mntfromname;
+		c->mounts[i].on = mnt[i].f_mntonname;
+		c->mounts[i].fstype = mnt[i].f_fstypename;
+	}
+	*out = c->mounts;
+	return k;
 }
 
-#if !VB_GEOM
-/* The swap areas, as device names resolved to their disks like mounts; appended to
- * uses. Returns the new count, or -1 when this build cannot list them. */
-static long add_swaps(struct vb_bsd_use **uses, char (**disks)[64], size_t k)
+static long sys_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size_t wn)
 {
-#if VB_XSWDEV || VB_SWAPCTL
-	char names[32][64];
-	size_t m = 0;
-#endif
-#if VB_XSWDEV
+	struct sysctx *c = ctx;
+#if defined(__DragonFly__)
+	/* DragonFly lists every swap slot in one sysctl, vm.swap_info_array (sys/vm/vm_swap.c,
+	 * sysctl_vm_swap_info; read the same way by libkvm's kvm_getswapinfo_sysctl). */
+	size_t len;
+	char *buf = vb_bsd_read_grown(sysctl_get, (void *)"vm.swap_info_array", &len);
+	if (buf == NULL) {
+		snprintf(why, wn, "sysctl vm.swap_info_array: %s", strerror(errno));
+		return -1;
+	}
+	size_t max = len / sizeof(struct vb_dfly_xswdev) + 1;
+	c->swaps = calloc(max, sizeof *c->swaps);
+	long k = c->swaps ? vb_dfly_swap_parse(buf, len, c->swaps, max) : -1;
+	free(buf);
+	if (k < 0) {
+		snprintf(why, wn, "sysctl vm.swap_info_array: %s", c->swaps ? "not an array of "
+			 "struct xswdev as DragonFly lays it out" : strerror(ENOMEM));
+		return -1;
+	}
+	*out = c->swaps;
+	return k;
+#elif VB_SWAPCTL
+	/* swapctl(2): SWAP_NSWAP counts, SWAP_STATS names each device or file. */
+	int want = swapctl(SWAP_NSWAP, NULL, 0);
+	if (want < 0) {
+		snprintf(why, wn, "swapctl SWAP_NSWAP: %s", strerror(errno));
+		return -1;
+	}
+	struct swapent *se = calloc((size_t)want + 1, sizeof *se);
+	c->swaps = calloc((size_t)want + 1, sizeof *c->swaps);
+	c->swap_paths = calloc((size_t)want + 1, sizeof *c->swap_paths);
+	int got = se && c->swaps && c->swap_paths ? swapctl(SWAP_STATS, se, want + 1) : -1;
+	if (got < 0 || got > want) {
+		/* one added between the two calls: say so rather than miss it */
+		snprintf(why, wn, "swapctl SWAP_STATS: %s", got < 0 ? strerror(errno)
+			 : "the list changed while it was read");
+		free(se);
+		return -1;
+	}
+	for (int i = 0; i < got; i++) {
+		vb_os_copy(c->swap_paths[i], sizeof c->swap_paths[i], se[i].se_path);
+		c->swaps[i].path = c->swap_paths[i];
+	}
+	free(se);
+	*out = c->swaps;
+	return got;
+#elif VB_XSWDEV
+	/* FreeBSD: vm.swap_info.N, one struct xswdev each, until ENOENT (swapinfo(8)). */
 	int mib[16];
 	size_t miblen = sizeof mib / sizeof mib[0] - 1;
-	if (sysctlnametomib("vm.swap_info", mib, &miblen) != 0)
-		return (long)k;   /* no swap configured at all */
-	for (int i = 0; m < 32; i++) {
+	if (sysctlnametomib("vm.swap_info", mib, &miblen) != 0) {
+		snprintf(why, wn, "sysctl vm.swap_info: %s", strerror(errno));
+		return -1;
+	}
+	long k = 0;
+	for (int i = 0;; i++) {
 		struct xswdev x;
 		size_t len = sizeof x;
 		mib[miblen] = i;
-		if (sysctl(mib, (u_int)miblen + 1, &x, &len, NULL, 0) != 0)
-			break;
-		if (dev_name((uint64_t)x.xsw_dev, names[m], sizeof names[m]) != NULL)
-			m++;
+		if (sysctl(mib, (u_int)miblen + 1, &x, &len, NULL, 0) != 0) {
+			if (errno == ENOENT)
+				break;
+			snprintf(why, wn, "sysctl vm.swap_info.%d: %s", i, strerror(errno));
+			return -1;
+		}
+		struct vb_bsd_swap *s = realloc(c->swaps, (size_t)(k + 1) * sizeof *s);
+		if (s == NULL) {
+			snprintf(why, wn, "%s", strerror(ENOMEM));
+			return -1;
+		}
+		c->swaps = s;
+		s[k].path = NULL;
+		s[k].has_rdev = x.xsw_dev != NODEV;
+		s[k].rdev = (uint64_t)x.xsw_dev;
+		k++;
 	}
-#elif VB_SWAPCTL
-	struct swapent se[32];
-	int got = swapctl(SWAP_STATS, se, 32);
-	for (int i = 0; i < got && m < 32; i++) {
-		if (strncmp(se[i].se_path, "/dev/", 5) == 0)
-			vb_os_copy(names[m++], sizeof names[0], se[i].se_path + 5);
-	}
+	*out = c->swaps;
+	return k;
 #else
-	(void)uses;
-	(void)disks;
-	(void)k;
+	(void)c;
+	(void)out;
+	snprintf(why, wn, "this build of vbench has no way to list them (no vm/vm_param.h or "
+		 "sys/swap.h when it was compiled)");
 	return -1;
 #endif
-#if VB_XSWDEV || VB_SWAPCTL
-	struct vb_bsd_use *u = realloc(*uses, (k + m + 1) * sizeof *u);
-	char (*d)[64] = realloc(*disks, (k + m + 1) * sizeof *d);
-	if (u != NULL)
-		*uses = u;
-	if (d != NULL)
-		*disks = d;
-	if (u == NULL || d == NULL)
+}
+
+static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn)
+{
+	struct sysctx *c = ctx;
+#if VB_GEOM
+	/* md(4) disks are GEOM providers; conftxt names the file of each vnode one. */
+	const char *txt = conftxt(c);
+	if (txt == NULL) {
+		snprintf(why, wn, "sysctl kern.geom.conftxt: %s", strerror(errno));
 		return -1;
-	/* The mounts' pointers into *disks moved with it. */
-	for (size_t i = 0; i < k; i++)
-		if (u[i].disk != NULL)
-			u[i].disk = d[i];
-	for (size_t i = 0; i < m; i++) {
-		static char path[32][72];
-		snprintf(path[i], sizeof path[i], "/dev/%s", names[i]);
-		u[k + i].what = path[i];
-		u[k + i].where = "swap";
-		u[k + i].disk = disk_of(names[i], d[k + i], sizeof d[k + i]) ? d[k + i] : NULL;
 	}
-	return (long)(k + m);
+	size_t max = 64, sn = strlen(txt) + 1;
+	c->backs = calloc(max, sizeof *c->backs);
+	c->store = malloc(sn + 64 * 70);
+	long k = c->backs && c->store ? vb_fbsd_md_files(txt, c->backs, max, c->store,
+							  sn + 64 * 70) : -1;
+	if (k < 0) {
+		snprintf(why, wn, "kern.geom.conftxt: an md(4) line vbench cannot read");
+		return -1;
+	}
+	*out = c->backs;
+	return k;
+#elif defined(__NetBSD__) && VB_VNDIOCGET
+	/* vnd(4): VNDIOCGET gives each unit's file as vnu_dev and vnu_ino (the file's
+	 * va_fsid and va_fileid, sys/dev/vnd.c), 0 for a unit not configured. */
+	char node[32];
+	int raw = 3;
+	size_t rl = sizeof raw;
+	if (sysctlbyname("kern.rawpartition", &raw, &rl, NULL, 0) != 0 || raw < 0 || raw > 15) {
+		snprintf(why, wn, "sysctl kern.rawpartition: %s", strerror(errno));
+		return -1;
+	}
+	snprintf(node, sizeof node, "/dev/rvnd0%c", 'a' + raw);
+	int fd = open(node, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENXIO) {
+			*out = NULL;
+			return 0;   /* no vnd(4) in this kernel */
+		}
+		snprintf(why, wn, "open %s: %s", node, strerror(errno));
+		return -1;
+	}
+	long k = 0;
+	for (int unit = 0;; unit++) {
+		struct vnd_user vnu;
+		memset(&vnu, 0, sizeof vnu);
+		vnu.vnu_unit = unit;
+		if (ioctl(fd, VNDIOCGET, &vnu) != 0) {
+			if (errno == ENXIO)
+				break;
+			snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (vnu.vnu_dev == 0 && vnu.vnu_ino == 0)
+			continue;
+		struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
+		char *st = realloc(c->store, (size_t)(k + 1) * 16);
+		if (b != NULL)
+			c->backs = b;
+		if (st != NULL)
+			c->store = st;
+		if (b == NULL || st == NULL) {
+			snprintf(why, wn, "%s", strerror(ENOMEM));
+			close(fd);
+			return -1;
+		}
+		b[k] = (struct vb_bsd_backing){NULL, NULL, (uint64_t)vnu.vnu_dev,
+					       (uint64_t)vnu.vnu_ino, true};
+		snprintf(c->store + k * 16, 16, "vnd%d", unit);
+		k++;
+	}
+	close(fd);
+	for (long i = 0; i < k; i++)
+		c->backs[i].unit = c->store + i * 16;
+	*out = c->backs;
+	return k;
+#else
+	(void)c;
+	(void)out;
+	snprintf(why, wn, "this build of vbench cannot ask %s (its header was missing when "
+		 "it was compiled)",
+#if defined(__DragonFly__)
+		 "vn(4)"
+#elif defined(__NetBSD__)
+		 "vnd(4)"
+#else
+		 "this system's vnode disks"
+#endif
+		 );
+	return -1;
 #endif
 }
+
+static void sys_init(struct vb_bsd_sys *sys, struct sysctx *c)
+{
+	memset(c, 0, sizeof *c);
+	*sys = (struct vb_bsd_sys){c, sys_devname, sys_stat, NULL, NULL, sys_mounts, sys_swaps,
+				   sys_backings, NULL};
+#if defined(__NetBSD__) && defined(DIOCGWEDGEINFO)
+	sys->wedge_parent = sys_wedge_parent;
 #endif
+#if VB_GEOM
+	sys->geom_disk = sys_geom_disk;
+	sys->geom_busy = sys_geom_busy;
+#endif
+}
+
+static void sys_done(struct sysctx *c)
+{
+	free(c->mounts);
+	free(c->swaps);
+	free(c->swap_paths);
+	free(c->backs);
+	free(c->store);
+	free(c->conftxt);
+}
 
 int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	char name[64], disk[64];
-	struct vb_bsd_use *uses;
-	char (*disks)[64];
+	struct vb_bsd_sys sys;
+	struct sysctx c;
 
 	(void)fd;
-	holder[0] = '\0';
-	if (fi->type != VB_FT_CHR && fi->type != VB_FT_BLK)
-		return 0;   /* files behind md(4) or vnd(4) are not seen here: see SECURITY */
-	if (dev_name(fi->rdev, name, sizeof name) == NULL || !disk_of(name, disk, sizeof disk)) {
-		snprintf(holder, n, "cannot tell whether it is in use: its name under /dev is "
-			 "not a disk's");
-		return -1;
-	}
-	size_t k = collect_uses(&uses, &disks);
-	int rc = vb_bsd_in_use(uses, k, disk, holder, n);
-#if VB_GEOM
-	/* GEOM sees every consumer: swap, ZFS, a mirror, whatever getmntinfo does not. */
-	size_t len = 0;
-	if (rc == 0 && sysctlbyname("kern.geom.confxml", NULL, &len, NULL, 0) == 0 && len > 0) {
-		char *xml = malloc(len + 1);
-		if (xml != NULL && sysctlbyname("kern.geom.confxml", xml, &len, NULL, 0) == 0) {
-			xml[len] = '\0';
-			rc = vb_bsd_geom_busy(xml, disk, holder, n);
-		}
-		free(xml);
-	}
-#else
-	if (rc == 0) {
-		long m = add_swaps(&uses, &disks, k);
-		if (m < 0) {
-			snprintf(holder, n, "cannot tell whether it is used as swap: this build of "
-				 "vbench cannot list the swap devices");
-			rc = -1;
-		} else {
-			rc = vb_bsd_in_use(uses, (size_t)m, disk, holder, n);
-		}
-	}
-#endif
-	free(uses);
-	free(disks);
+	sys_init(&sys, &c);
+	int rc = vb_bsd_check_in_use(&sys, fi, holder, n);
+	sys_done(&c);
 	return rc;
 }
 
@@ -351,35 +538,37 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 	struct stat st;
 	vb_fsinfo f;
 	char name[64], disk[64];
+	struct vb_bsd_sys sys;
+	struct sysctx c;
 
 	if (fstat(fd, &st) != 0)
 		return;
+	sys_init(&sys, &c);
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
 		uint64_t bytes;
 		uint32_t sector = 0;
 		COPY(e->fs, "none");
 		COPY(e->mount, "none");
-		COPY(e->device, dev_name((uint64_t)st.st_rdev, name, sizeof name) ?
-			name : vb_os_base_name(path));
-		if (disk_of(e->device, disk, sizeof disk))
+		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
+					    sizeof name) ? name : vb_os_base_name(path));
+		if (vb_bsd_resolve(&sys, e->device, disk, sizeof disk))
 			COPY(e->driver, vb_bsd_driver_for_name(disk));
 		if (disk_geometry(fd, &bytes, &sector) == 0)
 			e->logical_block = sector;
-		return;
+	} else if (vb_fstatfs(fd, &f) == 0) {
+		COPY(e->fs, vb_bsd_fs_name(f.f_fstypename));
+		COPY(e->mount, f.f_mntonname);
+		if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {
+			/* a ZFS dataset, "tmpfs", a server path: no disk of its own */
+			COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
+			COPY(e->driver, "none");
+		} else {
+			COPY(e->device, f.f_mntfromname + 5);
+			COPY(e->driver, vb_bsd_resolve(&sys, e->device, disk, sizeof disk) ?
+				vb_bsd_driver_for_name(disk) : vb_os_unknown);
+		}
 	}
-	if (vb_fstatfs(fd, &f) != 0)
-		return;
-	COPY(e->fs, vb_bsd_fs_name(f.f_fstypename));
-	COPY(e->mount, f.f_mntonname);
-	if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {
-		/* a ZFS dataset, "tmpfs", a server path: no disk of its own */
-		COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
-		COPY(e->driver, "none");
-		return;
-	}
-	COPY(e->device, f.f_mntfromname + 5);
-	COPY(e->driver, disk_of(e->device, disk, sizeof disk) ? vb_bsd_driver_for_name(disk)
-							     : vb_os_unknown);
+	sys_done(&c);
 }
 
 uint64_t vb_fam_ram_bytes(void)

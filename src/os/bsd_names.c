@@ -110,14 +110,6 @@ bool vb_bsd_disk_of(const char *name, char *disk, size_t n)
 	return true;
 }
 
-bool vb_bsd_source_on_disk(const char *from, const char *disk)
-{
-	char d[64];
-
-	return strncmp(from, "/dev/", 5) == 0 && vb_bsd_disk_of(from + 5, d, sizeof d) &&
-	       strcmp(d, disk) == 0;
-}
-
 /* The names the BSDs report a filesystem by. Most are kept as they are; FAT goes by
  * "msdos" on NetBSD and DragonFly and by "msdosfs" on FreeBSD. */
 static const struct name_driver fs_names[] = {
@@ -139,32 +131,6 @@ bool vb_fs_direct_may_cache(const char *fs)
 {
 	/* ZFS takes O_DIRECT as a hint at most: the data still passes its ARC. */
 	return strcmp(fs, "zfs") == 0;
-}
-
-int vb_bsd_in_use(const struct vb_bsd_use *uses, size_t n_uses, const char *disk,
-		  char *holder, size_t n)
-{
-	const struct vb_bsd_use *unknown = NULL;
-
-	for (size_t i = 0; i < n_uses; i++) {
-		const struct vb_bsd_use *u = &uses[i];
-		if (u->disk != NULL && strcmp(u->disk, disk) == 0) {
-			if (strcmp(u->where, "swap") == 0)
-				snprintf(holder, n, "%s is used as swap", u->what);
-			else
-				snprintf(holder, n, "%s is mounted on %s", u->what, u->where);
-			return 1;
-		}
-		if (u->disk == NULL && strncmp(u->what, "/dev/", 5) == 0 && unknown == NULL)
-			unknown = u;
-	}
-	if (unknown != NULL) {
-		snprintf(holder, n, "cannot tell whether it is in use: %s (%s) lies on a disk "
-			 "vbench cannot name", unknown->what,
-			 strcmp(unknown->where, "swap") == 0 ? "swap" : unknown->where);
-		return -1;
-	}
-	return 0;
 }
 
 bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n)

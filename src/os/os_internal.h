@@ -142,29 +142,10 @@ const char *vb_bsd_driver_for_name(const char *name);
  * returns false when name is not a disk name at all. */
 bool vb_bsd_disk_of(const char *name, char *disk, size_t n);
 
-/* bsd_names.c: whether mount source from (a /dev path such as "/dev/ada0p2") lies on
- * disk ("ada0"): the disk itself, or one of its partitions, slices or labels. */
-bool vb_bsd_source_on_disk(const char *from, const char *disk);
-
 /* bsd_names.c: the label a filesystem type name is shown with: BSD names kept, except
  * the ones the same filesystem goes by elsewhere ("ffs" stays "ffs", "ufs" "ufs"). */
 const char *vb_bsd_fs_name(const char *fstypename);
 
-
-/* What a BSD system reports as using a device: a mount (where is its mount point) or a
- * swap area (where is "swap"), with the whole disk the device lies on when the backend
- * could resolve it (GEOM on FreeBSD, aliases and wedges elsewhere), else NULL. */
-struct vb_bsd_use {
-	const char *what;        /* the device as reported, "/dev/ada0p2" */
-	const char *where;       /* "/usr", or "swap" */
-	const char *disk;        /* "ada0", or NULL when it could not be resolved */
-};
-
-/* bsd_names.c: the in-use decision for disk ("ada0") given every use: 1 with what holds
- * it in holder when it or a partition of it is mounted or used as swap; -1 when a device
- * in use could not be resolved to a disk (so that it might be this one); else 0. */
-int vb_bsd_in_use(const struct vb_bsd_use *uses, size_t n_uses, const char *disk,
-		  char *holder, size_t n);
 
 /* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs", "ada0p2") in
  * FreeBSD's kern.geom.conftxt text, whose lines are "DEPTH CLASS NAME ..." with each

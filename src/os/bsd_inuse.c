@@ -1,0 +1,423 @@
+/* The BSD in-use check (vb_bsd.h): which disk a device name lies on, what the mounts,
+ * the swap areas, the vnode disks and GEOM say holds it, and the parsers of the kernels'
+ * answers. Pure code over the calls of a vb_bsd_sys, so that tests run it anywhere. A
+ * question the system does not answer refuses the target, naming what was asked. */
+#include "vb_bsd.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* "dk1" or "rdk1" (a NetBSD wedge, its block or raw node) into w as "dk1". */
+static bool wedge_name(const char *name, char *w, size_t n)
+{
+	const char *p = name[0] == 'r' ? name + 1 : name;
+
+	if (strncmp(p, "dk", 2) != 0 || !is_digit(p[2]))
+		return false;
+	for (const char *q = p + 2; *q; q++)
+		if (!is_digit(*q))
+			return false;
+	vb_os_copy(w, n, p);
+	return true;
+}
+
+static bool resolve_at(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n,
+		       int depth)
+{
+	char w[32], buf[128];
+	struct vb_fileinfo fi;
+
+	if (strncmp(name, "/dev/", 5) == 0)
+		name += 5;
+	/* NetBSD's wedges have no exclusive open (sys/dev/dkwedge/dk.c, dkopen): one in use
+	 * is found only through its parent, the disk the kernel names in dkw_parent. */
+	if (sys->wedge_parent != NULL && wedge_name(name, w, sizeof w)) {
+		char parent[64];
+		if (sys->wedge_parent(sys->ctx, w, parent, sizeof parent) != 1)
+			return false;
+		return vb_bsd_disk_of(parent, disk, n);
+	}
+	if (sys->geom_disk != NULL && sys->geom_disk(sys->ctx, name, disk, n))
+		return true;
+	if (vb_bsd_disk_of(name, disk, n))
+		return true;
+	/* A name that is not a disk's may be a link to one (DragonFly's /dev/serno/SERIAL.s1a,
+	 * /dev/part-by-label/...): its node's own name says which. */
+	if (depth > 0)
+		return false;
+	snprintf(buf, sizeof buf, "/dev/%s", name);
+	if (sys->stat(sys->ctx, buf, &fi) != 0 || (fi.type != VB_FT_CHR && fi.type != VB_FT_BLK))
+		return false;
+	if (!sys->devname(sys->ctx, fi.rdev, fi.type == VB_FT_BLK, buf, sizeof buf) ||
+	    strcmp(buf, name) == 0)
+		return false;
+	return resolve_at(sys, buf, disk, n, depth + 1);
+}
+
+bool vb_bsd_resolve(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n)
+{
+	return resolve_at(sys, name, disk, n, 0);
+}
+
+/* File systems that no disk lies under (memory, network, views of other mounts, the
+ * kernel's own); ZFS too where GEOM answers for its pools. */
+static bool diskless_fs(const char *fs, bool geom)
+{
+	static const char *const names[] = {
+		"tmpfs", "nfs", "nfs4", "devfs", "procfs", "fdescfs", "fdesc", "nullfs", "null",
+		"linprocfs", "linsysfs", "kernfs", "ptyfs", "mfs", "smbfs", "autofs", "unionfs",
+		"union", "fusefs", "puffs", "mqueue", "dirfs", "p9fs", "virtiofs", "ctlfs",
+	};
+
+	if (strncmp(fs, "fusefs.", 7) == 0 || (geom && strcmp(fs, "zfs") == 0))
+		return true;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(fs, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether mount m lies on disk: 1 (holder says so), 0, or -1 when it cannot tell. */
+static int mount_on(const struct vb_bsd_sys *sys, const struct vb_bsd_mount *m,
+		    const char *disk, char *holder, size_t n)
+{
+	char src[1024], d[64];
+	bool hammer = strcmp(m->fstype, "hammer") == 0 || strcmp(m->fstype, "hammer2") == 0;
+
+	if (diskless_fs(m->fstype, sys->geom_busy != NULL))
+		return 0;
+	vb_os_copy(src, sizeof src, m->from);
+	/* HAMMER2 mounts DEVICE@LABEL (mount_hammer2(8)); HAMMER volumes are joined by ':'
+	 * (mount_hammer(8)). */
+	if (strcmp(m->fstype, "hammer2") == 0 && strchr(src, '@') != NULL)
+		*strchr(src, '@') = '\0';
+	for (char *p = src, *next; p != NULL; p = next) {
+		next = hammer ? strchr(p, ':') : NULL;
+		if (next != NULL)
+			*next++ = '\0';
+		if (strncmp(p, "/dev/", 5) != 0) {
+			snprintf(holder, n, "cannot tell whether it is in use: the %s file system "
+				 "mounted on %s names no device (its source is \"%s\")", m->fstype,
+				 m->on, m->from);
+			return -1;
+		}
+		if (!vb_bsd_resolve(sys, p, d, sizeof d)) {
+			snprintf(holder, n, "cannot tell whether it is in use: %s (mounted on %s) "
+				 "lies on a disk vbench cannot name", p, m->on);
+			return -1;
+		}
+		if (strcmp(d, disk) == 0) {
+			snprintf(holder, n, "%s is mounted on %s", m->from, m->on);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static bool same_file(const struct vb_fileinfo *a, uint64_t dev, uint64_t ino)
+{
+	return a->dev == dev && a->ino == ino;
+}
+
+/* The regular file fi: does a vnode disk read it, or the kernel swap to it? */
+static int file_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *fi,
+		       char *holder, size_t n)
+{
+	const struct vb_bsd_backing *b;
+	const struct vb_bsd_swap *s;
+	struct vb_fileinfo at;
+	char why[256];
+	long k;
+
+	if ((k = sys->backings(sys->ctx, &b, why, sizeof why)) < 0) {
+		snprintf(holder, n, "cannot list the files memory disks are made from: %s; "
+			 "vbench refuses a file it cannot check", why);
+		return -1;
+	}
+	for (long i = 0; i < k; i++) {
+		if (!b[i].has_id) {
+			if (b[i].path == NULL || b[i].path[0] != '/' ||
+			    sys->stat(sys->ctx, b[i].path, &at) != 0) {
+				snprintf(holder, n, "cannot tell whether %s is made from it: its file "
+					 "%s cannot be examined", b[i].unit,
+					 b[i].path ? b[i].path : "(not named)");
+				return -1;
+			}
+			if (!same_file(fi, at.dev, at.ino))
+				continue;
+		} else if (!same_file(fi, b[i].dev, b[i].ino)) {
+			continue;
+		}
+		snprintf(holder, n, "%s is a disk made from it", b[i].unit);
+		return 1;
+	}
+	if ((k = sys->swaps(sys->ctx, &s, why, sizeof why)) < 0) {
+		snprintf(holder, n, "cannot list swap areas: %s; vbench refuses a file it cannot "
+			 "check", why);
+		return -1;
+	}
+	for (long i = 0; i < k; i++) {
+		if (s[i].path == NULL && !s[i].has_rdev) {
+			snprintf(holder, n, "cannot tell whether it is used as swap: the system swaps "
+				 "to a file it does not name (an NFS swap file)");
+			return -1;
+		}
+		if (s[i].path == NULL || strncmp(s[i].path, "/dev/", 5) == 0)
+			continue;
+		if (sys->stat(sys->ctx, s[i].path, &at) != 0) {
+			snprintf(holder, n, "cannot tell whether it is used as swap: the swap file "
+				 "%s cannot be examined", s[i].path);
+			return -1;
+		}
+		if (same_file(fi, at.dev, at.ino)) {
+			snprintf(holder, n, "it is used as swap (%s)", s[i].path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Whether a swap area lies on disk: 1, 0, or -1 when it cannot tell. */
+static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
+		   const char *disk, char *holder, size_t n)
+{
+	char name[128], d[64];
+
+	if (s->has_rdev) {
+		if (!sys->devname(sys->ctx, s->rdev, false, name, sizeof name)) {
+			snprintf(holder, n, "cannot tell whether it is in use: a swap device "
+				 "(number %#llx) has no name under /dev", (unsigned long long)s->rdev);
+			return -1;
+		}
+	} else if (s->path != NULL && strncmp(s->path, "/dev/", 5) == 0) {
+		vb_os_copy(name, sizeof name, s->path + 5);
+	} else {
+		return 0;   /* a swap file: the file system it is on is mounted */
+	}
+	if (!vb_bsd_resolve(sys, name, d, sizeof d)) {
+		snprintf(holder, n, "cannot tell whether it is in use: the swap device /dev/%s "
+			 "lies on a disk vbench cannot name", name);
+		return -1;
+	}
+	if (strcmp(d, disk) != 0)
+		return 0;
+	snprintf(holder, n, "/dev/%s is used as swap", name);
+	return 1;
+}
+
+int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *fi,
+			char *holder, size_t n)
+{
+	const struct vb_bsd_mount *m;
+	const struct vb_bsd_swap *s;
+	char name[128], disk[64], why[256];
+	long k;
+	int rc;
+
+	holder[0] = '\0';
+	if (fi->type == VB_FT_REG)
+		return file_in_use(sys, fi, holder, n);
+	if (fi->type != VB_FT_CHR && fi->type != VB_FT_BLK)
+		return 0;
+	/* A block device's name is asked for as one: NetBSD numbers its block and raw
+	 * devices apart (wd is block major 0, character major 3). */
+	if (!sys->devname(sys->ctx, fi->rdev, fi->type == VB_FT_BLK, name, sizeof name)) {
+		snprintf(holder, n, "cannot tell whether it is in use: it has no name under /dev");
+		return -1;
+	}
+	if (!vb_bsd_resolve(sys, name, disk, sizeof disk)) {
+		snprintf(holder, n, "cannot tell whether it is in use: /dev/%s is not a disk "
+			 "vbench can name", name);
+		return -1;
+	}
+	if ((k = sys->mounts(sys->ctx, &m, why, sizeof why)) < 0) {
+		snprintf(holder, n, "cannot list mounted file systems: %s; vbench refuses a "
+			 "disk it cannot check", why);
+		return -1;
+	}
+	/* A mount on this disk says so even when another could not be placed. */
+	int unsure = 0;
+	char first[512] = "";
+	for (long i = 0; i < k; i++) {
+		rc = mount_on(sys, &m[i], disk, holder, n);
+		if (rc > 0)
+			return 1;
+		if (rc < 0 && !unsure++)
+			vb_os_copy(first, sizeof first, holder);
+	}
+	if (sys->geom_busy != NULL) {
+		/* GEOM sees every consumer: swap, ZFS, a mirror, what getmntinfo does not. */
+		rc = sys->geom_busy(sys->ctx, disk, holder, n);
+		if (rc != 0)
+			return rc;
+	} else {
+		if ((k = sys->swaps(sys->ctx, &s, why, sizeof why)) < 0) {
+			snprintf(holder, n, "cannot list swap devices: %s; vbench refuses a disk it "
+				 "cannot check", why);
+			return -1;
+		}
+		for (long i = 0; i < k; i++) {
+			rc = swap_on(sys, &s[i], disk, holder, n);
+			if (rc > 0)
+				return 1;
+			if (rc < 0 && !unsure++)
+				vb_os_copy(first, sizeof first, holder);
+		}
+	}
+	if (unsure) {
+		vb_os_copy(holder, n, first);
+		return -1;
+	}
+	holder[0] = '\0';
+	return 0;
+}
+
+/* ---- the kernels' answers ------------------------------------------------------------ */
+
+long vb_dfly_swap_parse(const void *buf, size_t len, struct vb_bsd_swap *out, size_t max)
+{
+	const unsigned char *p = buf;
+	struct vb_dfly_xswdev x;
+	size_t stride;
+	long k = 0;
+
+	if (len < sizeof x)
+		return len == 0 ? 0 : -1;
+	memcpy(&x, p, sizeof x);
+	/* The kernel's struct may have grown (libkvm's kvm_getswapinfo_sysctl steps by
+	 * xsw_size too); never one smaller than the fields read here. */
+	stride = x.xsw_size;
+	if (stride < sizeof x || stride > 4096 || len % stride != 0)
+		return -1;
+	for (size_t off = 0; off < len; off += stride) {
+		memcpy(&x, p + off, sizeof x);
+		if (x.xsw_size != stride || x.xsw_version != 1)
+			return -1;
+		if ((x.xsw_flags & 0x01) == 0)
+			continue;   /* not SW_FREED: an empty slot */
+		if ((size_t)k == max)
+			return -1;
+		out[k].path = NULL;
+		out[k].has_rdev = x.xsw_dev != UINT32_MAX;   /* NODEV: (dev_t)-1 */
+		out[k].rdev = x.xsw_dev;
+		k++;
+	}
+	return k;
+}
+
+long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t max,
+		      char *store, size_t sn)
+{
+	size_t used = 0;
+	long k = 0;
+
+	for (const char *p = conftxt; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char unit[64];
+		unsigned depth;
+		int at = 0;
+		/* g_md_dumpconf (sys/dev/md/md.c) writes, with no indent, " u UNIT s SECTOR f
+		 * HEADS fs SECTORS l LENGTH t TYPE", then " file PATH" for a vnode disk that is
+		 * open, and since FreeBSD 13 " label LABEL": the path runs to the last " label "
+		 * or the end of the line. */
+		if (sscanf(p, "%u MD %63s%n", &depth, unit, &at) == 2 && at > 0 &&
+		    (size_t)at <= len) {
+			char line[2048];
+			if (len >= sizeof line)
+				return -1;
+			memcpy(line, p, len);
+			line[len] = '\0';
+			char *t = strstr(line + at, " t vnode file ");
+			if (t != NULL) {
+				char *f = t + strlen(" t vnode file "), *lab = NULL;
+				for (char *q = strstr(f, " label "); q != NULL; q = strstr(q + 1, " label "))
+					lab = q;
+				if (lab != NULL)
+					*lab = '\0';
+				size_t fl = strlen(f), ul = strlen(unit);
+				if ((size_t)k == max || used + fl + ul + 2 > sn)
+					return -1;
+				memcpy(store + used, f, fl + 1);
+				out[k].path = store + used;
+				used += fl + 1;
+				memcpy(store + used, unit, ul + 1);
+				out[k].unit = store + used;
+				used += ul + 1;
+				out[k].has_id = false;
+				out[k].dev = out[k].ino = 0;
+				k++;
+			}
+		}
+		p = eol ? eol + 1 : p + len;
+	}
+	return k;
+}
+
+char *vb_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx,
+			size_t *len)
+{
+	for (int tries = 0; tries < 8; tries++) {
+		size_t want = 0;
+		if (get(ctx, NULL, &want) != 0)
+			return NULL;
+		/* Room for what may be added before the read. */
+		size_t room = want + want / 4 + 4096;
+		char *buf = malloc(room + 1);
+		if (buf == NULL)
+			return NULL;
+		*len = room;
+		if (get(ctx, buf, len) == 0) {
+			buf[*len] = '\0';
+			return buf;
+		}
+		int e = errno;
+		free(buf);
+		if (e != ENOMEM) {
+			errno = e;
+			return NULL;
+		}
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+uint64_t vb_bsd_part_bytes(uint64_t media, uint64_t part_bytes, bool raw)
+{
+	if (part_bytes > 0)
+		return part_bytes;
+	return raw ? media : 0;
+}
+
+bool vb_bsd_is_raw_part(const char *name, char raw_letter)
+{
+	size_t len = strlen(name);
+	char disk[64];
+
+	return len >= 2 && name[len - 1] == raw_letter && is_digit(name[len - 2]) &&
+	       vb_bsd_disk_of(name, disk, sizeof disk);
+}
+
+enum vb_cache_truth vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
+{
+	if (chr_disk)
+		return VB_CACHE_NONE;
+	/* FreeBSD's ffs_write (sys/ufs/ffs/ffs_vnops.c) sends a full block written with
+	 * IO_DIRECT to cluster_write, through the buffer cache; HAMMER2 writes through its
+	 * buffer cache whatever the flag (hammer2_vnops.c, hammer2_write_file). */
+	if ((strcmp(sys, "FreeBSD") == 0 && strcmp(fs, "ufs") == 0) ||
+	    strcmp(fs, "hammer2") == 0 || strcmp(fs, "zfs") == 0)
+		return VB_CACHE_FS_BUFFERS;
+	/* NetBSD's genfs_directio (sys/miscfs/genfs/genfs_io.c) leaves a write that extends
+	 * the file to the buffered path (ffs_write, sys/ufs/ufs/ufs_readwrite.c). */
+	if (strcmp(sys, "NetBSD") == 0 && strcmp(fs, "ffs") == 0)
+		return VB_CACHE_FS_BUFFERS_EXTENDING;
+	return VB_CACHE_AS_ASKED;
+}
