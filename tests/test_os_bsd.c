@@ -542,6 +542,28 @@ static void test_netbsd_block_names(void **state)
 	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
 }
 
+/* Finding 7: a NetBSD partition is sized by itself (DIOCGPARTINFO's pi_secsize *
+ * pi_size, as spec_open takes it), not by DIOCGMEDIASIZE's whole disk; only the raw
+ * partition (kern.rawpartition: 3, "d", on amd64 and i386) and a wedge are the whole of
+ * what DIOCGMEDIASIZE measures, and a partition of unknown size is not taken for one. */
+static void test_netbsd_partition_size(void **state)
+{
+	const uint64_t disk = 100ULL << 30, part = 10ULL << 30;
+
+	(void)state;
+	assert_true(part == vb_bsd_part_bytes(disk, part, false));
+	assert_true(part == vb_bsd_part_bytes(disk, part, true));
+	assert_true(disk == vb_bsd_part_bytes(disk, 0, true));
+	assert_true(0 == vb_bsd_part_bytes(disk, 0, false));
+	assert_true(vb_bsd_is_raw_part("rwd0d", 'd'));
+	assert_true(vb_bsd_is_raw_part("wd0d", 'd'));
+	assert_true(vb_bsd_is_raw_part("rsd1c", 'c'));
+	assert_false(vb_bsd_is_raw_part("rwd0e", 'd'));
+	assert_false(vb_bsd_is_raw_part("rwd0c", 'd'));
+	assert_false(vb_bsd_is_raw_part("rdk1", 'd'));
+	assert_false(vb_bsd_is_raw_part("d", 'd'));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -556,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_dragonfly_mount_sources),
 		cmocka_unit_test(test_geom_read_grown),
 		cmocka_unit_test(test_netbsd_block_names),
+		cmocka_unit_test(test_netbsd_partition_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

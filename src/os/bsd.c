@@ -68,9 +68,18 @@ typedef struct statfs vb_fsinfo;
 #include <sys/swap.h>
 #define VB_SWAPCTL 1
 #endif
+#if __has_include(<sys/disklabel.h>)
+#include <sys/disklabel.h>     /* struct disklabel, DISKPART */
+#define VB_DISKLABEL 1
+#endif
 #if __has_include(<dev/vndvar.h>)
 #include <dev/vndvar.h>
 #define VB_VNDIOCGET 1
+#endif
+#endif
+#if defined(__DragonFly__) && defined(__has_include)
+#if __has_include(<sys/vnioctl.h>)
+#include <sys/vnioctl.h>
 #endif
 #endif
 #ifndef VB_XSWDEV
@@ -78,6 +87,9 @@ typedef struct statfs vb_fsinfo;
 #endif
 #ifndef VB_SWAPCTL
 #define VB_SWAPCTL 0
+#endif
+#ifndef VB_DISKLABEL
+#define VB_DISKLABEL 0
 #endif
 #ifndef VB_VNDIOCGET
 #define VB_VNDIOCGET 0
@@ -135,6 +147,8 @@ int vb_fam_sync(int fd, enum vb_sync_call call)
 	return fsync(fd);
 }
 
+static bool sys_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n);
+
 /* Size and sector size of the disk open as fd; -1 when it does not answer. */
 static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 {
@@ -152,6 +166,39 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 		return -1;
 	*bytes = (uint64_t)size;
 	*sector = ioctl(fd, DIOCGSECTORSIZE, &ss) == 0 ? (uint32_t)ss : 0;
+#if defined(__NetBSD__)
+	/* DIOCGMEDIASIZE answers for the whole disk; a wedge's geometry is its own
+	 * (dk_set_geometry, sys/dev/dkwedge/dk.c), and a disklabel partition's size is
+	 * p_size sectors of d_secsize, the raw partition the whole disk: as NetBSD's own
+	 * getdiskinfo (sbin/fsck/partutil.c) reads them. */
+	uint64_t part = 0;
+	struct dkwedge_info w;
+	struct stat st;
+	int raw = -1;
+	size_t rl = sizeof raw;
+	bool whole = ioctl(fd, DIOCGWEDGEINFO, &w) == 0;
+	if (!whole && fstat(fd, &st) == 0 &&
+	    sysctlbyname("kern.rawpartition", &raw, &rl, NULL, 0) == 0 && raw >= 0 && raw < 26) {
+#if VB_DISKLABEL
+		struct disklabel dl;
+		if (ioctl(fd, DIOCGDINFO, &dl) == 0) {
+			unsigned ptn = (unsigned)DISKPART(st.st_rdev);
+			whole = ptn == (unsigned)raw;
+			if (!whole && ptn < dl.d_npartitions)
+				part = (uint64_t)dl.d_partitions[ptn].p_size * dl.d_secsize;
+		}
+#endif
+		char name[64];
+		if (part == 0 && !whole)
+			whole = sys_devname(NULL, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
+					    sizeof name) && vb_bsd_is_raw_part(name, (char)('a' + raw));
+	}
+	*bytes = vb_bsd_part_bytes(*bytes, part, whole);
+	if (*bytes == 0) {
+		errno = ENOTTY;
+		return -1;   /* a partition whose size this build cannot ask */
+	}
+#endif
 	return 0;
 #else
 	(void)fd;
@@ -473,6 +520,54 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		b[k] = (struct vb_bsd_backing){NULL, NULL, (uint64_t)vnu.vnu_dev,
 					       (uint64_t)vnu.vnu_ino, true};
 		snprintf(c->store + k * 16, 16, "vnd%d", unit);
+		k++;
+	}
+	close(fd);
+	for (long i = 0; i < k; i++)
+		c->backs[i].unit = c->store + i * 16;
+	*out = c->backs;
+	return k;
+#elif defined(__DragonFly__) && defined(VNIOCGET)
+	/* vn(4): VNIOCGET fills vnu_dev and vnu_ino with the file's va_fsid and va_fileid,
+	 * "swap" in vnu_file for a swap-backed unit, ENXIO for a unit that does not exist
+	 * (sys/dev/disk/vn/vn.c, vnget); units need not be numbered without gaps. */
+	int fd = open("/dev/vn0", O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENXIO) {
+			*out = NULL;
+			return 0;   /* no vn(4) in this kernel */
+		}
+		snprintf(why, wn, "open /dev/vn0: %s", strerror(errno));
+		return -1;
+	}
+	long k = 0;
+	for (int unit = 0; unit < 256; unit++) {
+		struct vn_user vnu;
+		memset(&vnu, 0, sizeof vnu);
+		vnu.vnu_unit = unit;
+		if (ioctl(fd, VNIOCGET, &vnu) != 0) {
+			if (errno == ENXIO)
+				continue;
+			snprintf(why, wn, "VNIOCGET vn%d: %s", unit, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (strcmp(vnu.vnu_file, "swap") == 0 || (vnu.vnu_dev == 0 && vnu.vnu_ino == 0))
+			continue;
+		struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
+		char *st = realloc(c->store, (size_t)(k + 1) * 16);
+		if (b != NULL)
+			c->backs = b;
+		if (st != NULL)
+			c->store = st;
+		if (b == NULL || st == NULL) {
+			snprintf(why, wn, "%s", strerror(ENOMEM));
+			close(fd);
+			return -1;
+		}
+		b[k] = (struct vb_bsd_backing){NULL, NULL, (uint64_t)vnu.vnu_dev,
+					       (uint64_t)vnu.vnu_ino, true};
+		snprintf(c->store + k * 16, 16, "vn%d", unit);
 		k++;
 	}
 	close(fd);
