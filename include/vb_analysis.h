@@ -53,9 +53,13 @@ int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_conf
 			   uint64_t ram_bytes, char *buf, size_t n);
 
 /* Writes the warning for a buffered run in a guest whose freed memory goes back to its
- * host (vb_env.frees_to_host) into buf; returns 0 when there is none (--direct: the page
- * cache is not used). */
+ * host (vb_env.frees_to_host) into buf, two short lines (the detail is in vbench(1));
+ * returns 0 when there is none (--direct: the page cache is not used). */
 int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host, char *buf,
 				 size_t n);
+
+/* Writes the warning for a target on loop device loop (vb_env.loop_buffered) that has no
+ * direct I/O on its backing file into buf; returns 0 when loop is "" (none). */
+int vb_analysis_loop_text(const char *loop, char *buf, size_t n);
 
 #endif

@@ -11,6 +11,11 @@ enum vb_sync { VB_SYNC_NONE, VB_SYNC_FSYNC, VB_SYNC_FDATASYNC, VB_SYNC_DSYNC };
 enum vb_format { VB_FMT_HUMAN, VB_FMT_CSV, VB_FMT_JSON };
 enum vb_tristate { VB_AUTO = -1, VB_OFF = 0, VB_ON = 1 };
 
+/* runs=auto: the fewest runs, and the defaults of --max-runs and --precision. */
+#define VB_AUTO_MIN_RUNS 3
+#define VB_AUTO_MAX_RUNS 20
+#define VB_AUTO_PRECISION 0.03
+
 /* Most writes in flight (--qd). */
 #define VB_QD_MAX 256
 
@@ -20,7 +25,11 @@ struct vb_config {
 	enum vb_source source;
 	uint64_t bs_bytes;            /* bytes per write */
 	uint64_t count_blocks;        /* writes per run */
-	uint64_t runs;                /* measured runs */
+	uint64_t runs;                /* measured runs; with runs_auto, the most (--max-runs) */
+	bool runs_auto;               /* runs=auto: as many as the precision rule asks */
+	double precision;             /* runs=auto: half-width of the mean's 95% CI, as a
+				       * fraction of the mean (0.03 for +-3%) */
+	double max_time_secs;         /* runs=auto: budget of measured time; 0 = none */
 	uint64_t warmup_runs;         /* unmeasured runs before them */
 	uint64_t qd;                  /* writes in flight on the one sequential stream */
 	bool direct;                  /* O_DIRECT or the platform's equivalent */
@@ -49,7 +58,8 @@ struct vb_sync_mode {
 };
 
 /* Fills cfg with the documented defaults (no target, bs 1 MiB, count 1000, 5 runs,
- * depth 1, source zero, sync fsync, human output, stall warning after 30 s). */
+ * depth 1, source zero, sync fsync, human output, stall warning after 30 s; for
+ * runs=auto a precision of 3% and at most 20 runs). */
 void vb_config_defaults(struct vb_config *cfg);
 
 /* The entry of the sync table for s. */

@@ -20,6 +20,9 @@ struct vb_env {
 	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
 				   * page reporting): whoever allocates it next waits for the
 				   * host to supply it again */
+	char loop_buffered[32];   /* the loop device under the target when it has no direct
+				   * I/O on its backing file (its writes land in a page cache):
+				   * "loop0"; "" otherwise */
 };
 
 /* The platform layer (vb_os_detect) fills a vb_env; this module only names it. */

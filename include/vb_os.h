@@ -67,6 +67,11 @@ int vb_os_urandom(void *buf, size_t n);
  * it. Never fails: what cannot be found stays "unknown". */
 void vb_os_detect(struct vb_env *e, int fd, const char *path);
 
+/* Bytes that can still be written to the file system of directory dirfd by this user
+ * (statvfs: the blocks free to root, or to others); 0 with *bytes, or -1 when the system
+ * does not say (Windows). */
+int vb_os_free_bytes(int dirfd, uint64_t *bytes);
+
 /* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
  * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
 bool vb_fs_direct_may_cache(const char *fs);

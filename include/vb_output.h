@@ -28,6 +28,9 @@ struct vb_context {
 	const char *data_note;    /* what the data is, for the header */
 	bool sink;                /* the target is a data sink: no disk, no filesystem */
 	const char *sync_note;    /* how the sync mode is done here, when not as named */
+	/* Set once the runs are over, for the summary: */
+	const char *result_line;  /* vb_format_result_line's line, or NULL */
+	const char *auto_note;    /* runs=auto: why the runs stopped (vb_auto_text), or NULL */
 };
 
 /* A live progress reading. */
@@ -64,13 +67,27 @@ void vb_out_error(FILE *f, const char *msg);
 /* "vbench: warning: MSG". */
 void vb_out_warning(FILE *f, const char *msg);
 
+/* "vbench: warning: LABEL: MSG": a warning about the configuration named label. */
+void vb_out_warning_about(FILE *f, const char *label, const char *msg);
+
+/* What cfg measures, in the words of the result line: "bs=1M x256 direct fsync qd1",
+ * with the source added when it is not zero ("... qd1 random"). */
+void vb_format_settings(char *buf, size_t n, const struct vb_config *cfg);
+
+/* The one line to paste: "ext4-virtio_blk  bs=1M x256 direct fsync qd1: 2312 MB/s
+ * (2182-2467, CV 4.4%, n=5)", the mean, min and max in MB/s (10^6 bytes/sec), with three
+ * significant digits below 100 MB/s; "(n=1)" for one run, "no completed run" for none. */
+void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,
+			   const struct vb_summary *s);
+
 /* Human output: the "# " context lines before the first run. */
 void vb_out_human_header(FILE *f, const struct vb_context *c);
 
 /* Human output: one run as dd prints it, with its "# " lines. */
 void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *r);
 
-/* Human output: the four summary lines (and "# " lines about latency and intervals). */
+/* Human output: the four summary lines (and "# " lines about latency and intervals),
+ * then c->auto_note and c->result_line when set. */
 void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_run_analysis *a);
 
 /* stderr's account of a run that did not complete: what failed, where, and why. */

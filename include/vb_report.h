@@ -17,6 +17,7 @@
  * - Numbers are converted with strtod, which reads '.' as the decimal point only in the C
  *   locale (the one a program runs in until it calls setlocale). */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +34,7 @@ struct vb_runcfg {
 	uint64_t qd;           /* 0: not known */
 	int direct;            /* 1, 0, or -1: not known */
 	char sync[12];         /* "fsync", ...; "": not known */
+	char source[12];       /* "zero", "urandom", "random"; "": not known */
 };
 
 /* One measured run as read from an input. */
@@ -126,9 +128,16 @@ enum vb_verdict {
 	VB_VERDICT_ZERO_MEAN     /* a mean is 0: no ratio on the log scale, no test */
 };
 
-/* The runs of one label with their summary and comparison. */
+/* The runs of one label and one configuration, with their summary and comparison. A
+ * label whose runs were made with different settings (bs, direct, sync, qd, source) is
+ * split into one group per configuration, named after the label and what differs
+ * ("ext4-loop bs=4k"): runs of different configurations are never averaged together. */
 struct vb_group {
-	char *label;               /* owned copy */
+	char *label;               /* owned copy: the label, or the label and its settings */
+	size_t origin;             /* index of the label in the dataset */
+	size_t label_len;          /* bytes of label that are the label as read */
+	bool split;                /* the label's runs differ in their settings */
+	struct vb_runcfg cfg;      /* the settings all its runs share */
 	struct vb_sample *samples; /* owned copies, in input order */
 	size_t n;
 	struct vb_summary sum;     /* over bytes_per_sec */
@@ -144,16 +153,28 @@ struct vb_comparison {
 	size_t max_runs;           /* largest n of any group: rows of the table */
 };
 
-/* Groups d by label and compares each label with baseline (NULL: the first label).
- * Returns 0, or -1 with a message in err for an empty dataset or an unknown baseline. */
+/* Groups d by label and configuration and compares each group with baseline (NULL: the
+ * first). Returns 0, or -1 with a message in err for an empty dataset, an unknown
+ * baseline, or a baseline naming a label that was split (the message names its
+ * groups). */
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen);
 
 /* Frees what a owns. */
 void vb_comparison_free(struct vb_comparison *a);
 
-/* Writes g's verdict ("1.71x faster, significant at p<0.05", ...) into buf. */
+/* Writes g's verdict ("1.71x faster, significant at p<0.05", "no significant difference
+ * (p=0.85)", ...) into buf. */
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n);
+
+/* The same without the p-value, for a table that has a column of its own for it. */
+void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n);
+
+/* Writes the note for a label that was split by its settings into buf ("ext4-loop holds
+ * runs with different settings (bs): reported as \"ext4-loop bs=4k\" and ..."), for the
+ * group g that is the first of that label; returns 0 (buf untouched) for any other
+ * group. */
+int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, size_t n);
 
 /* Output formats of the report. */
 enum vb_report_format { VB_REPORT_TEXT, VB_REPORT_MARKDOWN, VB_REPORT_CSV, VB_REPORT_JSON };

@@ -13,7 +13,7 @@ enum vb_col {
 	VB_COL_LOGICAL_BLOCK, VB_COL_PHYSICAL_BLOCK, VB_COL_RAM, VB_COL_WARMUP,
 	VB_COL_PARTIAL, VB_COL_STATUS, VB_COL_WRITE_SECS, VB_COL_SYNC_SECS, VB_COL_LAT_P50,
 	VB_COL_LAT_P90, VB_COL_LAT_P99, VB_COL_LAT_P999, VB_COL_LAT_MAX, VB_COL_INTERVALS,
-	VB_COL_QD, VB_COL_DATA_WAIT,
+	VB_COL_QD, VB_COL_DATA_WAIT, VB_COL_SCHEMA,
 	VB_N_COLS
 };
 
@@ -23,7 +23,14 @@ extern const char *const vb_csv_names[VB_N_COLS];
 /* The columns `vbench report` needs in a CSV file. */
 #define VB_CSV_REQUIRED 5   /* label, run, bytes, secs, bytes_per_sec: the first five */
 
+/* The version of what vbench writes: the JSON document's "schema_version" and the CSV's
+ * "schema_version" column. It goes up when a field changes its meaning or goes away;
+ * new columns and keys are added without it (readers select by name). Files from before
+ * it have no such field (version 0). */
+#define VB_SCHEMA_VERSION 1
+
 /* JSON keys. Macros, so that writers can paste them into format strings. */
+#define VB_JK_SCHEMA "schema_version"
 #define VB_JK_VERSION "vbench_version"
 #define VB_JK_LABEL "label"
 #define VB_JK_CONFIG "config"

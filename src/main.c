@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vb_analysis.h"
+#include "vb_autoruns.h"
 #include "vb_csvfile.h"
 #include "vb_env.h"
 #include "vb_opts.h"
@@ -16,6 +17,7 @@
 #include "vb_report.h"
 #include "vb_runner.h"
 #include "vb_source.h"
+#include "vb_space.h"
 #include "vb_supervise.h"
 #include "vb_target.h"
 
@@ -74,12 +76,53 @@ static void on_run(void *arg, const struct vb_run *r)
 	fflush(stdout);
 }
 
+/* Prints a warning about this configuration, one line per line of text. */
+static void warn(const struct app *a, const char *text)
+{
+	char line[1024];
+
+	while (*text != '\0') {
+		size_t n = strcspn(text, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)n, text);
+		vb_out_warning_about(stderr, a->label, line);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* runs=auto: why the runs stopped, from the runs recorded, into buf; NULL when they
+ * did not stop by the rule (an error or a signal ended them). */
+static const char *auto_note(const struct app *a, char *buf, size_t n)
+{
+	uint64_t k = 0;
+	double *rates = calloc(a->session.n_runs + 1, sizeof *rates);
+	double *secs = calloc(a->session.n_runs + 1, sizeof *secs);
+	const char *note = NULL;
+
+	for (uint64_t i = 0; rates && secs && i < a->session.n_runs; i++) {
+		const struct vb_run *r = &a->session.runs[i];
+		if (r->warmup || r->stop != VB_STOP_DONE)
+			continue;
+		rates[k] = (double)r->bytes_per_sec;
+		secs[k++] = r->secs;
+	}
+	if (rates && secs && a->session.n_runs > 0 &&
+	    a->session.runs[a->session.n_runs - 1].stop == VB_STOP_DONE) {
+		struct vb_auto_decision d = vb_auto_decide(&a->cfg, rates, secs, k);
+		if (vb_auto_text(&d, &a->cfg, buf, n))
+			note = buf;
+	}
+	free(rates);
+	free(secs);
+	return note;
+}
+
 /* Prints the summary, or the JSON document, then the warnings on stderr. */
 static void finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
-	char cache[512], drift[512], paused[256], hostmem[512];
-	const char *warnings[4];
+	char cache[512], drift[512], paused[256], hostmem[512], loop[512];
+	char line[512], autobuf[256];
+	const char *warnings[5];
 	size_t nw = 0;
 
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
@@ -95,6 +138,11 @@ static void finish_output(struct app *a)
 	if (!a->ctx.sink && vb_analysis_host_memory_text(&a->cfg, a->env.frees_to_host, hostmem,
 							 sizeof hostmem))
 		warnings[nw++] = hostmem;
+	if (!a->ctx.sink && vb_analysis_loop_text(a->env.loop_buffered, loop, sizeof loop))
+		warnings[nw++] = loop;
+	vb_format_result_line(line, sizeof line, a->label, &a->cfg, &an.rate);
+	a->ctx.result_line = line;
+	a->ctx.auto_note = a->cfg.runs_auto ? auto_note(a, autobuf, sizeof autobuf) : NULL;
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_summary(stdout, &a->ctx, &an);
 	else if (a->cfg.format == VB_FMT_JSON)
@@ -102,7 +150,7 @@ static void finish_output(struct app *a)
 	fflush(stdout);
 	/* After the summary, so that on a terminal the warning is the last thing read. */
 	for (size_t i = 0; i < nw; i++)
-		vb_out_warning(stderr, warnings[i]);
+		warn(a, warnings[i]);
 }
 
 /* Standard output was closed when vbench started: what goes there is lost. */
@@ -196,7 +244,20 @@ static void describe(struct app *a)
 				     vb_source_describe(a->cfg.source, run_bytes, buffers,
 							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
-				     a->sync_note[0] ? a->sync_note : NULL};
+				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL};
+}
+
+/* A new file in a directory: one run must fit in the file system's free space. */
+static enum vb_status check_space(struct app *a)
+{
+	uint64_t avail;
+	char why[512];
+
+	if ((a->target.kind != VB_TGT_DIR && a->target.kind != VB_TGT_NEWFILE) ||
+	    vb_os_free_bytes(a->target.dirfd, &avail) != 0 ||
+	    !vb_space_short(&a->cfg, a->cfg.target_path, avail, true, why, sizeof why))
+		return VB_OK;
+	return vb_fail(&a->err, VB_E_SETUP, "%s; nothing was written", why);
 }
 
 /* Takes vbench's own lock on the target for the session, and refuses a target that is
@@ -255,10 +316,16 @@ static int setup(struct app *a)
 		return rc;
 	}
 	stop_if_signalled(a);
+	if (check_space(a) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		a->target.keep = false;   /* nothing was written: the empty file goes too */
+		vb_target_cleanup(&a->target);
+		return EXIT_SETUP;
+	}
 	describe(a);
 	if (vb_fs_direct_may_cache(a->env.fs) && a->cfg.direct)
-		vb_out_warning(stderr, "--direct on ZFS: ZFS may still cache the data (its ARC), "
-			       "so the figures may measure memory, not the disk");
+		warn(a, "--direct on ZFS: ZFS may still cache the data (its ARC), so the figures "
+		     "may measure memory, not the disk");
 	return -1;
 }
 

@@ -226,6 +226,54 @@ static void test_unknown_and_repeated(void **state)
 	PARSE_FAILS("--label: the value is empty", "--label=");
 }
 
+/* runs=auto with its rule's settings; they mean nothing without it. */
+static void test_runs_auto(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "runs=auto", "/t");
+	assert_true(c.runs_auto);
+	assert_int_equal(c.runs, VB_AUTO_MAX_RUNS);
+	assert_true(c.precision == 0.03);
+	assert_true(c.max_time_secs == 0);
+	PARSE_OK(&c, "--runs", "auto", "--precision", "1.5%", "--max-runs", "50", "--max-time",
+		 "120", "/t");
+	assert_true(c.runs_auto);
+	assert_int_equal(c.runs, 50);
+	assert_true(c.precision > 0.01499 && c.precision < 0.01501);
+	assert_true(c.max_time_secs == 120);
+	PARSE_OK(&c, "-r", "auto", "--precision=5", "/t");
+	assert_true(c.precision > 0.04999 && c.precision < 0.05001);
+	PARSE_OK(&c, "runs=7", "/t");
+	assert_false(c.runs_auto);
+	assert_int_equal(c.runs, 7);
+	PARSE_FAILS("--precision 2 applies only to runs=auto", "--precision", "2", "/t");
+	PARSE_FAILS("--max-runs 9 applies only to runs=auto", "runs=3", "--max-runs", "9", "/t");
+	PARSE_FAILS("--max-time 9 applies only to runs=auto", "--max-time", "9", "/t");
+	PARSE_FAILS("--max-runs 2: runs=auto makes at least 3 runs", "runs=auto", "--max-runs",
+		    "2", "/t");
+	PARSE_FAILS("--max-runs 200000: at most 100000 runs", "runs=auto", "--max-runs",
+		    "200000", "/t");
+	PARSE_FAILS("--precision 0: expected a percentage above 0", "runs=auto", "--precision",
+		    "0", "/t");
+	PARSE_FAILS("--precision 100%: expected a percentage", "runs=auto", "--precision",
+		    "100%", "/t");
+	PARSE_FAILS("--precision %: expected a percentage", "runs=auto", "--precision", "%",
+		    "/t");
+	PARSE_FAILS("runs=automatic", "runs=automatic", "/t");
+}
+
+/* --json is -f json, and counts as the format setting. */
+static void test_json_flag(void **state)
+{
+	struct vb_config c;
+	(void)state;
+	PARSE_OK(&c, "--json", "/t");
+	assert_int_equal(c.format, VB_FMT_JSON);
+	PARSE_FAILS("given twice", "--json", "-f", "csv", "/t");
+	PARSE_FAILS("takes no value", "--json=yes", "/t");
+}
+
 static void test_help_and_version(void **state)
 {
 	struct vb_config c;
@@ -243,7 +291,8 @@ static void test_usage_mentions_every_option(void **state)
 			       "--direct", "--sync", "--progress", "--no-progress", "--label",
 			       "--format", "--keep", "--force", "--quiet", "--help", "--version",
 			       "--warmup", "--overwrite", "--seed", "--interval", "--stall-timeout",
-			       "--timeout", "--csv-append", "--no-header", "--qd", "qd=", "of=", "if=", "bs=",
+			       "--timeout", "--csv-append", "--no-header", "--qd", "--json",
+			       "--precision", "--max-runs", "--max-time", "qd=", "of=", "if=", "bs=",
 			       "count=", "runs=", "oflag=direct", "oflag=dsync", "conv=fsync",
 			       "conv=fdatasync", "status=progress", "status=none"};
 	FILE *f = fmemopen(buf, sizeof buf - 1, "w");
@@ -269,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_target_required),
 		cmocka_unit_test(test_unknown_and_repeated),
+		cmocka_unit_test(test_runs_auto),
+		cmocka_unit_test(test_json_flag),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_usage_mentions_every_option),
 	};

@@ -77,6 +77,8 @@ static const char *const files[][2] = {
 	{VIRT "/loop0/queue/physical_block_size", "512\n"},
 	{VIRT "/loop1/queue/logical_block_size", "abc\n"},
 	{VIRT "/loop1/queue/physical_block_size", "99999999999\n"},
+	{VIRT "/loop0/loop/dio", "0\n"},
+	{VIRT "/loop1/loop/dio", "1\n"},
 	{VIRT "/dm-0/queue/logical_block_size", "512\n"},
 	{SDA "/block/sda/queue/logical_block_size", "512\n"},
 	{SDA "/block/sda/queue/physical_block_size", "512\n"},
@@ -322,6 +324,36 @@ static void test_loop(void **state)
 	assert_int_equal(e.physical_block, 512);
 	vb_env_label(&e, label, sizeof label);
 	assert_string_equal(label, "ext2-loop");
+	/* loop0 has no direct I/O on its backing file (loop/dio 0): said; loop1 has it */
+	assert_string_equal(e.loop_buffered, "loop0");
+	detect_raw(&e, "/dev/loop0", 7, 0);
+	assert_string_equal(e.loop_buffered, "loop0");
+	detect_raw(&e, "/dev/loop1", 7, 1);
+	assert_string_equal(e.loop_buffered, "");
+	detect(&e, "/data/x", 254, 0);
+	assert_string_equal(e.loop_buffered, "");
+}
+
+/* In a chroot the mount holding the target is not listed in mountinfo: the disk, its
+ * driver and block sizes still come from the file's own device through sysfs, and only
+ * the file system and mount point stay unknown. */
+static void test_chroot_device_from_st_dev(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	detect(&e, "/srv/chroot/var/tmp", 8, 0);
+	assert_string_equal(e.fs, "unknown");
+	assert_string_equal(e.mount, "unknown");
+	assert_string_equal(e.device, "sda");
+	assert_string_equal(e.driver, "sd/ahci");
+	assert_int_equal(e.logical_block, 512);
+	assert_int_equal(e.physical_block, 512);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "unknown-sd_ahci");
+	detect(&e, "/srv/chroot/var/tmp", 254, 1);   /* listed: found as before */
+	assert_string_equal(e.fs, "ext4");
 }
 
 static void test_tmpfs(void **state)
@@ -414,9 +446,9 @@ static void test_escapes_and_long_lines(void **state)
 }
 
 /* A device number found in no mountinfo line (as in a chroot, where the mount holding
- * the root is not listed) is "unknown", not the deepest mount that happens to cover the
- * path; only btrfs, whose subvolumes have device numbers of their own, is looked up by
- * path. */
+ * the root is not listed) has an "unknown" mount, not the deepest mount that happens to
+ * cover the path; only btrfs, whose subvolumes have device numbers of their own, is
+ * looked up by path. */
 static void test_no_guess_by_path(void **state)
 {
 	struct vb_env e;
@@ -916,6 +948,7 @@ int main(void)
 		cmocka_unit_test(test_virtio_disk),
 		cmocka_unit_test(test_deepest_then_last_mount),
 		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_chroot_device_from_st_dev),
 		cmocka_unit_test(test_tmpfs),
 		cmocka_unit_test(test_scsi_on_ahci),
 		cmocka_unit_test(test_scsi_without_host_driver),

@@ -7,6 +7,7 @@
 #include "vb_escape.h"
 #include "vb_analysis.h"
 #include "vb_output.h"
+#include "vb_units.h"
 
 static char buf[65536];
 
@@ -34,7 +35,8 @@ static int setup(void **state)
 	strcpy(env.mount, "/mnt");
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
-	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL};
+	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL,
+				  NULL, NULL};
 	return 0;
 }
 
@@ -217,6 +219,87 @@ static void test_summary_one_run_and_none(void **state)
 	assert_non_null(strstr(buf, "mean    n/a (no completed run)"));
 }
 
+/* The line to paste: the label, the settings in short, and MB/s of 10^6 with the range,
+ * the CV and n, as in the issue's example. */
+static void test_result_line(void **state)
+{
+	struct vb_summary s = {5, 2312.4e6, 2182.1e6, 2467.4e6, 101.7e6, 0.044};
+	char line[256];
+
+	(void)state;
+	cfg.bs_bytes = 1 << 20;
+	cfg.count_blocks = 256;
+	cfg.direct = true;
+	vb_format_result_line(line, sizeof line, "ext4-virtio_blk", &cfg, &s);
+	assert_string_equal(line, "ext4-virtio_blk  bs=1M x256 direct fsync qd1: 2312 MB/s "
+			    "(2182-2467, CV 4.4%, n=5)");
+	/* small rates keep three significant digits; other settings are all named */
+	struct vb_summary slow = {3, 45.26e6, 44.1e6, 46.02e6, 1e6, 0.0221};
+	cfg.bs_bytes = 4096;
+	cfg.count_blocks = 100;
+	cfg.direct = false;
+	cfg.sync = VB_SYNC_NONE;
+	cfg.qd = 8;
+	cfg.source = VB_SRC_RANDOM;
+	vb_format_result_line(line, sizeof line, "xfs", &cfg, &slow);
+	assert_string_equal(line, "xfs  bs=4k x100 buffered nosync qd8 random: 45.3 MB/s "
+			    "(44.1-46.0, CV 2.2%, n=3)");
+	struct vb_summary one = {1, 0.5e6, 0.5e6, 0.5e6, 0, 0};
+	cfg.bs_bytes = 1000;
+	cfg.sync = VB_SYNC_DSYNC;
+	vb_format_result_line(line, sizeof line, "l", &cfg, &one);
+	assert_string_equal(line, "l  bs=1000 x100 buffered dsync qd8 random: 0.500 MB/s (n=1)");
+	struct vb_summary none = {0, 0, 0, 0, 0, 0};
+	vb_format_result_line(line, sizeof line, "l", &cfg, &none);
+	assert_non_null(strstr(line, ": no completed run"));
+}
+
+/* The summary ends with why runs=auto stopped and the line to paste, also with -q. */
+static void test_summary_ends_with_result_line(void **state)
+{
+	struct vb_run runs[2] = {run_of(1, 1000000, 1), run_of(2, 3000000, 1)};
+	struct vb_run_analysis a;
+	FILE *f = open_buf();
+	(void)state;
+	cfg.quiet = true;
+	ctx.result_line = "L  bs=1M x1000 buffered fsync qd1: 2.00 MB/s (1.00-3.00, CV 70.7%, n=2)";
+	ctx.auto_note = "stopped after 9 runs: 95% CI +-2.7% (--precision 3%)";
+	vb_analyze(&cfg, runs, 2, NULL, 0, &a);
+	vb_out_human_summary(f, &ctx, &a);
+	fclose(f);
+	assert_non_null(strstr(buf, "(70.7%)\nruns    stopped after 9 runs: 95% CI +-2.7% "
+			       "(--precision 3%)\nL  bs=1M x1000 buffered fsync qd1: 2.00 MB/s "
+			       "(1.00-3.00, CV 70.7%, n=2)\n"));
+}
+
+/* A warning names the configuration it is about. */
+static void test_warning_names_the_label(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	vb_out_warning_about(f, "ext4-loop", "something");
+	fclose(f);
+	assert_string_equal(buf, "vbench: warning: ext4-loop: something\n");
+}
+
+static void test_size_short(void **state)
+{
+	char b[32];
+	(void)state;
+	vb_size_short(b, sizeof b, 1 << 20);
+	assert_string_equal(b, "1M");
+	vb_size_short(b, sizeof b, 3 << 10);
+	assert_string_equal(b, "3k");
+	vb_size_short(b, sizeof b, 1536);
+	assert_string_equal(b, "1536");
+	vb_size_short(b, sizeof b, 1ULL << 40);
+	assert_string_equal(b, "1T");
+	vb_size_short(b, sizeof b, 1ULL << 50);
+	assert_string_equal(b, "1024T");
+	vb_size_short(b, sizeof b, 512);
+	assert_string_equal(b, "512");
+}
+
 static void test_warmups_left_out(void **state)
 {
 	struct vb_run runs[3] = {run_of(1, 100, 1), run_of(1, 1000, 1), run_of(2, 3000, 1)};
@@ -279,16 +362,17 @@ static void test_csv_row(void **state)
 	vb_out_csv_run(&b, &ctx, &r);
 	assert_memory_equal(b.p, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
 			    "fs,device,driver,host,", 71);
-	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs\r\n"));
+	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs,schema_version\r\n"));
 	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
 			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
-	/* no intervals, then the depth and the time the writers waited for data */
-	assert_non_null(strstr(b.p, ",,4,0.000000\r\n"));
+	/* no intervals, then the depth, the time the writers waited for data and the
+	 * version of the schema */
+	assert_non_null(strstr(b.p, ",,4,0.000000,1\r\n"));
 	vb_buf_free(&b);
 	vb_buf_init(&b);
 	r.data_wait_secs = 0.041;
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",,4,0.041000\r\n"));
+	assert_non_null(strstr(b.p, ",,4,0.041000,1\r\n"));
 	vb_buf_free(&b);
 }
 
@@ -389,6 +473,22 @@ static void test_json_document(void **state)
 			       "\"mean\": 1572864.0, \"min\": 1048576, \"max\": 2097152"));
 	assert_non_null(strstr(buf, "\"warnings\": [\"watch \\\"this\\\"\"]"));
 	assert_non_null(strstr(buf, "\"paused\": false, \"data_wait_secs\": 0.250000"));
+	/* the version of the schema comes first; no runs=auto, no note of why runs stopped */
+	assert_true(strncmp(buf, "{\n  \"schema_version\": 1,\n", 25) == 0);
+	assert_non_null(strstr(buf, "\"runs_auto\": false}"));
+	assert_null(strstr(buf, "runs_stopped"));
+	/* with runs=auto: its rule, why the runs stopped and the line to paste */
+	cfg.runs_auto = true;
+	cfg.runs = 20;
+	ctx.auto_note = "stopped after 3 runs";
+	ctx.result_line = "L  bs=1M";
+	f = open_buf();
+	vb_out_json(f, &ctx, runs, 2, &a, NULL, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"runs_auto\": true, \"precision\": 0.03, \"max_runs\": 20, "
+			       "\"max_time_secs\": 0}"));
+	assert_non_null(strstr(buf, "\"result_line\": \"L  bs=1M\",\n  \"runs_stopped\": "
+			       "\"stopped after 3 runs\",\n"));
 }
 
 static void test_progress_line(void **state)
@@ -416,6 +516,10 @@ int main(void)
 		cmocka_unit_test_setup(test_run_problems_on_stderr, setup),
 		cmocka_unit_test_setup(test_summary_lines, setup),
 		cmocka_unit_test_setup(test_summary_one_run_and_none, setup),
+		cmocka_unit_test_setup(test_result_line, setup),
+		cmocka_unit_test_setup(test_summary_ends_with_result_line, setup),
+		cmocka_unit_test_setup(test_warning_names_the_label, setup),
+		cmocka_unit_test_setup(test_size_short, setup),
 		cmocka_unit_test_setup(test_warmups_left_out, setup),
 		cmocka_unit_test_setup(test_csv_quoting, setup),
 		cmocka_unit_test_setup(test_csv_formula_fields, setup),

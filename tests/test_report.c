@@ -727,16 +727,18 @@ static void test_markdown_output(void **state)
 		"| run 2 | 12000000 | 22000000 |  |\n"
 		"| run 3 | 14000000 | 24000000 |  |\n"
 		"| mean | 12000000.0 | 22000000.0 | 13000000.0 |\n"
+		"| mean MB/s | 12.0 | 22.0 | 13.0 |\n"
 		"| min | 10000000 | 20000000 | 13000000 |\n"
 		"| max | 14000000 | 24000000 | 13000000 |\n"
 		"| stddev | 2000000.0 | 2000000.0 | - |\n"
 		"\n"
-		"| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
-		"|:---|---:|---:|:---|---:|---:|---:|:---|\n"
-		"| ext4 | 12000000.0 | 1.00 |  |  |  |  | baseline |\n"
-		"| xfs | 22000000.0 | 1.83 | 1.38 to 2.57 | 6.12 | 4.0 | 0.0036 | "
+		"| label | mean (bytes/sec) | MB/s | ratio | 95% CI | t | df | p | verdict |\n"
+		"|:---|---:|---:|---:|:---|---:|---:|---:|:---|\n"
+		"| ext4 | 12000000.0 | 12.0 | 1.00 |  |  |  |  | baseline |\n"
+		"| xfs | 22000000.0 | 22.0 | 1.83 | 1.38 to 2.57 | 6.12 | 4.0 | 0.0036 | "
 		"1.83x faster, significant at p<0.05 |\n"
-		"| one\\|run\\* | 13000000.0 | 1.08 |  |  |  |  | one run: no stddev, no t-test |\n";
+		"| one\\|run\\* | 13000000.0 | 13.0 | 1.08 |  |  |  |  | one run: no stddev, no "
+		"t-test |\n";
 	assert_string_equal(got, want);
 	free(got);
 }
@@ -752,14 +754,15 @@ static void test_text_output(void **state)
 		"run 2        12000000    22000000            \n"
 		"run 3        14000000    24000000            \n"
 		"mean       12000000.0  22000000.0  13000000.0\n"
+		"mean MB/s        12.0        22.0        13.0\n"
 		"min          10000000    20000000    13000000\n"
 		"max          14000000    24000000    13000000\n"
 		"stddev      2000000.0   2000000.0           -\n"
 		"\n"
 		"against ext4 (ratio of means):\n"
-		"xfs       1.83x, 95% CI [1.38, 2.57], Welch t=6.12, df=4.0, p=0.0036: "
+		"xfs       1.83x (22.0 MB/s), 95% CI [1.38, 2.57], Welch t=6.12, df=4.0, p=0.0036: "
 		"1.83x faster, significant at p<0.05\n"
-		"caf\xc3\xa9\\x0a  1.08x: one run: no stddev, no t-test\n";
+		"caf\xc3\xa9\\x0a  1.08x (13.0 MB/s): one run: no stddev, no t-test\n";
 	assert_string_equal(got, want);
 	free(got);
 }
@@ -867,6 +870,7 @@ static void test_svg_reads_right(void **state)
 	(void)state;
 	char *got = format_sample(print_svg, "solo");
 	size_t bars = 0, stars = 0;
+	double last_right = 0;
 	for (const char *g = got; (g = strstr(g, "<g class=\"bar\">")) != NULL; g++) {
 		double top = attr_num(strstr(g, "<rect "), "y");
 		double height = attr_num(strstr(g, "<rect "), "height");
@@ -877,9 +881,25 @@ static void test_svg_reads_right(void **state)
 		const char *end = strstr(g, "</g>");
 		const char *star = strstr(g, "class=\"significant\"");
 		stars += star != NULL && star < end;
+		/* the whisker (min to max) never crosses the number: it is drawn from ylo up to
+		 * yhi at the bar's centre, and the text's baseline must be 12 px below ylo or
+		 * at or above yhi */
+		const char *path = strstr(g, "<path d=\"M");
+		if (path != NULL && path < end) {
+			double x, ylo, yhi;
+			assert_int_equal(sscanf(path, "<path d=\"M%lf %lfV%lf", &x, &ylo, &yhi), 3);
+			if (text_y > yhi && text_y - 12 < ylo)
+				fail_msg("bar %zu: mean at y=%.1f, whisker from %.1f to %.1f", bars,
+					 text_y, yhi, ylo);
+		}
+		last_right = attr_num(strstr(g, "<rect "), "x") + attr_num(strstr(g, "<rect "), "width");
 		bars++;
 	}
 	assert_int_equal(bars, 3);
+	/* the plot takes the chart's width: the last bar ends within its last slot */
+	double width = attr_num(got, "width");
+	assert_true(width >= 640);
+	assert_true(last_right > width - 40 - (width - 120) / 3 * 0.5);
 	assert_int_equal(stars, 1);   /* xfs only: ext4 is the baseline, solo has one run */
 	const char *xfs = strstr(got, "<title>xfs: ");
 	assert_non_null(xfs);
@@ -897,6 +917,89 @@ static void test_svg_reads_right(void **state)
 }
 
 /* What the runs share, from the configuration the inputs give. */
+/* Runs under one label made with different settings are split by those settings, each
+ * part named after what differs, and never averaged together; a baseline naming the
+ * label alone is refused with the names to use instead. */
+static void test_split_by_settings(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512], note[512];
+	(void)state;
+	const char *csv =
+		"label,run,bytes,secs,bytes_per_sec,bs,direct,sync,qd,source\n"
+		"ext4-loop,1,100,1,1000000,4096,1,fsync,1,zero\n"
+		"ext4-loop,1,100,1,9000000,1048576,1,fsync,1,zero\n"
+		"xfs,1,100,1,5000000,1048576,1,fsync,1,zero\n"
+		"ext4-loop,2,100,1,1200000,4096,1,fsync,1,zero\n"
+		"ext4-loop,2,100,1,9400000,1048576,1,fsync,1,zero\n"
+		"xfs,2,100,1,5200000,1048576,1,fsync,1,zero\n"
+		"mix,1,100,1,100,4096,1,fsync,8,random\n"
+		"mix,1,100,1,100,4096,0,fsync,1,zero\n";
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, csv, "x.csv", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(a.n_groups, 5);
+	assert_string_equal(a.groups[0].label, "ext4-loop bs=4k");
+	assert_string_equal(a.groups[1].label, "ext4-loop bs=1M");
+	assert_string_equal(a.groups[2].label, "xfs");
+	assert_string_equal(a.groups[3].label, "mix direct qd8 random");
+	assert_string_equal(a.groups[4].label, "mix buffered qd1 zero");
+	assert_true(a.groups[0].n == 2 && a.groups[0].sum.mean == 1100000);
+	assert_true(a.groups[1].n == 2 && a.groups[1].sum.mean == 9200000);
+	assert_false(a.groups[2].split);
+	assert_int_equal(vb_report_split_note(&a, 0, note, sizeof note), 1);
+	assert_string_equal(note, "note: label \"ext4-loop\" holds runs made with different "
+			    "settings, which are never averaged together: reported as \"ext4-loop "
+			    "bs=4k\", \"ext4-loop bs=1M\"");
+	assert_int_equal(vb_report_split_note(&a, 1, note, sizeof note), 0);
+	assert_int_equal(vb_report_split_note(&a, 2, note, sizeof note), 0);
+	vb_comparison_free(&a);
+	assert_int_equal(vb_report_compare(&d, "ext4-loop", &a, err, sizeof err), -1);
+	assert_string_equal(err, "--baseline \"ext4-loop\" holds runs with different settings; "
+			    "name one of \"ext4-loop bs=4k\", \"ext4-loop bs=1M\"");
+	assert_int_equal(vb_report_compare(&d, "ext4-loop bs=1M", &a, err, sizeof err), 0);
+	assert_int_equal(a.baseline, 1);
+	assert_int_equal(a.groups[2].verdict, VB_VERDICT_SLOWER);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
+/* The p-value is printed once: in the verdict when it is "no significant difference",
+ * else beside the test; markdown has a column for it. */
+static void test_p_printed_once(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256];
+	struct mem m;
+	(void)state;
+	vb_dataset_init(&d);
+	static const double x[] = {10e6, 12e6, 14e6}, y[] = {11e6, 13e6, 15e6};
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(vb_dataset_add(&d, "x", (uint64_t)i + 1, 1000, 1, x[i]), 0);
+		assert_int_equal(vb_dataset_add(&d, "y", (uint64_t)i + 1, 1000, 1, y[i]), 0);
+	}
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	FILE *f = mem_open(&m);
+	assert_int_equal(vb_report_print_text(f, &a), 0);
+	char *text = mem_close(&m);
+	const char *line = strstr(text, "\ny ");
+	assert_non_null(line);
+	const char *p = strstr(line, "p=");
+	assert_non_null(p);
+	assert_null(strstr(p + 2, "p="));
+	assert_non_null(strstr(line, ": no significant difference (p=0.57)\n"));
+	free(text);
+	f = mem_open(&m);
+	assert_int_equal(vb_report_print_markdown(f, &a), 0);
+	text = mem_close(&m);
+	assert_non_null(strstr(text, " | no significant difference |\n"));
+	free(text);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
 static void test_config_text(void **state)
 {
 	struct vb_dataset d;
@@ -916,7 +1019,7 @@ static void test_config_text(void **state)
 	assert_string_equal(d.samples[0].cfg.sync, "fsync");
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
-			    "bs=4096, direct, sync fsync, qd 8, 1 to 2 runs per label");
+			    "bs=4k, direct, sync fsync, qd 8, source unknown, 1 to 2 runs per label");
 	vb_comparison_free(&a);
 	/* another depth, buffered, from a file of before --qd (no qd column: depth 1) */
 	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec,bs,direct,sync\n"
@@ -925,24 +1028,26 @@ static void test_config_text(void **state)
 	assert_int_equal(d.samples[3].cfg.direct, 0);
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
-			    "bs=4096, direct differs, sync fsync, qd differs, 2 runs per label");
+			    "bs=4k, direct differs, sync fsync, qd differs, source unknown, 1 to 2 runs "
+			    "per label");
 	vb_comparison_free(&a);
 	/* JSON carries it in "config"; a dd log says nothing, which makes it unknown */
 	const char *json = "{\"label\": \"j\", \"config\": {\"bs\": 65536, \"direct\": false, "
-			   "\"sync\": \"dsync\", \"qd\": 4}, \"runs\": [{\"run\": 1, "
+			   "\"sync\": \"dsync\", \"qd\": 4, \"source\": \"random\"}, \"runs\": [{\"run\": 1, "
 			   "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}";
 	vb_dataset_free(&d);
 	vb_dataset_init(&d);
 	assert_int_equal(read_str(&d, json, "j.json", err, sizeof err), 0);
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
-			    "bs=65536, buffered, sync dsync, qd 4, 1 run per label");
+			    "bs=64k, buffered, sync dsync, qd 4, source random, 1 run per label");
 	vb_comparison_free(&a);
 	assert_int_equal(read_str(&d, "100 bytes transferred in 1.0 secs (100 bytes/sec)\n",
 				  "dd.log", err, sizeof err), 0);
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	assert_string_equal(vb_report_config_text(&a, &d, buf, sizeof buf),
-			    "bs differs, direct differs, sync differs, qd differs, 1 run per label");
+			    "bs differs, direct differs, sync differs, qd differs, source differs, 1 run "
+			    "per label");
 	vb_comparison_free(&a);
 	/* an odd sync name is not taken (it would be printed) */
 	vb_dataset_free(&d);
@@ -1040,7 +1145,7 @@ static void test_cli_report(void **state)
 	assert_string_equal(err, "");
 	assert_non_null(strstr(out, "| bytes/sec | ext4 | xfs | old-disk |\n"));
 	assert_non_null(strstr(out, "| run 2 | 12000000 | 22000000 | 12500000 |\n"));
-	assert_non_null(strstr(out, "| xfs | 22000000.0 | 1.00 |  |  |  |  | baseline |\n"));
+	assert_non_null(strstr(out, "| xfs | 22000000.0 | 22.0 | 1.00 |  |  |  |  | baseline |\n"));
 	free(out);
 	free(err);
 	FILE *f = fopen(s->svg, "r");
@@ -1316,6 +1421,8 @@ int main(void)
 		cmocka_unit_test(test_verdicts_and_baseline),
 		cmocka_unit_test(test_significance_threshold),
 		cmocka_unit_test(test_markdown_output),
+		cmocka_unit_test(test_split_by_settings),
+		cmocka_unit_test(test_p_printed_once),
 		cmocka_unit_test(test_text_output),
 		cmocka_unit_test(test_csv_output),
 		cmocka_unit_test(test_json_output),

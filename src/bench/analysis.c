@@ -131,13 +131,18 @@ int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host
 {
 	if (!frees_to_host || cfg->direct)
 		return 0;
-	snprintf(buf, n, "this guest gives the memory it frees back to its host (free page "
-		 "reporting): a buffered run whose page cache gets such memory waits for the host "
-		 "to supply every page again, and runs slower by chance; compare with --direct, "
-		 "or pause the reporting while measuring (as root, write an order above those in "
-		 "/proc/buddyinfo, such as 11, to "
-		 "/sys/module/page_reporting/parameters/page_reporting_order, and the old value "
-		 "back afterwards)");
+	snprintf(buf, n, "free page reporting is on: a buffered run can wait on the host for "
+		 "memory\nand run slower by chance; use --direct, or see vbench(1) DIAGNOSTICS");
+	return 1;
+}
+
+int vb_analysis_loop_text(const char *loop, char *buf, size_t n)
+{
+	if (loop[0] == '\0')
+		return 0;
+	snprintf(buf, n, "%s has no direct I/O on its backing file: its writes land in the page "
+		 "cache of the file under it, so the figures may measure memory, not the disk; "
+		 "set it up with losetup --direct-io=on", loop);
 	return 1;
 }
 

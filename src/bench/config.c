@@ -16,6 +16,7 @@ void vb_config_defaults(struct vb_config *cfg)
 	cfg->progress = VB_AUTO;
 	cfg->format = VB_FMT_HUMAN;
 	cfg->stall_secs = 30.0;
+	cfg->precision = VB_AUTO_PRECISION;
 }
 
 static const struct vb_sync_mode sync_table[VB_N_SYNC] = {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vb_autoruns.h"
 #include "vb_output.h"
 #include "vb_plan.h"
 #include "vb_runner.h"
@@ -23,6 +24,8 @@ struct engine {
 	uint64_t last_progress_ns;   /* when the progress line was last drawn, this run */
 	uint64_t last_progress_bytes;
 	atomic_int resumed;          /* this process was continued after a stop */
+	double *rates, *secs;        /* runs=auto: the measured runs so far */
+	uint64_t measured;
 };
 
 static void set_drawn(struct engine *c, int v)
@@ -123,6 +126,17 @@ static bool stopped(struct engine *c, struct vb_engine_result *res)
 	return flag != 0;
 }
 
+/* runs=auto: records the measured run r; true when the rule says it was the last. */
+static bool enough(struct engine *c, const struct vb_run *r)
+{
+	if (!c->cfg->runs_auto || r->warmup || c->rates == NULL)
+		return false;
+	c->rates[c->measured] = (double)r->bytes_per_sec;
+	c->secs[c->measured] = r->secs;
+	c->measured++;
+	return vb_auto_decide(c->cfg, c->rates, c->secs, c->measured).state != VB_AUTO_MORE;
+}
+
 static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf *src,
 		    struct vb_engine_result *res)
 {
@@ -138,6 +152,8 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 		uint64_t number = warmup ? i + 1 : i + 1 - c->cfg->warmup_runs;
 		int rc = one_run(c, t, src, number, warmup, i == 0, res, &r);
 		vb_run_free(&r);
+		if (rc == 0 && enough(c, &r))
+			break;
 		if (rc == 0)
 			continue;
 		if (res->not_recorded) {
@@ -173,10 +189,24 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	}
 	c->cfg = cfg;
 	c->io = io;
+	if (cfg->runs_auto) {
+		c->rates = calloc(cfg->runs, sizeof *c->rates);
+		c->secs = calloc(cfg->runs, sizeof *c->secs);
+		if (c->rates == NULL || c->secs == NULL) {
+			res->pool_errno = ENOMEM;
+			vb_source_free(&src);
+			free(c->rates);
+			free(c->secs);
+			free(c);
+			return false;
+		}
+	}
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
 	vb_os_on_resume(NULL);
 	vb_source_free(&src);
+	free(c->rates);
+	free(c->secs);
 	free(c);
 	return ok;
 }

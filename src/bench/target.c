@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vb_os.h"
+#include "vb_space.h"
 #include "vb_target.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
@@ -305,9 +306,9 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 	if ((st = check_in_use(t, fd, &now, err)) != VB_OK ||
 	    (st = check_alignment(t, cfg, fd, err)) != VB_OK)
 		return st;
-	if (t->device_bytes < vb_run_bytes(cfg))
-		return vb_fail(err, VB_E_SETUP, "%s holds %" PRIu64 " bytes, less than the %" PRIu64
-			       " bytes of one run", t->shown, t->device_bytes, vb_run_bytes(cfg));
+	char why[512];
+	if (vb_space_short(cfg, t->shown, t->device_bytes, false, why, sizeof why))
+		return vb_fail(err, VB_E_SETUP, "%s", why);
 	return VB_OK;
 }
 

@@ -12,7 +12,7 @@ enum key {
 	K_OUTPUT, K_SOURCE, K_BS, K_COUNT, K_SIZE, K_RUNS, K_DIRECT, K_SYNC, K_PROGRESS,
 	K_LABEL, K_FORMAT, K_KEEP, K_FORCE, K_QUIET, K_HELP, K_VERSION, K_WARMUP,
 	K_OVERWRITE, K_SEED, K_INTERVAL, K_STALL, K_TIMEOUT, K_CSV_APPEND, K_NO_HEADER,
-	K_QD, K_NKEYS
+	K_QD, K_PRECISION, K_MAX_RUNS, K_MAX_TIME, K_NKEYS
 };
 
 struct optdef {
@@ -36,6 +36,7 @@ static const struct optdef options[] = {
 	{"no-progress", 0, 0, K_PROGRESS, "none"},
 	{"label", 'l', 1, K_LABEL, NULL},
 	{"format", 'f', 1, K_FORMAT, NULL},
+	{"json", 0, 0, K_FORMAT, "json"},
 	{"keep", 'k', 0, K_KEEP, "1"},
 	{"force", 0, 0, K_FORCE, "1"},
 	{"quiet", 'q', 0, K_QUIET, "1"},
@@ -50,6 +51,9 @@ static const struct optdef options[] = {
 	{"csv-append", 0, 1, K_CSV_APPEND, NULL},
 	{"no-header", 0, 0, K_NO_HEADER, "1"},
 	{"qd", 0, 1, K_QD, NULL},
+	{"precision", 0, 1, K_PRECISION, NULL},
+	{"max-runs", 0, 1, K_MAX_RUNS, NULL},
+	{"max-time", 0, 1, K_MAX_TIME, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -61,6 +65,7 @@ struct parse_state {
 	int count_given;
 	int size_given;
 	uint64_t size_bytes;
+	uint64_t max_runs;
 	struct vb_err *err;
 };
 
@@ -132,6 +137,26 @@ static int set_format(struct parse_state *st, const char *how, const char *v)
 	return 0;
 }
 
+/* --precision: a percentage of the mean, "3", "3%" or "0.5%", above 0 and below 100. */
+static int set_precision(struct parse_state *st, const char *how, const char *v)
+{
+	char num[32];
+	size_t n = strlen(v);
+	double pct;
+
+	if (n > 0 && v[n - 1] == '%')
+		n--;
+	if (n == 0 || n >= sizeof num)
+		return fail(st, "%s%s: expected a percentage such as 3 or 0.5%%", how, v);
+	memcpy(num, v, n);
+	num[n] = '\0';
+	if (vb_parse_secs(num, &pct) != NULL || !(pct > 0) || !(pct < 100))
+		return fail(st, "%s%s: expected a percentage above 0 and below 100, such as 3 or "
+			    "0.5%%", how, v);
+	st->cfg->precision = pct / 100.0;
+	return 0;
+}
+
 /* Applies one setting; `how` names it as typed, for messages and repeat detection. */
 static int apply(struct parse_state *st, enum key k, const char *how, const char *v)
 {
@@ -163,7 +188,15 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_SIZE:
 		st->size_given = 1;
 		return size_value(st, how, v, 0, &st->size_bytes);
-	case K_RUNS: return size_value(st, how, v, 0, &cfg->runs);
+	case K_RUNS:
+		if (strcmp(v, "auto") == 0) {
+			cfg->runs_auto = true;
+			return 0;
+		}
+		return size_value(st, how, v, 0, &cfg->runs);
+	case K_PRECISION: return set_precision(st, how, v);
+	case K_MAX_RUNS: return size_value(st, how, v, 0, &st->max_runs);
+	case K_MAX_TIME: return secs_value(st, how, v, &cfg->max_time_secs);
 	case K_WARMUP: return size_value(st, how, v, 1, &cfg->warmup_runs);
 	case K_SEED:
 		cfg->seed_given = true;
@@ -379,8 +412,21 @@ static int finish(struct parse_state *st)
 		return fail(st, "%s %s: bs x count is more than 2^63-1 bytes",
 			    given(st, K_BS, "bs", cfg->bs_bytes),
 			    given(st, K_COUNT, "count", cfg->count_blocks));
+	if (!cfg->runs_auto) {
+		const enum key only_auto[] = {K_PRECISION, K_MAX_RUNS, K_MAX_TIME};
+		for (size_t i = 0; i < sizeof only_auto / sizeof only_auto[0]; i++)
+			if (st->seen[only_auto[i]])
+				return fail(st, "%s applies only to runs=auto (add --runs auto)",
+					    st->seen_as[only_auto[i]]);
+	} else {
+		cfg->runs = st->seen[K_MAX_RUNS] ? st->max_runs : VB_AUTO_MAX_RUNS;
+		if (cfg->runs < VB_AUTO_MIN_RUNS)
+			return fail(st, "%s: runs=auto makes at least %d runs", st->seen_as[K_MAX_RUNS],
+				    VB_AUTO_MIN_RUNS);
+	}
 	if (cfg->runs > VB_RUNS_MAX)
-		return fail(st, "%s: at most %d runs", st->seen_as[K_RUNS], VB_RUNS_MAX);
+		return fail(st, "%s: at most %d runs",
+			    st->seen_as[cfg->runs_auto ? K_MAX_RUNS : K_RUNS], VB_RUNS_MAX);
 	if (cfg->warmup_runs > VB_RUNS_MAX)
 		return fail(st, "%s: at most %d warm-up runs", st->seen_as[K_WARMUP], VB_RUNS_MAX);
 	if (cfg->qd > VB_QD_MAX)
@@ -450,43 +496,57 @@ void vb_opts_usage(FILE *f)
 "usage: vbench [options] [operand ...] PATH\n"
 "       vbench report [options] FILE ...\n"
 "\n"
-"Measures sequential write throughput like `dd if=/dev/zero of=FILE bs=1M count=1000`,\n"
-"repeated, synced, with statistics in bytes/sec. PATH is a directory (a fresh file is\n"
-"made in it and removed), a new file, or with --force an existing file or a disk that\n"
-"nothing is layered on. The target is required.\n"
+"Measures sequential write throughput like `dd if=/dev/zero of=F bs=1M`,\n"
+"repeated and synced, with statistics in bytes/sec and one line in MB/s\n"
+"(10^6) to paste. PATH (required) is a directory (a fresh file is made in\n"
+"it and removed), a new file, or with --force an existing file or a disk\n"
+"that nothing is layered on.\n"
 "\n"
 "Operands and options:\n"
-"  of=PATH          -o, --output PATH    target (required)\n"
-"  if=SRC           -i, --source SRC     zero, urandom or random (default: zero)\n"
-"  bs=SIZE          -b, --bs SIZE        bytes per write (default: 1M)\n"
-"  count=N          -c, --count N        writes per run (default: 1000)\n"
-"                   -s, --size SIZE      bytes per run instead of count\n"
-"  runs=N           -r, --runs N         measured runs (default: 5)\n"
-"  qd=N             --qd N               writes in flight, 1 to 256 (default: 1)\n"
-"  oflag=direct     -d, --direct         bypass the page cache (O_DIRECT, F_NOCACHE)\n"
-"  oflag=dsync      --sync dsync         every write durable (O_DSYNC)\n"
-"  conv=fsync       --sync fsync         one fsync before the clock stops (default)\n"
-"  conv=fdatasync   --sync fdatasync     one fdatasync before the clock stops\n"
-"                   --sync none          no sync: measures the page cache\n"
-"  status=progress  --progress           live progress on stderr (default on a TTY)\n"
-"  status=none      --no-progress        no live progress\n"
-"                   -l, --label TEXT     name of this configuration in reports\n"
-"                   -f, --format FMT     human, csv or json (default: human)\n"
-"                   --csv-append FILE    also append CSV rows to FILE (header once)\n"
-"                   --no-header          CSV without its header row\n"
-"                   -k, --keep           keep the file vbench created\n"
-"                   --force              allow an existing file or a disk not in use\n"
-"                   --overwrite          rewrite one file in place across runs\n"
-"                   --warmup N           unmeasured runs first (default: 0)\n"
-"                   --seed N             seed of the random source\n"
-"                   --interval SECS      record throughput every SECS within a run\n"
-"                   --stall-timeout SECS warn when a call has not returned (default: 30)\n"
-"                   --timeout SECS       abort a run stuck that long in one call\n"
-"                   -q, --quiet          print only the summary\n"
-"                   -h, --help           this text\n"
-"                   -V, --version        version\n"
+"  of=PATH         -o, --output PATH   target (required)\n"
+"  if=SRC          -i, --source SRC    zero, urandom or random (default zero)\n"
+"  bs=SIZE         -b, --bs SIZE       bytes per write (default 1M)\n"
+"  count=N         -c, --count N       writes per run (default 1000)\n"
+"                  -s, --size SIZE     bytes per run instead of count\n"
+"  runs=N          -r, --runs N        measured runs (default 5), or auto:\n"
+"                                      3 or more until the mean is known\n"
+"                  --precision PCT     runs=auto: 95% CI within +-PCT (3)\n"
+"                  --max-runs N        runs=auto: at most N runs (20)\n"
+"                  --max-time SECS     runs=auto: no run past SECS\n"
+"  qd=N            --qd N              writes in flight, 1-256 (default 1)\n"
+"  oflag=direct    -d, --direct        bypass the page cache (O_DIRECT)\n"
+"  oflag=dsync     --sync dsync        every write durable (O_DSYNC)\n"
+"  conv=fsync      --sync fsync        fsync before the clock stops (default)\n"
+"  conv=fdatasync  --sync fdatasync    fdatasync before the clock stops\n"
+"                  --sync none         no sync: measures the page cache\n"
+"  status=progress --progress          live progress (default on a TTY)\n"
+"  status=none     --no-progress       no live progress\n"
+"                  -l, --label TEXT    name of this configuration\n"
+"                  -f, --format FMT    human, csv or json (default human)\n"
+"                  --json              the same as -f json\n"
+"                  --csv-append FILE   also append CSV rows to FILE\n"
+"                  --no-header         CSV without its header row\n"
+"                  -k, --keep          keep the file vbench created\n"
+"                  --force             allow an existing file, or a disk\n"
+"                  --overwrite         rewrite one file in place every run\n"
+"                  --warmup N          unmeasured runs first (default 0)\n"
+"                  --seed N            seed of the random source\n"
+"                  --interval SECS     record throughput every SECS\n"
+"                  --stall-timeout S   warn when a call hangs (default 30)\n"
+"                  --timeout SECS      abort a run stuck that long\n"
+"                  -q, --quiet         print only the summary\n"
+"                  -h, --help          this text\n"
+"                  -V, --version       the version\n"
 "\n"
-"SIZE: bytes, with k m g t (x1024), KiB MiB GiB TiB, kB MB GB TB (x1000), b (512);\n"
-"x multiplies (2x512). Exit status: 0 ok, 1 usage, 2 setup, 3 I/O error.\n"
-"See vbench(1) for the output formats and `vbench report --help`.\n", f);
+"SIZE: bytes, or with k m g t (x1024), KiB MiB GiB TiB, kB MB GB TB (x1000),\n"
+"b (512); x multiplies (2x512). Exit status: 0 ok, 1 usage, 2 setup, 3 I/O.\n"
+"More in vbench(1) and `vbench report --help`. Examples:\n"
+"\n"
+"  # compare two file systems, then chart them\n"
+"  vbench -q --direct --csv-append fs.csv /mnt/ext4\n"
+"  vbench -q --direct --csv-append fs.csv /mnt/xfs\n"
+"  vbench report --svg fs.svg fs.csv\n"
+"\n"
+"  # a whole disk, unmounted (everything on it is lost)\n"
+"  vbench --force --direct runs=auto /dev/vdb\n", f);
 }

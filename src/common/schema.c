@@ -15,4 +15,5 @@ const char *const vb_csv_names[VB_N_COLS] = {
 	[VB_COL_LAT_P999] = "lat_p999_ns", [VB_COL_LAT_MAX] = "lat_max_ns",
 	[VB_COL_INTERVALS] = "interval_bytes_per_sec", [VB_COL_QD] = "qd",
 	[VB_COL_DATA_WAIT] = "data_wait_secs",
+	[VB_COL_SCHEMA] = "schema_version",
 };

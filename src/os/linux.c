@@ -544,6 +544,17 @@ static bool is_partition(const char *dir)
 	return join(part, sizeof part, dir, "/partition") == 0 && access(part, F_OK) == 0;
 }
 
+/* A loop device without direct I/O on its backing file ("loop/dio" reads 0) writes into
+ * the page cache of that file: e->loop_buffered names it. */
+static void loop_direct_io(struct vb_env *e, const char *disk)
+{
+	char dio[16];
+
+	if (strcmp(virtual_driver(vb_os_base_name(disk)), "loop") == 0 &&
+	    read_line(disk, "/loop/dio", dio, sizeof dio) == 0 && strcmp(dio, "0") == 0)
+		COPY(e->loop_buffered, vb_os_base_name(disk));
+}
+
 /* Fills device, driver and block sizes from the sysfs directory of dev. A partition's
  * directory sits inside its disk's, and only the disk has the queue limits and the
  * link to the hardware. */
@@ -556,6 +567,7 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 	COPY(e->device, vb_os_base_name(dir));
 	if (is_partition(dir))
 		cut_last(dir);
+	loop_direct_io(e, dir);
 	e->logical_block = read_u32(dir, "/queue/logical_block_size");
 	e->physical_block = read_u32(dir, "/queue/physical_block_size");
 	disk_driver(e, root, dir);
@@ -639,8 +651,13 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		return;
 	}
 	memset(&m, 0, sizeof m);
-	if (!find_mount(root, path, fi->dev, &m))
+	if (!find_mount(root, path, fi->dev, &m)) {
+		/* No mount listed for it (a chroot): the file's own device still names the
+		 * disk, its driver and block sizes; the file system stays unknown. */
+		if (major(fi->dev) != 0)
+			sysfs_device(e, root, fi->dev);
 		return;
+	}
 	COPY(e->fs, m.fs);
 	COPY(e->mount, m.point);
 	if (major(m.dev) == 0) {

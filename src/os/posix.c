@@ -19,6 +19,7 @@
 #endif
 #endif
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <pthread.h>
@@ -363,6 +364,18 @@ static uint64_t px_now(void *ctx)
 {
 	(void)ctx;
 	return vb_now_ns();
+}
+
+int vb_os_free_bytes(int dirfd, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0)
+		return -1;
+	/* root may use the blocks a file system reserves for it; others may not */
+	uint64_t blocks = geteuid() == 0 ? (uint64_t)sv.f_bfree : (uint64_t)sv.f_bavail;
+	*bytes = blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX : blocks * sv.f_frsize;
+	return 0;
 }
 
 const struct vb_io_ops vb_os_io = {

@@ -120,14 +120,28 @@ void vb_out_warning(FILE *f, const char *msg)
 	fflush(f);
 }
 
+void vb_out_warning_about(FILE *f, const char *label, const char *msg)
+{
+	fputs("vbench: warning: ", f);
+	vb_text(f, label);
+	fputs(": ", f);
+	vb_text(f, msg);
+	fputc('\n', f);
+	fflush(f);
+}
+
 void vb_out_human_header(FILE *f, const struct vb_context *c)
 {
 	const struct vb_config *cfg = c->cfg;
 	const struct vb_env *e = c->env;
 
 	fprintf(f, "# vbench %s: %" PRIu64 " bytes per run (bs=%" PRIu64 " count=%" PRIu64
-		"), %" PRIu64 " runs", VB_VERSION, vb_run_bytes(cfg), cfg->bs_bytes,
-		cfg->count_blocks, cfg->runs);
+		"), ", VB_VERSION, vb_run_bytes(cfg), cfg->bs_bytes, cfg->count_blocks);
+	if (cfg->runs_auto)
+		fprintf(f, "runs auto (%d to %" PRIu64 ", until the mean's 95%% CI is within "
+			"+-%g%%)", VB_AUTO_MIN_RUNS, cfg->runs, cfg->precision * 100);
+	else
+		fprintf(f, "%" PRIu64 " runs", cfg->runs);
 	if (cfg->warmup_runs)
 		fprintf(f, " after %" PRIu64 " warm-up", cfg->warmup_runs);
 	fprintf(f, ", source %s, sync %s", vb_source_name(cfg->source), vb_sync_name(cfg->sync));
@@ -181,7 +195,8 @@ static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *
 		fprintf(f, "# warm-up %" PRIu64 " of %" PRIu64 " (not counted)", r->run,
 			c->cfg->warmup_runs);
 	else
-		fprintf(f, "# run %" PRIu64 " of %" PRIu64, r->run, c->cfg->runs);
+		fprintf(f, "# run %" PRIu64 " of %s%" PRIu64, r->run,
+			c->cfg->runs_auto ? "at most " : "", c->cfg->runs);
 	if (r->allocating)
 		fprintf(f, " (allocating: the file was new)");
 	if (r->paused)
@@ -267,6 +282,15 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 		fputs("stddev  n/a (one run)\n", f);
 	else
 		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
+	if (c->auto_note != NULL) {
+		fputs("runs    ", f);
+		vb_text(f, c->auto_note);
+		fputc('\n', f);
+	}
+	if (c->result_line != NULL) {
+		vb_text(f, c->result_line);
+		fputc('\n', f);
+	}
 }
 
 /* The target as named in messages, escaped. */
@@ -352,7 +376,8 @@ void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct v
 	for (uint64_t i = 0; i < r->n_intervals; i++)
 		vb_buf_printf(b, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
 			      (double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
-	vb_buf_printf(b, ",%" PRIu64 ",%.6f\r\n", cfg->qd, r->data_wait_secs);
+	vb_buf_printf(b, ",%" PRIu64 ",%.6f,%d\r\n", cfg->qd, r->data_wait_secs,
+		      VB_SCHEMA_VERSION);
 }
 
 static void json_latency(FILE *f, const struct vb_latency *l)
@@ -410,6 +435,10 @@ static void json_config(FILE *f, const struct vb_context *c)
 		cfg->direct ? "true" : "false", vb_sync_name(cfg->sync), cfg->qd, cfg->runs,
 		cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
 	vb_json_string(f, c->target);
+	fprintf(f, ", \"runs_auto\": %s", cfg->runs_auto ? "true" : "false");
+	if (cfg->runs_auto)
+		fprintf(f, ", \"precision\": %g, \"max_runs\": %" PRIu64 ", \"max_time_secs\": %g",
+			cfg->precision, cfg->runs, cfg->max_time_secs);
 	fputs("},\n", f);
 }
 
@@ -459,7 +488,8 @@ static void json_summary(FILE *f, const struct vb_run_analysis *a)
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
 		 const struct vb_run_analysis *a, const char *const *warnings, size_t n_warnings)
 {
-	fprintf(f, "{\n  \"" VB_JK_VERSION "\": \"%s\",\n  \"" VB_JK_LABEL "\": ", VB_VERSION);
+	fprintf(f, "{\n  \"" VB_JK_SCHEMA "\": %d,\n  \"" VB_JK_VERSION "\": \"%s\",\n  \""
+		VB_JK_LABEL "\": ", VB_SCHEMA_VERSION, VB_VERSION);
 	vb_json_string(f, c->label);
 	fputs(",\n", f);
 	json_config(f, c);
@@ -471,6 +501,16 @@ void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs,
 	}
 	fputs("  ],\n", f);
 	json_summary(f, a);
+	if (c->result_line != NULL) {
+		fputs("  \"result_line\": ", f);
+		vb_json_string(f, c->result_line);
+		fputs(",\n", f);
+	}
+	if (c->auto_note != NULL) {
+		fputs("  \"runs_stopped\": ", f);
+		vb_json_string(f, c->auto_note);
+		fputs(",\n", f);
+	}
 	fputs("  \"" VB_JK_WARNINGS "\": [", f);
 	for (size_t i = 0; i < n_warnings; i++) {
 		fputs(i ? ", " : "", f);

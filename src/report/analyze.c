@@ -7,6 +7,7 @@
 
 #include "vb_report.h"
 #include "vb_stats.h"
+#include "vb_units.h"
 #include "report_internal.h"
 
 /* The analysis of `vbench report`: the runs grouped by label, each label compared with
@@ -29,26 +30,120 @@ void vb_comparison_free(struct vb_comparison *a)
 	memset(a, 0, sizeof *a);
 }
 
-/* Copies the samples of each label of d into its group, in input order. */
+/* Whether two runs were made the same way, as far as their inputs say. */
+static bool same_cfg(const struct vb_runcfg *x, const struct vb_runcfg *y)
+{
+	return x->bs == y->bs && x->qd == y->qd && x->direct == y->direct &&
+	       strcmp(x->sync, y->sync) == 0 && strcmp(x->source, y->source) == 0;
+}
+
+/* The settings in which the groups of one label differ. */
+struct differ {
+	bool bs, direct, sync, qd, source;
+};
+
+/* Appends to name the settings of cfg that differ within its label ("bs=4k qd8"). */
+static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const struct differ *df)
+{
+	size_t len = strlen(name);
+	char size[32];
+
+#define ADD(...) do { if (len < n) { int k_ = snprintf(name + len, n - len, __VA_ARGS__); \
+	len += k_ > 0 ? (size_t)k_ : 0; } } while (0)
+	if (df->bs && c->bs == 0)
+		ADD(" bs=?");
+	else if (df->bs) {
+		vb_size_short(size, sizeof size, c->bs);
+		ADD(" bs=%s", size);
+	}
+	if (df->direct)
+		ADD(" %s", c->direct < 0 ? "direct=?" : c->direct ? "direct" : "buffered");
+	if (df->sync)
+		ADD(" %s", c->sync[0] == '\0' ? "sync=?" : strcmp(c->sync, "none") == 0 ? "nosync" :
+		    c->sync);
+	if (df->qd && c->qd == 0)
+		ADD(" qd=?");
+	else if (df->qd)
+		ADD(" qd%llu", (unsigned long long)c->qd);
+	if (df->source)
+		ADD(" %s", c->source[0] ? c->source : "source=?");
+#undef ADD
+}
+
+/* Splits the runs of d into groups, one per label and configuration, in first-seen
+ * order; the samples are copied in input order. -1 without memory. */
 static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 {
-	for (size_t s = 0; s < d->n_samples; s++)
-		a->groups[d->samples[s].label].n++;
+	size_t *gid = malloc((d->n_samples ? d->n_samples : 1) * sizeof *gid);
+	size_t *first = malloc((d->n_labels ? d->n_labels : 1) * sizeof *first);
+	size_t *next = malloc((d->n_samples ? d->n_samples : 1) * sizeof *next);
+	struct differ *df = calloc(d->n_labels ? d->n_labels : 1, sizeof *df);
+	int rc = -1;
+
+	a->groups = calloc(d->n_samples ? d->n_samples : 1, sizeof *a->groups);
+	if (gid == NULL || first == NULL || next == NULL || df == NULL || a->groups == NULL)
+		goto out;
+	for (size_t l = 0; l < d->n_labels; l++)
+		first[l] = SIZE_MAX;
+	/* Each sample joins the group of its label with its settings, searched among that
+	 * label's groups only (linked through next). */
+	for (size_t s = 0; s < d->n_samples; s++) {
+		const struct vb_sample *sm = &d->samples[s];
+		size_t g = first[sm->label];
+		while (g != SIZE_MAX && !same_cfg(&a->groups[g].cfg, &sm->cfg))
+			g = next[g];
+		if (g == SIZE_MAX) {
+			g = a->n_groups++;
+			a->groups[g].origin = sm->label;
+			a->groups[g].cfg = sm->cfg;
+			next[g] = SIZE_MAX;
+			if (first[sm->label] == SIZE_MAX) {
+				first[sm->label] = g;
+			} else {
+				size_t k = first[sm->label];
+				const struct vb_runcfg *c0 = &a->groups[k].cfg, *c = &sm->cfg;
+				struct differ *f = &df[sm->label];
+				f->bs |= c0->bs != c->bs;
+				f->direct |= c0->direct != c->direct;
+				f->sync |= strcmp(c0->sync, c->sync) != 0;
+				f->qd |= c0->qd != c->qd;
+				f->source |= strcmp(c0->source, c->source) != 0;
+				while (next[k] != SIZE_MAX)
+					k = next[k];
+				next[k] = g;
+			}
+		}
+		gid[s] = g;
+		a->groups[g].n++;
+	}
 	for (size_t g = 0; g < a->n_groups; g++) {
 		struct vb_group *gr = &a->groups[g];
-		gr->label = vbr_dup_n(d->labels[g], strlen(d->labels[g]));
+		const char *label = d->labels[gr->origin];
+		gr->split = first[gr->origin] != g || next[g] != SIZE_MAX;
+		char name[512];
+		snprintf(name, sizeof name, "%s", label);
+		if (gr->split)
+			add_settings(name, sizeof name, &gr->cfg, &df[gr->origin]);
+		gr->label = vbr_dup_n(name, strlen(name));
+		gr->label_len = strlen(label) < sizeof name ? strlen(label) : sizeof name - 1;
 		gr->samples = malloc((gr->n ? gr->n : 1) * sizeof *gr->samples);
 		if (gr->label == NULL || gr->samples == NULL)
-			return -1;
+			goto out;
 		if (gr->n > a->max_runs)
 			a->max_runs = gr->n;
 		gr->n = 0;
 	}
 	for (size_t s = 0; s < d->n_samples; s++) {
-		struct vb_group *gr = &a->groups[d->samples[s].label];
+		struct vb_group *gr = &a->groups[gid[s]];
 		gr->samples[gr->n++] = d->samples[s];
 	}
-	return 0;
+	rc = 0;
+out:
+	free(gid);
+	free(first);
+	free(next);
+	free(df);
+	return rc;
 }
 
 /* The summary of a group's bytes/sec. */
@@ -103,6 +198,52 @@ static void unknown_baseline(const struct vb_comparison *a, const char *label, c
 					 a->groups[g].label);
 }
 
+/* The error for --baseline naming a label that was split: names its groups; 0 when
+ * label is not such a label. */
+static int split_label(const struct vb_comparison *a, const char *label, char *err,
+		       size_t errlen)
+{
+	size_t used = 0;
+	bool found = false;
+
+	for (size_t g = 0; g < a->n_groups; g++) {
+		const struct vb_group *gr = &a->groups[g];
+		if (!gr->split || gr->label_len != strlen(label) ||
+		    strncmp(gr->label, label, gr->label_len) != 0)
+			continue;
+		if (!found && err != NULL && errlen > 0)
+			used = (size_t)snprintf(err, errlen, "--baseline \"%s\" holds runs with "
+						"different settings; name one of", label);
+		else if (err != NULL && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, ",");
+		if (err != NULL && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, " \"%s\"", gr->label);
+		found = true;
+	}
+	return found;
+}
+
+int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, size_t n)
+{
+	const struct vb_group *gr = &a->groups[g];
+	size_t used;
+
+	if (!gr->split)
+		return 0;
+	for (size_t k = 0; k < g; k++)
+		if (a->groups[k].origin == gr->origin)
+			return 0;
+	size_t base = gr->label_len;
+	used = (size_t)snprintf(buf, n, "note: label \"%.*s\" holds runs made with different "
+				"settings, which are never averaged together: reported as", (int)base,
+				gr->label);
+	for (size_t k = g; k < a->n_groups && used < n; k++)
+		if (a->groups[k].origin == gr->origin)
+			used += (size_t)snprintf(buf + used, n - used, "%s \"%s\"",
+						 k == g ? "" : ",", a->groups[k].label);
+	return 1;
+}
+
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen)
 {
@@ -112,14 +253,17 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 			snprintf(err, errlen, "no runs to report");
 		return -1;
 	}
-	a->groups = calloc(d->n_labels, sizeof *a->groups);
-	if (a->groups == NULL || (a->n_groups = d->n_labels, fill_groups(d, a) < 0)) {
+	if (fill_groups(d, a) < 0) {
 		vb_comparison_free(a);
 		if (err && errlen)
 			snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	a->baseline = baseline ? group_index(a, baseline) : 0;
+	if (a->baseline == SIZE_MAX && baseline != NULL && split_label(a, baseline, err, errlen)) {
+		vb_comparison_free(a);
+		return -1;
+	}
 	if (a->baseline == SIZE_MAX) {
 		unknown_baseline(a, baseline, err, errlen);
 		vb_comparison_free(a);
@@ -130,6 +274,14 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 	for (size_t g = 0; g < a->n_groups; g++)
 		compare(&a->groups[g], &a->groups[a->baseline], g == a->baseline);
 	return 0;
+}
+
+void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n)
+{
+	if (g->verdict == VB_VERDICT_SAME)
+		snprintf(buf, n, "no significant difference");
+	else
+		vb_report_verdict(g, buf, n);
 }
 
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n)

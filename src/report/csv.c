@@ -178,7 +178,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 
 /* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
-	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, N_COLS };
+	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -212,6 +212,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	m->col[COL_DIRECT] = csv_index(h, vb_csv_names[VB_COL_DIRECT]);
 	m->col[COL_SYNC] = csv_index(h, vb_csv_names[VB_COL_SYNC]);
 	m->col[COL_QD] = csv_index(h, vb_csv_names[VB_COL_QD]);
+	m->col[COL_SOURCE] = csv_index(h, vb_csv_names[VB_COL_SOURCE]);
 	return 0;
 }
 
@@ -261,6 +262,7 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 		c->qd = 0;
 	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
 	vbr_cfg_sync(c, csv_opt(r, m->col[COL_SYNC]));
+	vbr_cfg_source(c, csv_opt(r, m->col[COL_SOURCE]));
 }
 
 /* Converts one data row and adds it to d. */

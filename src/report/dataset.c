@@ -160,6 +160,19 @@ void vbr_cfg_sync(struct vb_runcfg *c, const char *s)
 	memcpy(c->sync, s, n + 1);
 }
 
+void vbr_cfg_source(struct vb_runcfg *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	c->source[0] = '\0';
+	if (n == 0 || n >= sizeof c->source)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < 'a' || s[i] > 'z')
+			return;
+	memcpy(c->source, s, n + 1);
+}
+
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg)
 {

@@ -460,6 +460,9 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 	const char *sync = jstr(cfg, "sync");
 	if (sync != NULL)
 		vbr_cfg_sync(c, sync);
+	const char *source = jstr(cfg, "source");
+	if (source != NULL)
+		vbr_cfg_source(c, source);
 }
 
 /* Adds one entry of "runs" to d under label. */

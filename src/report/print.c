@@ -43,8 +43,8 @@ static void md_label(FILE *f, const char *s)
 /* ---------------------------------------------------------------------------------- */
 
 /* Rows after the runs: the statistics of each label. */
-static const char *const stat_rows[] = {"mean", "min", "max", "stddev"};
-#define N_STATS 4
+static const char *const stat_rows[] = {"mean", "mean MB/s", "min", "max", "stddev"};
+#define N_STATS 5
 #define CELL_MAX 64
 
 /* Name of table row r: "run 1", ... then the statistics. */
@@ -56,7 +56,14 @@ static void row_name(const struct vb_comparison *a, size_t r, char *buf, size_t 
 		snprintf(buf, n, "%s", r - a->max_runs < N_STATS ? stat_rows[r - a->max_runs] : "");
 }
 
-/* Cell of group g in row r, in bytes/sec: runs and extremes rounded as dd prints them,
+/* bytes_per_sec in MB/s (10^6 bytes/sec), with three significant digits below 100. */
+static void fmt_mb(double bytes_per_sec, char *buf, size_t n)
+{
+	double mb = bytes_per_sec / 1e6;
+	snprintf(buf, n, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : mb >= 1 ? 2 : 3, mb);
+}
+
+/* Cell of group g in row r, in bytes/sec (the mean also in MB/s): runs and extremes rounded as dd prints them,
  * mean and stddev with one decimal as vbench's summary does; "" past a label's last run,
  * "-" for the stddev of one run. */
 static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, size_t n)
@@ -71,8 +78,9 @@ static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, s
 	}
 	switch (r - a->max_runs) {
 	case 0: snprintf(buf, n, "%.1f", gr->sum.mean); break;
-	case 1: snprintf(buf, n, "%.0f", gr->sum.min); break;
-	case 2: snprintf(buf, n, "%.0f", gr->sum.max); break;
+	case 1: fmt_mb(gr->sum.mean, buf, n); break;
+	case 2: snprintf(buf, n, "%.0f", gr->sum.min); break;
+	case 3: snprintf(buf, n, "%.0f", gr->sum.max); break;
 	default:
 		if (gr->n < 2)
 			snprintf(buf, n, "-");
@@ -118,12 +126,17 @@ static void fmt_ratio(const struct vb_group *g, char *buf, size_t n)
 	}
 }
 
-/* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else "". */
+/* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else ""; p is
+ * left to the verdict when the verdict gives it ("no significant difference (p=0.85)"),
+ * so that it is printed once. */
 static void fmt_test(const struct vb_group *g, char *buf, size_t n)
 {
 	const struct vb_welch *w = &g->cmp;
 	if (g->verdict == VB_VERDICT_BASELINE || !w->valid)
 		snprintf(buf, n, "%s", "");
+	else if (g->verdict == VB_VERDICT_SAME)
+		snprintf(buf, n, "95%% CI [%.2f, %.2f], Welch t=%.2f, df=%.1f", w->ratio_lo,
+			 w->ratio_hi, w->t, w->df);
 	else
 		snprintf(buf, n, "95%% CI [%.2f, %.2f], Welch t=%.2f, df=%.1f, p=%.3g",
 			 w->ratio_lo, w->ratio_hi, w->t, w->df, w->p);
@@ -184,13 +197,14 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 		const struct vb_group *gr = &a->groups[g];
 		if (g == a->baseline)
 			continue;
-		char ratio[32], test[160], verdict[96];
+		char ratio[32], test[160], verdict[96], mb[32];
 		fmt_ratio(gr, ratio, sizeof ratio);
 		fmt_test(gr, test, sizeof test);
+		fmt_mb(gr->sum.mean, mb, sizeof mb);
 		vb_report_verdict(gr, verdict, sizeof verdict);
 		vb_text(f, gr->label);
 		pad(f, lw - vbr_text_width(gr->label));
-		fprintf(f, "  %s%s%s: %s\n", ratio, test[0] ? ", " : "", test, verdict);
+		fprintf(f, "  %s (%s MB/s)%s%s: %s\n", ratio, mb, test[0] ? ", " : "", test, verdict);
 	}
 	return vbr_finish(f);
 }
@@ -224,11 +238,12 @@ static void md_runs(FILE *f, const struct vb_comparison *a)
 static void md_compare_row(FILE *f, const struct vb_group *g)
 {
 	const struct vb_welch *w = &g->cmp;
-	char verdict[96];
-	vb_report_verdict(g, verdict, sizeof verdict);
+	char verdict[96], mb[32];
+	vb_report_verdict_short(g, verdict, sizeof verdict);
+	fmt_mb(g->sum.mean, mb, sizeof mb);
 	fputs("| ", f);
 	md_label(f, g->label);
-	fprintf(f, " | %.1f | ", g->sum.mean);
+	fprintf(f, " | %.1f | %s | ", g->sum.mean, mb);
 	char ratio[32];
 	fmt_number_ratio(w->ratio, ratio, sizeof ratio);
 	if (isfinite(w->ratio))
@@ -244,8 +259,8 @@ static void md_compare_row(FILE *f, const struct vb_group *g)
 int vb_report_print_markdown(FILE *f, const struct vb_comparison *a)
 {
 	md_runs(f, a);
-	fputs("\n| label | mean (bytes/sec) | ratio | 95% CI | t | df | p | verdict |\n"
-	      "|:---|---:|---:|:---|---:|---:|---:|:---|\n", f);
+	fputs("\n| label | mean (bytes/sec) | MB/s | ratio | 95% CI | t | df | p | verdict |\n"
+	      "|:---|---:|---:|---:|:---|---:|---:|---:|:---|\n", f);
 	for (size_t g = 0; g < a->n_groups; g++)
 		md_compare_row(f, &a->groups[g]);
 	return vbr_finish(f);

@@ -9,6 +9,7 @@
 
 #include "vb_escape.h"
 #include "vb_report.h"
+#include "vb_units.h"
 #include "report_internal.h"
 
 /* The SVG chart of `vbench report`, with the XML escaping it needs. */
@@ -98,13 +99,15 @@ static struct chart chart_layout(const struct vb_comparison *a, size_t subtitle_
 	}
 	if (!(ymax > 0) || !isfinite(ymax))
 		ymax = 1;
+	ymax *= 1.08;   /* room above the highest whisker for a mean written there */
 	c.y_step = nice_step(ymax / 5);
 	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
-	c.plot_w = c.slot * (double)a->n_groups;
-	/* The subtitles are never cut: the chart is widened to the longer of them. */
+	/* The subtitles are never cut: the chart is widened to the longer of them, and the
+	 * plot takes all the width there is, its bars wider (up to a point) when few. */
 	double subtitle_px = (double)subtitle_chars * 6.6 + 40;
-	c.width = fmax(fmax(c.left + c.plot_w + 40, 420), subtitle_px);
-	c.left += (c.width - (c.left + c.plot_w + 40)) / 2;
+	c.width = fmax(fmax(c.left + c.slot * (double)a->n_groups + 40, 640), subtitle_px);
+	c.plot_w = c.width - c.left - 40;
+	c.slot = c.plot_w / (double)(a->n_groups ? a->n_groups : 1);
 	/* the labels, the axis title below them, and a margin */
 	c.height = c.top + c.plot_h + label_band(a, c.slanted) + 26;
 	return c;
@@ -150,7 +153,7 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 		    bool base)
 {
 	double mean = g->sum.mean / 1e6, lo = g->sum.min / 1e6, hi = g->sum.max / 1e6;
-	double cx = c->left + c->slot * ((double)i + 0.5), bw = c->slot * 0.6;
+	double cx = c->left + c->slot * ((double)i + 0.5), bw = fmin(c->slot * 0.6, 140);
 	double y0 = c->top + c->plot_h, ym = chart_y(c, mean);
 	char verdict[160];
 	vb_report_verdict(g, verdict, sizeof verdict);
@@ -168,13 +171,16 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 			"stroke=\"#000\" fill=\"none\"/>\n", cx, ylo, yhi, cx - bw / 6, ylo,
 			cx + bw / 6, cx - bw / 6, yhi, cx + bw / 6);
 	}
-	/* The mean on the bar, inside its top where it fits (white on the bar), else just
-	 * above it: never above the whisker, where it would read as the maximum. Three
+	/* The mean on the bar, inside it below the whisker's lower end where it fits (white
+	 * on the bar), else above the whisker's upper end: never crossed by the whisker,
+	 * and never between it and the bar's top, where it would read as the maximum. Three
 	 * significant digits at most sizes, so small means do not show as 0.0. */
-	bool inside = y0 - ym >= 22;
+	double below = g->n >= 2 ? fmax(ym, chart_y(c, lo)) : ym;
+	double above = g->n >= 2 ? fmin(ym, chart_y(c, hi)) : ym;
+	bool inside = below + 15 <= y0 - 4;
 	fprintf(f, "<text class=\"mean\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 		"fill=\"%s\" stroke=\"%s\" stroke-width=\"3\" paint-order=\"stroke\">%.*f</text>\n",
-		cx, inside ? ym + 15 : ym - 4, inside ? "#fff" : "#000",
+		cx, inside ? below + 15 : above - 4, inside ? "#fff" : "#000",
 		inside ? (base ? "#9e9e9e" : "#4e79a7") : "#fff",
 		mean >= 100 ? 0 : mean >= 1 ? 1 : 3, mean);
 	if (significant(g))
@@ -218,6 +224,8 @@ char *vb_report_config_text(const struct vb_comparison *a, const struct vb_datas
 {
 	size_t len = 0;
 	bool bs_same = true, qd_same = true, direct_same = true, sync_same = true;
+	bool source_same = true;
+	char size[32];
 	const struct vb_runcfg *first = d->n_samples > 0 ? &d->samples[0].cfg : NULL;
 
 	buf[0] = '\0';
@@ -227,12 +235,13 @@ char *vb_report_config_text(const struct vb_comparison *a, const struct vb_datas
 		qd_same &= c->qd == first->qd;
 		direct_same &= c->direct == first->direct;
 		sync_same &= strcmp(c->sync, first->sync) == 0;
+		source_same &= strcmp(c->source, first->source) == 0;
 	}
 	if (first != NULL) {
 		if (!bs_same)
 			add_part(buf, n, &len, "bs differs");
-		else if (first->bs != 0)
-			add_part(buf, n, &len, "bs=%" PRIu64, first->bs);
+		else if (first->bs != 0 && (vb_size_short(size, sizeof size, first->bs), 1))
+			add_part(buf, n, &len, "bs=%s", size);
 		if (!direct_same)
 			add_part(buf, n, &len, "direct differs");
 		else if (first->direct >= 0)
@@ -245,6 +254,12 @@ char *vb_report_config_text(const struct vb_comparison *a, const struct vb_datas
 			add_part(buf, n, &len, "qd differs");
 		else if (first->qd != 0)
 			add_part(buf, n, &len, "qd %" PRIu64, first->qd);
+		if (!source_same)
+			add_part(buf, n, &len, "source differs");
+		else if (first->source[0] != '\0')
+			add_part(buf, n, &len, "source %s", first->source);
+		else
+			add_part(buf, n, &len, "source unknown");
 	}
 	size_t lo = SIZE_MAX, hi = 0;
 	for (size_t g = 0; g < a->n_groups; g++) {

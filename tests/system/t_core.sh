@@ -10,7 +10,7 @@ n=$(printf '%s\n' "$OUT" | grep -cE '^[0-9]+ bytes transferred in [0-9]+\.[0-9]{
 check "three BSD dd summary lines" [ "$n" = 3 ]
 n=$(printf '%s\n' "$OUT" | grep -cxE '32\+0 records (in|out)')
 check "records in/out lines" [ "$n" = 6 ]
-bad=$(printf '%s\n' "$OUT" | grep -vE '^# |^[0-9]+\+[0-9]+ records (in|out)$|bytes transferred in|^(mean|min|max|stddev) ')
+bad=$(printf '%s\n' "$OUT" | grep -vE '^# |^[0-9]+\+[0-9]+ records (in|out)$|bytes transferred in|^(mean|min|max|stddev) |^[^ ]+  bs=64k x32 buffered fsync qd1: [0-9.]+ MB/s \(')
 check "every other line is a '# ' context line" [ -z "$bad" ]
 # Recompute the rates from bytes and secs and the summary from the rates.
 calc=$(printf '%s\n' "$OUT" | awk '
@@ -42,7 +42,8 @@ expect_out '^stddev  n/a \(one run\)$' "one run: stddev n/a"
 
 # Quiet: only the summary.
 run_vb -q bs=4k count=4 runs=2 "$d"
-check "--quiet prints the four summary lines only" [ "$(printf '%s\n' "$OUT" | wc -l)" = 4 ]
+check "--quiet prints the four summary lines and the line to paste" \
+	[ "$(printf '%s\n' "$OUT" | wc -l)" = 5 ]
 
 # A new path is created and removed, or kept with --keep.
 run_vb bs=4k count=8 runs=2 "$d/new.img"

@@ -54,6 +54,10 @@ check_sectors "$d/u" "urandom, reused and stamped"
 rm -f "$d/u"
 
 # --- zeros: said to be zeros ----------------------------------------------------------
+# (a directory of its own: the one above may have been removed already, and a run into
+# a missing directory would leave it trivially empty)
+d=$(new_dir)
 run_vb --no-progress bs=64k count=16 runs=1 "$d"
+expect_rc 0 "zeros into a fresh directory"
 expect_out "^# data zeros" "the header says zeros"
 check "nothing left behind" empty_dir "$d"

@@ -1,0 +1,39 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+
+#include "vb_space.h"
+
+uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs)
+{
+	if (bs == 0)
+		return 0;
+	if (on_fs)
+		avail -= (uint64_t)((double)avail * VB_SPACE_SPARE);
+	return avail / bs;
+}
+
+int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avail, bool on_fs,
+		   char *buf, size_t n)
+{
+	uint64_t need = vb_run_bytes(cfg);
+	uint64_t fits = vb_count_that_fits(avail, cfg->bs_bytes, on_fs);
+	int len;
+
+	if (need <= avail)
+		return 0;
+	unsigned long long got = avail, run = need, bs = cfg->bs_bytes, count = cfg->count_blocks;
+	if (on_fs)
+		len = snprintf(buf, n, "only %llu bytes are free under %s, less than the %llu "
+			       "bytes of one run (bs=%llu count=%llu); ", got, where, run, bs, count);
+	else
+		len = snprintf(buf, n, "%s holds %llu bytes, less than the %llu bytes of one run "
+			       "(bs=%llu count=%llu); ", where, got, run, bs, count);
+	if (len < 0 || (size_t)len >= n)
+		return 1;
+	if (fits == 0)
+		snprintf(buf + len, n - (size_t)len, "not one block of bs=%llu fits",
+			 (unsigned long long)cfg->bs_bytes);
+	else
+		snprintf(buf + len, n - (size_t)len, "count=%llu fits", (unsigned long long)fits);
+	return 1;
+}

@@ -1,0 +1,52 @@
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "vb_output.h"
+#include "vb_units.h"
+
+/* The one line a person pastes: what was measured and its result, in MB/s (10^6). */
+
+void vb_format_settings(char *buf, size_t n, const struct vb_config *cfg)
+{
+	char bs[32];
+
+	vb_size_short(bs, sizeof bs, cfg->bs_bytes);
+	snprintf(buf, n, "bs=%s x%llu %s %s qd%llu%s%s", bs,
+		 (unsigned long long)cfg->count_blocks, cfg->direct ? "direct" : "buffered",
+		 cfg->sync == VB_SYNC_NONE ? "nosync" : vb_sync_name(cfg->sync),
+		 (unsigned long long)cfg->qd, cfg->source == VB_SRC_ZERO ? "" : " ",
+		 cfg->source == VB_SRC_ZERO ? "" : vb_source_name(cfg->source));
+}
+
+/* Digits after the point for a rate shown beside mean: three significant ones at least,
+ * none from 100 MB/s up. */
+static int mb_decimals(double mean_mb)
+{
+	return mean_mb >= 100 ? 0 : mean_mb >= 10 ? 1 : mean_mb >= 1 ? 2 : 3;
+}
+
+void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,
+			   const struct vb_summary *s)
+{
+	char settings[160];
+	int len;
+
+	vb_format_settings(settings, sizeof settings, cfg);
+	len = snprintf(buf, n, "%s  %s: ", label, settings);
+	if (len < 0 || (size_t)len >= n)
+		return;
+	buf += len;
+	n -= (size_t)len;
+	if (s->n == 0) {
+		snprintf(buf, n, "no completed run");
+		return;
+	}
+	double mean = s->mean / 1e6, lo = s->min / 1e6, hi = s->max / 1e6;
+	int d = mb_decimals(mean);
+	if (s->n < 2)
+		snprintf(buf, n, "%.*f MB/s (n=1)", d, mean);
+	else
+		snprintf(buf, n, "%.*f MB/s (%.*f-%.*f, CV %.1f%%, n=%llu)", d, mean, d, lo, d, hi,
+			 s->cv * 100, (unsigned long long)s->n);
+}

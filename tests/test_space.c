@@ -1,0 +1,52 @@
+/* Whether one run fits, and which count does when it does not. */
+#include "vb_test.h"
+#include <string.h>
+#include "vb_space.h"
+
+static void test_count_that_fits(void **state)
+{
+	(void)state;
+	/* a disk: every byte; a file system: 2% kept for its own blocks */
+	assert_int_equal(vb_count_that_fits(1000ULL << 20, 1 << 20, false), 1000);
+	assert_int_equal(vb_count_that_fits(1000ULL << 20, 1 << 20, true), 980);
+	assert_int_equal(vb_count_that_fits(4095, 4096, false), 0);
+	assert_int_equal(vb_count_that_fits(100, 0, false), 0);
+}
+
+static void test_directory_short_of_space(void **state)
+{
+	struct vb_config cfg;
+	char why[512];
+	(void)state;
+	vb_config_defaults(&cfg);   /* 1000 x 1 MiB */
+	assert_int_equal(vb_space_short(&cfg, "/mnt", 1000ULL << 20, true, why, sizeof why), 0);
+	assert_int_equal(vb_space_short(&cfg, "/mnt", 943718400, true, why, sizeof why), 1);
+	assert_string_equal(why, "only 943718400 bytes are free under /mnt, less than the "
+			    "1048576000 bytes of one run (bs=1048576 count=1000); count=882 fits");
+	assert_int_equal(vb_space_short(&cfg, "/mnt", 1000, true, why, sizeof why), 1);
+	assert_non_null(strstr(why, "; not one block of bs=1048576 fits"));
+}
+
+static void test_disk_smaller_than_a_run(void **state)
+{
+	struct vb_config cfg;
+	char why[512];
+	(void)state;
+	vb_config_defaults(&cfg);
+	cfg.bs_bytes = 4096;
+	cfg.count_blocks = 300;
+	assert_int_equal(vb_space_short(&cfg, "/dev/loop3", 1228800, false, why, sizeof why), 0);
+	assert_int_equal(vb_space_short(&cfg, "/dev/loop3", 1048576, false, why, sizeof why), 1);
+	assert_string_equal(why, "/dev/loop3 holds 1048576 bytes, less than the 1228800 bytes "
+			    "of one run (bs=4096 count=300); count=256 fits");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_count_that_fits),
+		cmocka_unit_test(test_directory_short_of_space),
+		cmocka_unit_test(test_disk_smaller_than_a_run),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
