@@ -142,7 +142,7 @@ dist:
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 		git ls-files | tar cf - -T - | (cd $(BUILD)/dist/vbench-$(VERSION) && tar xf -); \
 	else \
-		tar cf - Makefile README.md LICENSE src include tests man bench .ci | \
+		tar cf - Makefile README.md LICENSE src include tests man bench docs .ci | \
 			(cd $(BUILD)/dist/vbench-$(VERSION) && tar xf -); \
 	fi
 	@(cd $(BUILD)/dist && tar cf - vbench-$(VERSION)) | gzip -9 >vbench-$(VERSION).tar.gz
