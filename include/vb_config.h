@@ -50,6 +50,10 @@ struct vb_config {
 	double timeout_secs;          /* abort a run stuck this long in one call; 0 = never */
 };
 
+/* The shortest --timeout honoured: the watchdog looks at the calls this often. */
+#define VB_TIMEOUT_MIN_SECS 0.1
+#define VB_WATCH_POLL_MS 100
+
 /* What a sync mode does: the one table the parser, the plan and the output share. */
 struct vb_sync_mode {
 	const char *name;             /* as typed and printed: "none", "fsync", ... */

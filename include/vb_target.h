@@ -38,6 +38,7 @@ struct vb_target {
 	uint64_t name_seed;     /* makes per-run names unpredictable */
 	unsigned name_serial;
 	char run_name[64];      /* the per-run name being used */
+	int cleanup_errno;      /* why the file vbench created was not removed, or 0 */
 };
 
 /* Checks cfg's target through ops without writing any data; on success fills t (which
@@ -53,6 +54,10 @@ const char *vb_target_next_name(struct vb_target *t);
 /* Removes what vbench created (unless kept), and only while it is still the same file;
  * closes the descriptors. Safe to call twice. */
 void vb_target_cleanup(struct vb_target *t);
+
+/* After vb_target_cleanup: NULL when everything vbench created is gone (or was to be
+ * kept), else a sentence in buf naming the file left behind and why. */
+const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size_t n);
 
 /* What is left behind when vbench must exit without touching the filesystem (a call
  * stuck in the kernel): a sentence in buf, which is returned. name is a per-run file

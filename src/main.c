@@ -201,6 +201,19 @@ static int parse(struct app *a, int argc, char *argv[])
 	return -1;
 }
 
+/* Removes what vbench created and closes the target; false, after naming on stderr
+ * what is left behind and why, when not everything could be removed. */
+static bool cleanup(struct app *a)
+{
+	char msg[4400];
+
+	vb_target_cleanup(&a->target);
+	if (vb_target_cleanup_problem(&a->target, msg, sizeof msg) == NULL)
+		return true;
+	vb_out_error(stderr, msg);
+	return false;
+}
+
 /* A stop signal during setup: undo what was done and die of it. */
 static void stop_if_signalled(struct app *a)
 {
@@ -208,7 +221,7 @@ static void stop_if_signalled(struct app *a)
 
 	if (signo <= 0)
 		return;
-	vb_target_cleanup(&a->target);
+	cleanup(a);
 	vb_os_die(signo);
 }
 
@@ -306,13 +319,16 @@ static int setup(struct app *a)
 	}
 	stop_if_signalled(a);
 	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
+		char left[4400];
 		stop_if_signalled(a);
 		vb_out_error(stderr, a->err.msg);
+		if (vb_target_cleanup_problem(&a->target, left, sizeof left) != NULL)
+			vb_out_error(stderr, left);
 		return exit_code(a->err.status);
 	}
 	int rc = hold_target(a);
 	if (rc >= 0) {
-		vb_target_cleanup(&a->target);
+		cleanup(a);
 		return rc;
 	}
 	stop_if_signalled(a);
@@ -357,7 +373,7 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 		const char *what = vb_target_leftover(&a->target, res->name_live ?
 						      res->leftover_name : NULL, left, sizeof left);
 		if (res->stop_signal == 0)
-			snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %.0f "
+			snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %g "
 				 "expired and cannot be interrupted; reporting what completed and "
 				 "exiting without touching the target again", a->cfg.timeout_secs);
 		else
@@ -392,7 +408,7 @@ static int run(struct app *a)
 					 &a->err);
 	if (st == VB_E_SETUP) {
 		vb_out_error(stderr, a->err.msg);
-		vb_target_cleanup(&a->target);
+		cleanup(a);
 		return EXIT_SETUP;
 	}
 	int status = report_session(a, st, &res);
@@ -400,8 +416,8 @@ static int run(struct app *a)
 		finish_output(a);
 	/* After an abort the worker may be stuck in the filesystem: any call there could
 	 * hang too, so the target is left exactly as it is. */
-	if (!res.aborted)
-		vb_target_cleanup(&a->target);
+	if (!res.aborted && !cleanup(a))
+		status = EXIT_IO;   /* the run did not end clean */
 	if (a->csv_failed || vb_csvfile_close(&a->csv, &a->err) != VB_OK) {
 		if (!a->csv_failed)
 			vb_out_error(stderr, a->err.msg);

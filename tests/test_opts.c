@@ -176,6 +176,8 @@ static void test_bad_values(void **state)
 	PARSE_FAILS("unknown conversion", "conv=notrunc");
 	PARSE_FAILS("unknown status", "status=noisy");
 	PARSE_FAILS("seconds", "--timeout", "-3");
+	/* below what the watchdog can honour: refused, quoting the value given */
+	PARSE_FAILS("--timeout 0.0001: shorter than 0.1 s", "--timeout", "0.0001", "/t");
 }
 
 static void test_limits(void **state)

@@ -83,6 +83,37 @@ static void test_new_path_created_and_planned_without_o_trunc(void **state)
 	assert_int_not_equal(lstat(path, &st), 0);
 }
 
+/* The file vbench created, when it cannot be removed at the end, is named with why. */
+static void test_cleanup_names_what_is_left(void **state)
+{
+	struct vb_target t;
+	char buf[4400], other[sizeof path + 16];
+	FILE *f;
+	(void)state;
+	snprintf(path, sizeof path, "%s/left.img", dir);
+	cfg.target_path = path;
+	assert_int_equal(prepare(&t), VB_OK);
+	vb_target_cleanup(&t);
+	assert_null(vb_target_cleanup_problem(&t, buf, sizeof buf));
+	/* another file took its name: left alone, and said so */
+	assert_int_equal(prepare(&t), VB_OK);
+	snprintf(other, sizeof other, "%s/other", dir);
+	assert_non_null(f = fopen(other, "w"));
+	fclose(f);
+	assert_int_equal(rename(other, path), 0);
+	vb_target_cleanup(&t);
+	assert_non_null(vb_target_cleanup_problem(&t, buf, sizeof buf));
+	assert_non_null(strstr(buf, "left.img no longer names the file vbench created"));
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(unlink(path), 0);
+	/* removed by someone else */
+	assert_int_equal(prepare(&t), VB_OK);
+	assert_int_equal(unlink(path), 0);
+	vb_target_cleanup(&t);
+	assert_non_null(vb_target_cleanup_problem(&t, buf, sizeof buf));
+	assert_non_null(strstr(buf, "was removed or renamed by someone else"));
+}
+
 static void test_kept_file_in_a_directory_is_named(void **state)
 {
 	struct vb_target t;
@@ -447,6 +478,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 #define D(name) cmocka_unit_test_setup(name, setup_disk)
 		T(test_new_path_created_and_planned_without_o_trunc),
+		T(test_cleanup_names_what_is_left),
 		T(test_kept_file_in_a_directory_is_named),
 		T(test_cleanup_spares_a_replaced_file),
 		T(test_cleanup_follows_the_directory_not_its_path),

@@ -8,7 +8,7 @@
 #include "vb_supervise.h"
 
 /* How long the supervisor waits for its worker before it reads the watch again. */
-#define POLL_MS 100
+#define POLL_MS VB_WATCH_POLL_MS
 /* A call still stuck this long after --timeout fired cannot be interrupted. */
 #define ABORT_GRACE_NS 2000000000ULL
 /* A worker that has not ended this long after a stop signal is left behind. */

@@ -90,13 +90,21 @@ static enum vb_status probe_flags(struct vb_target *t, const struct vb_config *c
 	return VB_OK;
 }
 
-/* Removes name from dirfd if it is still the file id describes. */
-static void remove_own(struct vb_target *t, const char *name, const struct vb_fileinfo *id)
+/* Removes name from dirfd if it is still the file id describes; 0, or an errno value
+ * (ESTALE: the name holds another file now, which is left alone). */
+static int remove_own(struct vb_target *t, const char *name, const struct vb_fileinfo *id)
 {
 	struct vb_fileinfo fi;
 
-	if (t->ops->statat(t->ops->ctx, t->dirfd, name, &fi) == 0 && same_file(&fi, id))
-		t->ops->unlinkat(t->ops->ctx, t->dirfd, name);
+	if (t->ops->statat(t->ops->ctx, t->dirfd, name, &fi) != 0)
+		return errno ? errno : EIO;
+	if (fi.type == VB_FT_MISSING)
+		return ENOENT;
+	if (!same_file(&fi, id))
+		return ESTALE;
+	if (t->ops->unlinkat(t->ops->ctx, t->dirfd, name) != 0)
+		return errno ? errno : EIO;
+	return 0;
 }
 
 /* Creates name in dirfd (exclusively, mode 0600, no link followed) and records it as
@@ -223,7 +231,13 @@ static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *c
 		st = create_owned(t, cfg, vb_target_next_name(t), &exists, err);
 	if (st != VB_OK)
 		return st;
-	remove_own(t, t->run_name, &t->id);
+	int e = remove_own(t, t->run_name, &t->id);
+	if (e != 0) {
+		t->created = false;
+		return vb_fail(err, VB_E_SETUP, "%s/%s, the file vbench made to try the "
+			       "directory, could not be removed: %s; it is left behind", t->shown,
+			       t->run_name, strerror(e));
+	}
 	t->ops->close(t->ops->ctx, t->held_fd);
 	t->held_fd = -1;
 	t->created = false;
@@ -440,13 +454,38 @@ void vb_target_cleanup(struct vb_target *t)
 	if (t->ops == NULL)
 		return;
 	if (t->created && !t->keep && t->dirfd >= 0)
-		remove_own(t, t->name, &t->id);
+		t->cleanup_errno = remove_own(t, t->name, &t->id);
 	t->created = false;
 	if (t->held_fd >= 0)
 		t->ops->close(t->ops->ctx, t->held_fd);
 	if (t->dirfd >= 0)
 		t->ops->close(t->ops->ctx, t->dirfd);
 	t->held_fd = t->dirfd = -1;
+}
+
+const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size_t n)
+{
+	const char *sep = t->kind == VB_TGT_NEWFILE ? "" : "/";
+	const char *name = t->kind == VB_TGT_NEWFILE ? "" : t->name;
+
+	switch (t->cleanup_errno) {
+	case 0:
+		return NULL;
+	case ENOENT:
+		snprintf(buf, n, "%s%s%s, the file vbench created, was removed or renamed by "
+			 "someone else before the end; wherever it is now, it was left alone",
+			 t->shown, sep, name);
+		break;
+	case ESTALE:
+		snprintf(buf, n, "%s%s%s no longer names the file vbench created (another file "
+			 "took its name); both were left alone", t->shown, sep, name);
+		break;
+	default:
+		snprintf(buf, n, "%s%s%s, the file vbench created, could not be removed: %s; it "
+			 "is left behind", t->shown, sep, name, strerror(t->cleanup_errno));
+		break;
+	}
+	return buf;
 }
 
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,

@@ -218,7 +218,14 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 		return 0;
 	case K_INTERVAL: return secs_value(st, how, v, &cfg->interval_secs);
 	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
-	case K_TIMEOUT: return secs_value(st, how, v, &cfg->timeout_secs);
+	case K_TIMEOUT:
+		if (secs_value(st, how, v, &cfg->timeout_secs) != 0)
+			return -1;
+		/* The watchdog looks every VB_TIMEOUT_MIN_SECS: nothing shorter is honoured. */
+		if (cfg->timeout_secs > 0 && cfg->timeout_secs < VB_TIMEOUT_MIN_SECS)
+			return fail(st, "%s%s: shorter than %g s, the shortest timeout vbench "
+				    "honours (0 means no timeout)", how, v, VB_TIMEOUT_MIN_SECS);
+		return 0;
 	case K_CSV_APPEND: cfg->csv_append_path = v; return 0;
 	case K_QD: return size_value(st, how, v, 0, &cfg->qd);
 	case K_NKEYS: break;
@@ -533,7 +540,7 @@ void vb_opts_usage(FILE *f)
 "                  --seed N            seed of the random source\n"
 "                  --interval SECS     record throughput every SECS\n"
 "                  --stall-timeout S   warn when a call hangs (default 30)\n"
-"                  --timeout SECS      abort a run stuck that long\n"
+"                  --timeout SECS      abort a stuck run (0: never)\n"
 "                  -q, --quiet         print only the summary\n"
 "                  -h, --help          this text\n"
 "                  -V, --version       the version\n"

@@ -243,8 +243,14 @@ static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_ope
 		fd = openat(dirfd, ".", flags, 0600);
 	else if (req->kind == VB_OPEN_CREATE)
 		fd = openat(dirfd, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	else
-		fd = openat(dirfd, name, flags | O_NOFOLLOW);
+	else {
+		/* A name swapped for a FIFO meanwhile must not wait for a reader: the open
+		 * does not block, and the caller's identity check then refuses it. */
+		fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK);
+		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+		if (fl != -1)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
 	if (fd >= 0 && vb_fam_after_open(fd, req) != 0) {
 		int e = errno;
 		close(fd);
