@@ -102,7 +102,8 @@ cross-macos:
 cross-bsd:
 	@sh tests/cross/bsd.sh
 
-# vbench.exe for Windows (MinGW-w64), and its tests under Wine.
+# vbench.exe (x86-64) and vbench32.exe (i686) for Windows XP to 11 (MinGW-w64), and
+# their tests under Wine.
 windows:
 	@sh tests/windows/build.sh
 
@@ -149,4 +150,4 @@ dist:
 	@echo "dist: vbench-$(VERSION).tar.gz"
 
 clean:
-	rm -rf build vbench vbench-static vbench.exe vbench-*.tar.gz
+	rm -rf build vbench vbench-static vbench.exe vbench32.exe vbench-*.tar.gz

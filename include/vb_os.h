@@ -29,6 +29,9 @@ struct vb_caps {
 	const char *dsync_how;      /* how --sync dsync opens ("O_DSYNC", ...) */
 	bool chr_disks;             /* disks are character devices (the BSDs) */
 	const char *status_how;     /* what asks for a status line ("SIGUSR1", ...) */
+	const char *qd_refused;     /* why --qd above 1 cannot be done here, or NULL */
+	bool disks_uncached;        /* the system never caches writes to a disk device, so
+				     * a disk target is direct I/O whatever is asked */
 };
 
 /* The capabilities of this build. */
@@ -75,6 +78,12 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes);
 /* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
  * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
 bool vb_fs_direct_may_cache(const char *fs);
+
+/* Refuses a target path for what it names, before anything is opened (opening some
+ * devices already acts on them): Windows refuses reserved device names such as COM1 in
+ * any component, volumes and devices other than whole disks and NUL. 0, or -1 with the
+ * reason (a sentence fragment after the path) in why. */
+int vb_os_target_name_check(const char *path, char *why, size_t n);
 
 /* Splits path into the directory that holds its last component ("." when there is
  * none, the root for a top-level name) and that component, by this system's

@@ -1,9 +1,12 @@
 /* The pure rules of the Windows backend, checked wherever the tests run: the driver and
- * filesystem labels made of what Windows reports, and the in-use decision for a disk. */
+ * filesystem labels made of what Windows reports, the in-use decision for a disk, the
+ * names refused before anything is opened, the flags CreateFileW is given, long paths,
+ * and the name of the Windows version. */
 #include "os_internal.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "vb_test.h"
 
@@ -53,20 +56,217 @@ static void test_in_use_decision(void **state)
 {
 	char holder[256];
 	const struct vb_win_volume vols[] = {
-		{"\\\\?\\Volume{1}\\", "C:\\", "NTFS", false, false},
-		{"\\\\?\\Volume{2}\\", "E:\\", "NTFS", true, false},
-		{"\\\\?\\Volume{3}\\", "", "RAW", true, true},
-		{"\\\\?\\Volume{4}\\", "F:\\", "", true, false},
+		{"\\\\?\\Volume{1}\\", "C:\\", "NTFS", VB_WIN_VOL_OFF_DISK, NULL},
+		{"\\\\?\\Volume{2}\\", "E:\\", "NTFS", VB_WIN_VOL_ON_DISK, NULL},
+		{"\\\\?\\Volume{3}\\", "", "RAW", VB_WIN_VOL_ON_DISK, NULL},
+		{"\\\\?\\Volume{4}\\", "F:\\", "", VB_WIN_VOL_ON_DISK, NULL},
+		{"\\\\?\\Volume{5}\\", "G:\\", "", VB_WIN_VOL_UNKNOWN,
+		 "it cannot be opened: Permission denied"},
+		{"\\\\?\\Volume{6}\\", "D:\\", "CDFS", VB_WIN_VOL_OFF_DISK, NULL},
 	};
 
 	(void)state;
-	assert_int_equal(vb_win_in_use(vols, 4, holder, sizeof holder), 1);
-	assert_string_equal(holder, "volume E:\\ on it holds a NTFS filesystem");
-	assert_int_equal(vb_win_in_use(vols + 2, 2, holder, sizeof holder), 1);
-	assert_string_equal(holder, "volume \\\\?\\Volume{3}\\ on it is in use by another program");
-	assert_int_equal(vb_win_in_use(vols + 3, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_win_in_use(vols, 1, holder, sizeof holder), 0);   /* another disk */
-	assert_int_equal(vb_win_in_use(vols, 0, holder, sizeof holder), 0);
+	/* a volume with a file system Windows reads */
+	assert_int_equal(vb_win_in_use(vols, 4, true, holder, sizeof holder), 1);
+	assert_string_equal(holder, "volume E:\\ on it holds a NTFS file system");
+	/* RAW (foreign, BitLocker-locked) is data too, named by its GUID path when it has
+	 * no drive letter */
+	assert_int_equal(vb_win_in_use(vols + 2, 1, true, holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "volume \\\\?\\Volume{3}\\ on it holds a file system "
+				       "Windows cannot read"));
+	/* a file system that cannot be named at all */
+	assert_int_equal(vb_win_in_use(vols + 3, 1, true, holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "volume F:\\ on it holds a file system Windows cannot"));
+	/* a volume that cannot be examined (locked by format or chkdsk) may be on it */
+	assert_int_equal(vb_win_in_use(vols + 4, 2, true, holder, sizeof holder), 1);
+	assert_string_equal(holder, "volume G:\\ cannot be examined (it cannot be opened: "
+				    "Permission denied), so it may lie on it");
+	/* a volume on the disk is named before one that could not be examined */
+	const struct vb_win_volume mixed[] = {vols[4], vols[0], vols[1]};
+	assert_int_equal(vb_win_in_use(mixed, 3, true, holder, sizeof holder), 1);
+	assert_string_equal(holder, "volume E:\\ on it holds a NTFS file system");
+	/* only volumes of other disks: free, if the list is all of them */
+	const struct vb_win_volume others[] = {vols[0], vols[5]};
+	assert_int_equal(vb_win_in_use(others, 2, true, holder, sizeof holder), 0);
+	assert_int_equal(vb_win_in_use(others, 0, true, holder, sizeof holder), 0);
+	assert_int_equal(vb_win_in_use(others, 2, false, holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, "cannot all be listed"));
+}
+
+static void test_names(void **state)
+{
+	char why[512];
+	static const struct {
+		const char *path;
+		enum vb_win_name want;
+		const char *says;
+	} cases[] = {
+		{"NUL", VB_WIN_NAME_NUL, NULL},
+		{"nul", VB_WIN_NAME_NUL, NULL},
+		{"NUL:", VB_WIN_NAME_NUL, NULL},
+		{"\\\\.\\NUL", VB_WIN_NAME_NUL, NULL},
+		{"//./nul", VB_WIN_NAME_NUL, NULL},
+		{"\\\\.\\PhysicalDrive1", VB_WIN_NAME_DISK, NULL},
+		{"\\\\.\\physicaldrive12", VB_WIN_NAME_DISK, NULL},
+		{"D:\\t\\com1.img", VB_WIN_NAME_REFUSED, "names the device COM1"},
+		{"D:\\t", VB_WIN_NAME_PLAIN, NULL},
+		{"D:\\t\\x.img", VB_WIN_NAME_PLAIN, NULL},
+		{"D:\\t\\com10", VB_WIN_NAME_PLAIN, NULL},
+		{"D:\\t\\console", VB_WIN_NAME_PLAIN, NULL},
+		{"D:\\t\\lpt", VB_WIN_NAME_PLAIN, NULL},
+		{"D:\\nulled\\x", VB_WIN_NAME_PLAIN, NULL},
+		{"\\\\?\\D:\\t\\x.img", VB_WIN_NAME_PLAIN, NULL},
+		{"\\\\server\\share\\x", VB_WIN_NAME_PLAIN, NULL},
+		{"\\\\?\\UNC\\server\\share\\x", VB_WIN_NAME_PLAIN, NULL},
+		{"COM1", VB_WIN_NAME_REFUSED, "names the device COM1"},
+		{"com1", VB_WIN_NAME_REFUSED, "names the device COM1"},
+		{"CON", VB_WIN_NAME_REFUSED, "names the device CON"},
+		{"AUX", VB_WIN_NAME_REFUSED, "names the device AUX"},
+		{"LPT1", VB_WIN_NAME_REFUSED, "names the device LPT1"},
+		{"prn", VB_WIN_NAME_REFUSED, "names the device PRN"},
+		{"COM1:", VB_WIN_NAME_REFUSED, "names the device COM1"},
+		{"D:\\t\\com1.dat", VB_WIN_NAME_REFUSED, "\"com1.dat\" is a reserved device name"},
+		{"D:\\t\\Com9.tar.gz", VB_WIN_NAME_REFUSED, "names the device COM9"},
+		{"D:\\t\\nul.img", VB_WIN_NAME_REFUSED, "names the device NUL"},
+		{"D:\\nul", VB_WIN_NAME_REFUSED, "only NUL alone is written"},
+		{"D:/t/aux/x.img", VB_WIN_NAME_REFUSED, "names the device AUX"},
+		{"D:\\t\\lpt3 .txt", VB_WIN_NAME_REFUSED, "names the device LPT3"},
+		{"D:\\t\\COM0", VB_WIN_NAME_REFUSED, "names the device COM0"},
+		{"D:\\t\\COM\xc2\xb9", VB_WIN_NAME_REFUSED, "names the device COM\xc2\xb9"},
+		{"D:\\t\\lpt\xc2\xb3.x", VB_WIN_NAME_REFUSED, "names the device LPT\xc2\xb3"},
+		{"CONIN$", VB_WIN_NAME_REFUSED, "names the device CONIN$"},
+		{"conout$", VB_WIN_NAME_REFUSED, "names the device CONOUT$"},
+		{"\\\\?\\D:\\t\\com1.dat", VB_WIN_NAME_REFUSED, "names the device COM1"},
+		{"\\\\.\\COM1", VB_WIN_NAME_REFUSED, "a device vbench does not write to"},
+		{"\\\\.\\C:", VB_WIN_NAME_REFUSED, "is a volume"},
+		{"\\\\.\\e:\\", VB_WIN_NAME_REFUSED, "is a volume"},
+		{"//./E:", VB_WIN_NAME_REFUSED, "is a volume"},
+		{"\\\\?\\Volume{12345678-0000-0000-0000-000000000000}", VB_WIN_NAME_REFUSED,
+		 "is a volume"},
+		{"\\\\.\\PhysicalDrive", VB_WIN_NAME_REFUSED, "a device vbench does not write to"},
+		{"\\\\.\\PhysicalDrive1x", VB_WIN_NAME_REFUSED, "a device vbench does not write to"},
+		{"\\\\.\\Tape0", VB_WIN_NAME_REFUSED, "a device vbench does not write to"},
+		{"\\\\?\\GLOBALROOT\\Device\\Harddisk0\\Partition0", VB_WIN_NAME_REFUSED,
+		 "namespace vbench does not write to"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum vb_win_name got = vb_win_name_kind(cases[i].path, why, sizeof why);
+		if (got != cases[i].want)
+			fail_msg("%s: kind %d, want %d (%s)", cases[i].path, (int)got,
+				 (int)cases[i].want, why);
+		if (cases[i].says != NULL && strstr(why, cases[i].says) == NULL)
+			fail_msg("%s: \"%s\" lacks \"%s\"", cases[i].path, why, cases[i].says);
+		if (got != VB_WIN_NAME_REFUSED && why[0] != '\0')
+			fail_msg("%s: a reason where none is due: %s", cases[i].path, why);
+	}
+	assert_true(vb_win_is_reserved("com1.dat"));
+	assert_true(vb_win_is_reserved("NUL"));
+	assert_true(vb_win_is_reserved("aux "));
+	assert_false(vb_win_is_reserved("vbench-abcdefgh.tmp"));
+	assert_false(vb_win_is_reserved("PhysicalDrive1"));
+	assert_false(vb_win_is_reserved("auxiliary"));
+	assert_false(vb_win_is_reserved(""));
+}
+
+static void test_open_flags(void **state)
+{
+	static const struct vb_open_req reqs[] = {
+		{VB_OPEN_ANON, false, false, false}, {VB_OPEN_ANON, true, true, false},
+		{VB_OPEN_CREATE, false, false, false}, {VB_OPEN_CREATE, true, false, false},
+		{VB_OPEN_EXISTING, false, true, false}, {VB_OPEN_EXISTING, true, true, true},
+	};
+	struct vb_win_open o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+		for (int dev = 0; dev < 2; dev++) {
+			const struct vb_open_req *r = &reqs[i];
+			if (dev && r->kind != VB_OPEN_EXISTING)
+				continue;
+			vb_win_open_flags(r, dev, &o);
+			/* never a file Windows may keep in memory and never write */
+			assert_int_equal(o.flags & VB_WIN_ATTRIBUTE_TEMPORARY, 0);
+			assert_true(o.access & VB_WIN_GENERIC_WRITE);
+			assert_int_equal(!!(o.flags & VB_WIN_FLAG_NO_BUFFERING), r->direct);
+			assert_int_equal(!!(o.flags & VB_WIN_FLAG_WRITE_THROUGH), r->dsync);
+			assert_int_equal(!!(o.flags & VB_WIN_FLAG_DELETE_ON_CLOSE),
+					 r->kind == VB_OPEN_ANON);
+			assert_int_equal(!!(o.access & VB_WIN_DELETE), r->kind == VB_OPEN_ANON);
+			assert_int_equal(o.creation, r->kind == VB_OPEN_EXISTING ?
+							     VB_WIN_OPEN_EXISTING : VB_WIN_CREATE_NEW);
+			if (dev) {
+				/* a disk: read for its ioctls, read and write sharing, which
+				 * Windows requires of a disk, and nothing else */
+				assert_true(o.access & VB_WIN_GENERIC_READ);
+				assert_int_equal(o.share, VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE);
+				assert_int_equal(o.flags & VB_WIN_FLAG_OPEN_REPARSE_POINT, 0);
+			} else {
+				/* a file: a link is opened as itself, never followed */
+				assert_false(o.access & VB_WIN_GENERIC_READ);
+				assert_true(o.flags & VB_WIN_FLAG_OPEN_REPARSE_POINT);
+			}
+		}
+	}
+}
+
+static void test_long_paths(void **state)
+{
+	wchar_t out[64];
+	static const wchar_t *const cases[][2] = {
+		{L"C:\\t\\x.img", L"\\\\?\\C:\\t\\x.img"},
+		{L"z:\\", L"\\\\?\\z:\\"},
+		{L"\\\\server\\share\\x", L"\\\\?\\UNC\\server\\share\\x"},
+		{L"\\\\?\\C:\\t", L"\\\\?\\C:\\t"},
+		{L"\\\\.\\PhysicalDrive1", L"\\\\.\\PhysicalDrive1"},
+		{L"\\\\.\\NUL", L"\\\\.\\NUL"},
+		{L"relative", L"relative"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_true(vb_win_long_path(cases[i][0], out, 64));
+		if (wcscmp(out, cases[i][1]) != 0)
+			fail_msg("case %zu: %ls, want %ls", i, out, cases[i][1]);
+	}
+	/* the room the result needs, counted with its terminator */
+	assert_true(vb_win_long_path(L"C:\\ab", out, 10));
+	assert_false(vb_win_long_path(L"C:\\abc", out, 10));
+}
+
+static void test_version_names(void **state)
+{
+	char out[64];
+	static const struct {
+		unsigned major, minor, build;
+		bool server, x64;
+		const char *want;
+	} cases[] = {
+		{5, 1, 2600, false, false, "XP (5.1.2600)"},
+		{5, 2, 3790, false, true, "XP x64 (5.2.3790)"},
+		{5, 2, 3790, true, false, "Server 2003 (5.2.3790)"},
+		{5, 2, 3790, true, true, "Server 2003 (5.2.3790)"},
+		{6, 0, 6002, false, false, "Vista (6.0.6002)"},
+		{6, 0, 6003, true, true, "Server 2008 (6.0.6003)"},
+		{6, 1, 7601, false, true, "7 (6.1.7601)"},
+		{6, 1, 7601, true, true, "Server 2008 R2 (6.1.7601)"},
+		{6, 3, 9600, false, true, "8.1 (6.3.9600)"},
+		{10, 0, 19045, false, true, "10 (10.0.19045)"},
+		{10, 0, 22000, false, true, "11 (10.0.22000)"},
+		{10, 0, 26100, false, true, "11 (10.0.26100)"},
+		{10, 0, 17763, true, true, "Server 2019 (10.0.17763)"},
+		{10, 0, 20348, true, true, "Server 2022 (10.0.20348)"},
+		{10, 0, 14393, true, true, "Server 2016 (10.0.14393)"},
+		{11, 0, 30000, false, true, "11.0.30000"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		vb_win_version_name(cases[i].major, cases[i].minor, cases[i].build, cases[i].server,
+				    cases[i].x64, out, sizeof out);
+		assert_string_equal(out, cases[i].want);
+	}
 }
 
 int main(void)
@@ -75,6 +275,10 @@ int main(void)
 		cmocka_unit_test(test_driver_labels),
 		cmocka_unit_test(test_fs_labels),
 		cmocka_unit_test(test_in_use_decision),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_long_paths),
+		cmocka_unit_test(test_version_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,6 +291,10 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 		return vb_fail(err, VB_E_SETUP, "%s is a %s device, which may hold a disk, tape or "
 			       "flash: writing destroys what is on it; add --force if that is what "
 			       "you want", t->shown, kind);
+	if (!cfg->direct && vb_os_caps()->disks_uncached)
+		return vb_fail(err, VB_E_SETUP, "%s: the system never caches writes to a disk, so "
+			       "a run without --direct would be labelled buffered and not be; add "
+			       "--direct", t->shown);
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
 	if (fd < 0 && errno == EBUSY) {
 		/* The kernel's claim says no; the platform may know what holds it. */
@@ -436,6 +440,12 @@ enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cf
 			       "page cache");
 	if (strlen(cfg->target_path) > PATH_LIMIT)
 		return vb_fail(err, VB_E_SETUP, "target path is too long");
+	if (cfg->qd > 1 && vb_os_caps()->qd_refused != NULL)
+		return vb_fail(err, VB_E_SETUP, "--qd %" PRIu64 ": %s; use --qd 1", cfg->qd,
+			       vb_os_caps()->qd_refused);
+	char why[512];
+	if (vb_os_target_name_check(cfg->target_path, why, sizeof why) != 0)
+		return vb_fail(err, VB_E_SETUP, "%s %s", t->shown, why);
 	/* A directory, or a link to one (macOS's /tmp is), is held open from here on. */
 	t->dirfd = ops->open_dir(ops->ctx, cfg->target_path, false);
 	if (t->dirfd >= 0)

@@ -7,6 +7,8 @@
 
 const char vb_os_unknown[] = "unknown";
 
+#if !VB_OS_WINDOWS
+/* (Windows: win_threads.c, on the system time, which is what its waits measure.) */
 struct timespec vb_os_deadline_in(uint64_t ns)
 {
 	struct timespec ts = {0, 0};
@@ -17,6 +19,7 @@ struct timespec vb_os_deadline_in(uint64_t ns)
 	ts.tv_nsec = (long)(nsec % 1000000000ULL);
 	return ts;
 }
+#endif
 
 void vb_os_copy(char *dst, size_t n, const char *src)
 {

@@ -167,17 +167,76 @@ void vb_win_driver_label(int bus, const char *service, char *out, size_t n);
  * "ntfs", "FAT32" -> "fat32", "RAW" -> "none", "" -> "unknown"). */
 void vb_win_fs_label(const char *name, char *out, size_t n);
 
+/* Where a volume lies, as Windows answers (IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS). */
+enum vb_win_where { VB_WIN_VOL_OFF_DISK, VB_WIN_VOL_ON_DISK, VB_WIN_VOL_UNKNOWN };
+
 /* What Windows says of one volume, for the in-use decision. */
 struct vb_win_volume {
-	const char *name;        /* "\\?\Volume{...}" */
+	const char *name;        /* "\\?\Volume{...}\" */
 	const char *mount;       /* "E:\", or "" when it has no drive letter or folder */
-	const char *fs;          /* its filesystem ("NTFS"), "" or "RAW" when none */
-	bool on_disk;            /* one of its extents lies on the disk in question */
-	bool locked_by_other;    /* FSCTL_LOCK_VOLUME failed: another program has it open */
+	const char *fs;          /* its file system ("NTFS"), "RAW", or "" when not known */
+	enum vb_win_where where; /* on the disk in question, on another, or not known */
+	const char *why;         /* VB_WIN_VOL_UNKNOWN: what could not be done */
 };
 
-/* win_names.c: 1 with the volume in holder when a volume on the disk has a filesystem
- * or is held by another program, else 0. */
-int vb_win_in_use(const struct vb_win_volume *v, size_t n_vols, char *holder, size_t n);
+/* win_names.c: the in-use decision for a disk from every volume of the system (complete:
+ * the list is all of them): 1 with the reason in holder when a volume lies on the disk
+ * (whatever its file system, RAW included) or a volume could not be examined; -1 when
+ * the list is incomplete; else 0. */
+int vb_win_in_use(const struct vb_win_volume *v, size_t n_vols, bool complete, char *holder,
+		  size_t n);
+
+/* What a target path names on Windows, decided on the name alone: opening a device
+ * (a serial port may be the console) already acts on it. */
+enum vb_win_name {
+	VB_WIN_NAME_PLAIN,       /* a file or directory path */
+	VB_WIN_NAME_NUL,         /* the null device: NUL alone, or \\.\NUL */
+	VB_WIN_NAME_DISK,        /* a whole disk, \\.\PhysicalDriveN */
+	VB_WIN_NAME_REFUSED      /* a reserved device name in a component (COM1, com1.dat,
+				  * aux), a volume (\\.\E:), any other device */
+};
+
+/* win_names.c: the kind of path, with the reason in why when it is refused. */
+enum vb_win_name vb_win_name_kind(const char *path, char *why, size_t n);
+
+/* win_names.c: whether one path component is a reserved device name (CON, NUL, COM1,
+ * LPT1, com1.dat, "aux ", ...). */
+bool vb_win_is_reserved(const char *name);
+
+/* The CreateFileW arguments of winnt.h and winbase.h that vb_win_open_flags uses (so
+ * that it compiles everywhere; windows.c checks them against the real ones). */
+#define VB_WIN_GENERIC_READ 0x80000000u
+#define VB_WIN_GENERIC_WRITE 0x40000000u
+#define VB_WIN_DELETE 0x00010000u
+#define VB_WIN_SHARE_READ 0x1u
+#define VB_WIN_SHARE_WRITE 0x2u
+#define VB_WIN_SHARE_DELETE 0x4u
+#define VB_WIN_CREATE_NEW 1u
+#define VB_WIN_OPEN_EXISTING 3u
+#define VB_WIN_ATTRIBUTE_NORMAL 0x80u
+#define VB_WIN_ATTRIBUTE_TEMPORARY 0x100u
+#define VB_WIN_FLAG_WRITE_THROUGH 0x80000000u
+#define VB_WIN_FLAG_NO_BUFFERING 0x20000000u
+#define VB_WIN_FLAG_DELETE_ON_CLOSE 0x04000000u
+#define VB_WIN_FLAG_OPEN_REPARSE_POINT 0x00200000u
+
+/* CreateFileW's access, share mode, creation disposition and flags. */
+struct vb_win_open {
+	uint32_t access, share, creation, flags;
+};
+
+/* win_names.c: how to open a target for req; device: a disk (\\.\PhysicalDriveN). */
+void vb_win_open_flags(const struct vb_open_req *req, bool device, struct vb_win_open *o);
+
+/* win_names.c: full (a path GetFullPathNameW made absolute) with the prefix that lifts
+ * the MAX_PATH limit: "C:\x" -> "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x";
+ * device and already prefixed paths as they are. False when out (n characters) is too
+ * small. */
+bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n);
+
+/* win_names.c: the name of a Windows version for the header, "XP (5.1.2600)", "11
+ * (10.0.22631)"; server: a server edition (wProductType), x64: a 64-bit system. */
+void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
+			 bool x64, char *out, size_t n);
 
 #endif

@@ -14,7 +14,7 @@
 #include <windows.h>
 #include <initguid.h>   /* so that winioctl.h defines GUID_DEVINTERFACE_DISK */
 #include <winioctl.h>
-#include <bcrypt.h>
+#include <ntsecapi.h>   /* RtlGenRandom */
 #include <cfgmgr32.h>
 #include <setupapi.h>
 #include <shellapi.h>
@@ -39,6 +39,19 @@
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
 
+/* The values win_names.c uses are the system's. */
+_Static_assert(VB_WIN_GENERIC_READ == GENERIC_READ && VB_WIN_GENERIC_WRITE == GENERIC_WRITE &&
+	       VB_WIN_DELETE == DELETE && VB_WIN_SHARE_READ == FILE_SHARE_READ &&
+	       VB_WIN_SHARE_WRITE == FILE_SHARE_WRITE && VB_WIN_SHARE_DELETE == FILE_SHARE_DELETE &&
+	       VB_WIN_CREATE_NEW == CREATE_NEW && VB_WIN_OPEN_EXISTING == OPEN_EXISTING &&
+	       VB_WIN_ATTRIBUTE_NORMAL == FILE_ATTRIBUTE_NORMAL &&
+	       VB_WIN_ATTRIBUTE_TEMPORARY == FILE_ATTRIBUTE_TEMPORARY &&
+	       VB_WIN_FLAG_WRITE_THROUGH == FILE_FLAG_WRITE_THROUGH &&
+	       VB_WIN_FLAG_NO_BUFFERING == FILE_FLAG_NO_BUFFERING &&
+	       VB_WIN_FLAG_DELETE_ON_CLOSE == FILE_FLAG_DELETE_ON_CLOSE &&
+	       VB_WIN_FLAG_OPEN_REPARSE_POINT == FILE_FLAG_OPEN_REPARSE_POINT,
+	       "the CreateFileW values of os_internal.h");
+
 static const struct vb_caps caps = {
 	.direct_how = "FILE_FLAG_NO_BUFFERING",
 	.fsync_call = "FlushFileBuffers",
@@ -46,6 +59,9 @@ static const struct vb_caps caps = {
 	.dsync_how = "FILE_FLAG_WRITE_THROUGH",
 	.chr_disks = false,
 	.status_how = NULL,
+	.qd_refused = "Windows serializes the synchronous writes of one file object, so more "
+		      "than one write is never in flight here",
+	.disks_uncached = true,
 };
 
 const struct vb_caps *vb_os_caps(void)
@@ -134,34 +150,150 @@ static HANDLE handle_of(int fd)
 	return (HANDLE)_get_osfhandle(fd);
 }
 
-/* ---- the directory table ----------------------------------------------------------------- */
-
-/* The full path of each directory descriptor: Win32 cannot open relative to a handle, so
- * names are joined to the path of the directory as it was opened. */
-static wchar_t *dir_path[MAX_FDS];
-
-/* dir_path[dirfd] + "\" + name, a new string, or NULL. */
-static wchar_t *join(int dirfd, const char *name)
+/* A kernel32 function that Windows XP lacks, looked up when it is needed: NULL where the
+ * system does not have it, and the caller does without. Imported directly, it would keep
+ * vbench from starting on XP at all. */
+static FARPROC kernel32_fn(const char *name)
 {
-	wchar_t *w = widen(name);
-	const wchar_t *d = dirfd >= 0 && dirfd < MAX_FDS ? dir_path[dirfd] : NULL;
+	HMODULE k = GetModuleHandleW(L"kernel32.dll");
 
-	if (w == NULL || d == NULL) {
-		free(w);
-		errno = d == NULL ? EBADF : ENOMEM;
+	return k != NULL ? GetProcAddress(k, name) : NULL;
+}
+
+typedef BOOL(WINAPI *cancel_sync_fn)(HANDLE);
+
+/* CancelSynchronousIo (Vista and later) on thread t: its blocked call returns with
+ * ERROR_OPERATION_ABORTED. Where it is missing (XP, Server 2003) nothing can interrupt
+ * another thread's synchronous write: a stuck worker is abandoned (vb_os_worker_abandon)
+ * and the process reports and ends without it. */
+static void cancel_sync(HANDLE t)
+{
+	cancel_sync_fn f = (cancel_sync_fn)(void (*)(void))kernel32_fn("CancelSynchronousIo");
+
+	if (f != NULL && t != NULL)
+		f(t);
+}
+
+/* Sets the end of the file h to len bytes (SetFileInformationByHandle is Vista's). */
+static BOOL set_end(HANDLE h, uint64_t len)
+{
+	LARGE_INTEGER at;
+
+	at.QuadPart = (LONGLONG)len;
+	return SetFilePointerEx(h, at, NULL, FILE_BEGIN) && SetEndOfFile(h);
+}
+
+/* ---- paths -------------------------------------------------------------------------- */
+
+/* The path each descriptor opened by name was opened at, absolute and normalized (as
+ * GetFullPathNameW makes it, without the \\?\ prefix): Win32 cannot open relative to a
+ * handle, so names are joined to the path of their directory; and Windows XP has no
+ * GetFullPathNameW's counterpart for handles (GetFinalPathNameByHandleW) to find the
+ * volume of a file. fd_of forgets what a reused number had. */
+static wchar_t *fd_path[MAX_FDS];
+static bool fd_dir[MAX_FDS];
+
+static void remember(int fd, const wchar_t *path, bool dir)
+{
+	if (fd < 0 || fd >= MAX_FDS)
+		return;
+	free(fd_path[fd]);
+	fd_path[fd] = path != NULL ? _wcsdup(path) : NULL;
+	fd_dir[fd] = dir;
+}
+
+static const wchar_t *path_of(int fd)
+{
+	return fd >= 0 && fd < MAX_FDS ? fd_path[fd] : NULL;
+}
+
+/* w made absolute and normalized the way Windows normalizes a path it is given
+ * (GetFullPathNameW: "." and ".." resolved, "/" made "\", trailing dots and spaces
+ * dropped); device paths (\\.\PhysicalDrive1) as they are. A new string, or NULL with
+ * errno (EINVAL for a name that turned into a device, as a reserved name does). */
+static wchar_t *normalize(const wchar_t *w)
+{
+	if (wcsncmp(w, L"\\\\.\\", 4) == 0 || wcsncmp(w, L"\\\\?\\", 4) == 0)
+		return _wcsdup(w);
+	DWORD need = GetFullPathNameW(w, 0, NULL, NULL);
+	wchar_t *full = need > 0 ? malloc(need * sizeof *full) : NULL;
+	DWORD got = full != NULL ? GetFullPathNameW(w, need, full, NULL) : 0;
+	if (got == 0 || got >= need) {
+		errno = full == NULL && need > 0 ? ENOMEM : ENAMETOOLONG;
+		free(full);
 		return NULL;
 	}
+	if (wcsncmp(full, L"\\\\.\\", 4) == 0) {
+		free(full);
+		errno = EINVAL;
+		return NULL;
+	}
+	return full;
+}
+
+/* What CreateFileW is given for the normalized path p: with \\?\ in front, so that no
+ * MAX_PATH limit applies (Windows XP has no other way). A new string, or NULL. */
+static wchar_t *sys_path(const wchar_t *p)
+{
+	size_t n = wcslen(p) + 8;
+	wchar_t *out = malloc(n * sizeof *out);
+
+	if (out == NULL || !vb_win_long_path(p, out, n)) {
+		free(out);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return out;
+}
+
+/* The normalized path of name in directory dirfd, a new string, or NULL. A reserved
+ * device name is never joined to a directory: NUL alone is the null device, anything
+ * else is refused (vb_win_name_kind has refused it with a reason before). */
+static wchar_t *join_norm(int dirfd, const char *name)
+{
+	const wchar_t *d = path_of(dirfd);
+
+	if (d == NULL || !fd_dir[dirfd]) {
+		errno = EBADF;
+		return NULL;
+	}
+	if (vb_win_is_reserved(name)) {
+		char why[16];
+		if (vb_win_name_kind(name, why, sizeof why) == VB_WIN_NAME_NUL)
+			return _wcsdup(L"\\\\.\\NUL");
+		errno = EINVAL;
+		return NULL;
+	}
+	wchar_t *w = widen(name);
+	if (w == NULL)
+		return NULL;
 	size_t dl = wcslen(d), nl = wcslen(w);
 	wchar_t *p = malloc((dl + nl + 2) * sizeof *p);
 	if (p != NULL) {
 		memcpy(p, d, dl * sizeof *p);
 		size_t k = dl;
-		if (k > 0 && d[k - 1] != L'\\' && d[k - 1] != L'/')
+		if (k > 0 && d[k - 1] != L'\\')
 			p[k++] = L'\\';
 		memcpy(p + k, w, (nl + 1) * sizeof *p);
 	}
 	free(w);
-	return p;
+	if (p == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	wchar_t *norm = normalize(p);
+	free(p);
+	return norm;
+}
+
+/* join_norm, as CreateFileW is given it. */
+static wchar_t *join(int dirfd, const char *name)
+{
+	wchar_t *n = join_norm(dirfd, name);
+	wchar_t *s = n != NULL ? sys_path(n) : NULL;
+
+	free(n);
+	return s;
 }
 
 /* A descriptor for handle h; the handle is closed when the descriptor cannot be made. */
@@ -173,6 +305,7 @@ static int fd_of(HANDLE h, int flags)
 		CloseHandle(h);
 		errno = EMFILE;
 	}
+	remember(fd, NULL, false);
 	return fd;
 }
 
@@ -195,6 +328,13 @@ void vb_os_sleep_ms(unsigned ms)
 	Sleep(ms);
 }
 
+static UINT console_cp;
+
+static void restore_console_cp(void)
+{
+	SetConsoleOutputCP(console_cp);
+}
+
 unsigned vb_os_std_fds(void)
 {
 	unsigned closed = 0;
@@ -211,7 +351,11 @@ unsigned vb_os_std_fds(void)
 		/* The bytes vbench writes are the bytes that arrive: no "\n" made "\r\n". */
 		_setmode(fd, _O_BINARY);
 	}
-	SetConsoleOutputCP(CP_UTF8);
+	/* UTF-8 for what vbench prints, and the console's own code page back at exit: the
+	 * setting is the console's, and outlives vbench in the shell that ran it. */
+	console_cp = GetConsoleOutputCP();
+	if (console_cp != 0 && console_cp != CP_UTF8 && SetConsoleOutputCP(CP_UTF8))
+		atexit(restore_console_cp);
 	return closed;
 }
 
@@ -229,14 +373,27 @@ uint64_t vb_os_avail_mem(void)
 	return GlobalMemoryStatusEx(&m) ? m.ullAvailPhys : 0;
 }
 
+/* RtlGenRandom (advapi32's SystemFunction036), which every Windows since XP has; BCrypt
+ * is Vista's. */
 int vb_os_urandom(void *buf, size_t n)
 {
-	if (n > ULONG_MAX ||
-	    !BCRYPT_SUCCESS(BCryptGenRandom(NULL, buf, (ULONG)n, BCRYPT_USE_SYSTEM_PREFERRED_RNG))) {
-		errno = EIO;
-		return -1;
+	unsigned char *p = buf;
+
+	while (n > 0) {
+		ULONG chunk = n > 0x10000000 ? 0x10000000 : (ULONG)n;
+		if (!RtlGenRandom(p, chunk)) {
+			errno = EIO;
+			return -1;
+		}
+		p += chunk;
+		n -= chunk;
 	}
 	return 0;
+}
+
+int vb_os_target_name_check(const char *path, char *why, size_t n)
+{
+	return vb_win_name_kind(path, why, n) == VB_WIN_NAME_REFUSED ? -1 : 0;
 }
 
 bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
@@ -324,8 +481,16 @@ static int64_t device_number(HANDLE h)
 	       (int64_t)(sdn.PartitionNumber & 0xff);
 }
 
-/* Describes what h is open on. */
-static void fill_info(HANDLE h, struct vb_fileinfo *fi)
+/* Whether normalized path p is the null device. */
+static bool is_nul(const wchar_t *p)
+{
+	return p != NULL && _wcsicmp(p, L"\\\\.\\NUL") == 0;
+}
+
+/* Describes what h is open on; p is the normalized path it was opened at, when known. A
+ * character device is the null device only when opened as \\.\NUL: COM1, CON, LPT1 and
+ * the rest are character devices too, and never data sinks. */
+static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
 	DWORD type = GetFileType(h);
@@ -333,7 +498,8 @@ static void fill_info(HANDLE h, struct vb_fileinfo *fi)
 	memset(fi, 0, sizeof *fi);
 	if (type == FILE_TYPE_CHAR) {
 		fi->type = VB_FT_CHR;
-		fi->rdev = VB_WIN_NUL;
+		fi->rdev = is_nul(p) ? VB_WIN_NUL : 0;
+		fi->nlink = 1;
 		return;
 	}
 	if (type == FILE_TYPE_PIPE) {
@@ -349,67 +515,73 @@ static void fill_info(HANDLE h, struct vb_fileinfo *fi)
 		fi->size_bytes = ((uint64_t)bi.nFileSizeHigh << 32) | bi.nFileSizeLow;
 		return;
 	}
-	/* A disk or a volume opened as a device has no file information. */
+	/* A disk opened as a device has no file information. */
 	int64_t num = device_number(h);
 	fi->type = num >= 0 ? VB_FT_BLK : VB_FT_OTHER;
 	fi->rdev = num >= 0 ? (uint64_t)num : 0;
 	fi->nlink = 1;
 }
 
-/* Whether a name in the device namespace (\\.\PhysicalDrive1, \\.\E:) is meant. */
+/* Whether a normalized path is in the device namespace (\\.\PhysicalDrive1). */
 static bool device_path(const wchar_t *p)
 {
-	return wcsncmp(p, L"\\\\.\\", 4) == 0 || wcsncmp(p, L"\\\\?\\GLOBALROOT", 14) == 0;
+	return wcsncmp(p, L"\\\\.\\", 4) == 0;
 }
 
 /* ---- the ops table -------------------------------------------------------------------- */
 
+/* The directory is held without delete sharing: while vbench holds it, no one can
+ * rename or remove it and put another in its place, so the names joined to its path
+ * stay in it. */
 static int w_open_dir(void *ctx, const char *path, bool nofollow)
 {
+	char why[512];
 	(void)ctx;
-	wchar_t *w = widen(path), full[MAX_PATH * 4];
+	wchar_t *w = widen(path);
 	if (w == NULL)
 		return -1;
-	int fd;
 	if (wcscmp(w, L"\\\\.") == 0 || wcscmp(w, L"//.") == 0) {
 		/* The device namespace: nothing to open, only a prefix to join to. */
-		fd = _open("NUL", _O_RDONLY);
-		if (fd >= 0 && fd < MAX_FDS) {
-			free(dir_path[fd]);
-			dir_path[fd] = _wcsdup(L"\\\\.");
-		}
 		free(w);
+		int fd = _open("NUL", _O_RDONLY);
+		remember(fd, L"\\\\.", true);
 		return fd;
 	}
-	HANDLE h = CreateFileW(w, FILE_READ_ATTRIBUTES,
-			       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+	enum vb_win_name kind = vb_win_name_kind(path, why, sizeof why);
+	wchar_t *norm = kind == VB_WIN_NAME_PLAIN ? normalize(w) : NULL;
+	wchar_t *sp = norm != NULL ? sys_path(norm) : NULL;
+	free(w);
+	if (sp == NULL || device_path(norm)) {
+		free(norm);
+		free(sp);
+		errno = kind == VB_WIN_NAME_PLAIN && errno != EINVAL ? errno : ENOTDIR;
+		return -1;
+	}
+	HANDLE h = CreateFileW(sp, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
 			       OPEN_EXISTING,
 			       FILE_FLAG_BACKUP_SEMANTICS | (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0),
 			       NULL);
+	free(sp);
 	if (h == INVALID_HANDLE_VALUE) {
-		free(w);
+		free(norm);
 		return fail_win();
 	}
 	BY_HANDLE_FILE_INFORMATION bi;
-	if (device_path(w) || !GetFileInformationByHandle(h, &bi) ||
+	if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &bi) ||
 	    !(bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)) {
 		CloseHandle(h);
-		free(w);
+		free(norm);
 		errno = ENOTDIR;
 		return -1;
 	}
-	DWORD len = GetFullPathNameW(w, sizeof full / sizeof full[0], full, NULL);
-	free(w);
-	fd = fd_of(h, _O_RDONLY);
-	if (fd < 0)
-		return -1;
-	if (fd >= MAX_FDS || len == 0 || len >= sizeof full / sizeof full[0]) {
+	int fd = fd_of(h, _O_RDONLY);
+	if (fd >= MAX_FDS) {
 		_close(fd);
-		errno = ENAMETOOLONG;
-		return -1;
+		fd = -1;
+		errno = EMFILE;
 	}
-	free(dir_path[fd]);
-	dir_path[fd] = _wcsdup(full);
+	remember(fd, norm, true);
+	free(norm);
 	return fd;
 }
 
@@ -430,59 +602,59 @@ static void temp_name(const char *prefix, char *name, size_t n)
 	snprintf(name, n, "%s-%s.tmp", prefix, tag);
 }
 
-static int w_openat(void *ctx, int dirfd, const char *name, const struct vb_open_req *req)
+/* Opens the normalized path p as o says; the descriptor (remembering p), or -1. */
+static int open_as(const wchar_t *p, const struct vb_win_open *o, int flags)
 {
-	char anon[64];
-	DWORD access = GENERIC_WRITE, share = FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE;
-	DWORD create = OPEN_EXISTING, flags = FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT;
-
-	(void)ctx;
-	if (req->kind == VB_OPEN_ANON) {
-		/* No name-less files here: a new name, deleted when its last handle closes, so
-		 * that nothing is left even when vbench is killed. */
-		temp_name("vbench", anon, sizeof anon);
-		name = anon;
-		create = CREATE_NEW;
-		flags |= FILE_FLAG_DELETE_ON_CLOSE | FILE_ATTRIBUTE_TEMPORARY;
-		access |= DELETE;
-	} else if (req->kind == VB_OPEN_CREATE) {
-		create = CREATE_NEW;
-	}
-	if (req->direct)
-		flags |= FILE_FLAG_NO_BUFFERING;
-	if (req->dsync)
-		flags |= FILE_FLAG_WRITE_THROUGH;
-	wchar_t *p = join(dirfd, name);
-	if (p == NULL)
+	wchar_t *sp = sys_path(p);
+	if (sp == NULL)
 		return -1;
-	if (device_path(p)) {
-		access |= GENERIC_READ;   /* the disk ioctls need it */
-		flags &= ~(DWORD)FILE_FLAG_OPEN_REPARSE_POINT;
-		share = FILE_SHARE_READ | FILE_SHARE_WRITE;
-	}
-	HANDLE h = CreateFileW(p, access, share, NULL, create, flags, NULL);
-	free(p);
+	HANDLE h = CreateFileW(sp, o->access, o->share, NULL, o->creation, o->flags, NULL);
+	free(sp);
 	if (h == INVALID_HANDLE_VALUE)
 		return fail_win();
 	struct vb_fileinfo fi;
-	fill_info(h, &fi);
+	fill_info(h, p, &fi);
 	if (fi.type == VB_FT_LINK || fi.type == VB_FT_DIR) {
 		CloseHandle(h);
 		errno = fi.type == VB_FT_LINK ? ELOOP : EISDIR;
 		return -1;
 	}
-	return fd_of(h, 0);
+	int fd = fd_of(h, flags);
+	remember(fd, p, false);
+	return fd;
+}
+
+static int w_openat(void *ctx, int dirfd, const char *name, const struct vb_open_req *req)
+{
+	char anon[64];
+	struct vb_win_open o;
+
+	(void)ctx;
+	if (req->kind == VB_OPEN_ANON) {
+		temp_name("vbench", anon, sizeof anon);
+		name = anon;
+	}
+	wchar_t *p = join_norm(dirfd, name);
+	if (p == NULL)
+		return -1;
+	vb_win_open_flags(req, device_path(p) && !is_nul(p), &o);
+	int fd = open_as(p, &o, 0);
+	free(p);
+	return fd;
 }
 
 static int w_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *fi)
 {
 	(void)ctx;
 	memset(fi, 0, sizeof *fi);
-	wchar_t *p = join(dirfd, name);
-	if (p == NULL)
+	wchar_t *p = join_norm(dirfd, name);
+	wchar_t *sp = p != NULL ? sys_path(p) : NULL;
+	if (sp == NULL) {
+		free(p);
 		return -1;
+	}
 	bool dev = device_path(p);
-	HANDLE h = CreateFileW(p, dev ? 0 : FILE_READ_ATTRIBUTES,
+	HANDLE h = CreateFileW(sp, dev ? 0 : FILE_READ_ATTRIBUTES,
 			       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
 			       OPEN_EXISTING,
 			       dev ? 0 : FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
@@ -491,24 +663,28 @@ static int w_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *
 		DWORD e = GetLastError();
 		if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) {
 			free(p);
+			free(sp);
 			fi->type = VB_FT_MISSING;
 			return 0;
 		}
 		if (e == ERROR_SHARING_VIOLATION && !dev) {
 			/* open elsewhere without sharing: it exists, as a file */
-			DWORD a = GetFileAttributesW(p);
+			DWORD a = GetFileAttributesW(sp);
 			free(p);
+			free(sp);
 			fi->type = a == INVALID_FILE_ATTRIBUTES ? VB_FT_OTHER :
 				   a & FILE_ATTRIBUTE_DIRECTORY ? VB_FT_DIR : VB_FT_REG;
 			fi->nlink = 1;
 			return 0;
 		}
 		free(p);
+		free(sp);
 		errno = map_error(e);
 		return -1;
 	}
+	fill_info(h, p, fi);
 	free(p);
-	fill_info(h, fi);
+	free(sp);
 	CloseHandle(h);
 	return 0;
 }
@@ -521,7 +697,7 @@ static int w_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
 		errno = EBADF;
 		return -1;
 	}
-	fill_info(h, fi);
+	fill_info(h, path_of(fd), fi);
 	return 0;
 }
 
@@ -566,12 +742,8 @@ static int w_sync(void *ctx, int fd, enum vb_sync_call call)
 
 static int w_truncate(void *ctx, int fd)
 {
-	FILE_END_OF_FILE_INFO eof;
-
 	(void)ctx;
-	eof.EndOfFile.QuadPart = 0;
-	return SetFileInformationByHandle(handle_of(fd), FileEndOfFileInfo, &eof, sizeof eof) ? 0
-											  : fail_win();
+	return set_end(handle_of(fd), 0) ? 0 : fail_win();
 }
 
 static int w_dup(void *ctx, int fd)
@@ -582,67 +754,124 @@ static int w_dup(void *ctx, int fd)
 	if (!DuplicateHandle(GetCurrentProcess(), handle_of(fd), GetCurrentProcess(), &h2, 0,
 			     FALSE, DUPLICATE_SAME_ACCESS))
 		return fail_win();
-	return fd_of(h2, 0);
+	int fd2 = fd_of(h2, 0);
+	remember(fd2, path_of(fd), false);
+	return fd2;
 }
 
 static int w_close(void *ctx, int fd)
 {
 	(void)ctx;
-	if (fd >= 0 && fd < MAX_FDS && dir_path[fd] != NULL) {
-		free(dir_path[fd]);
-		dir_path[fd] = NULL;
-	}
+	remember(fd, NULL, false);
 	return _close(fd) == 0 ? 0 : -1;
 }
 
-/* Size and sector size of a disk or volume. */
-static int geometry(HANDLE h, uint64_t *bytes, uint32_t *sector)
+/* The logical and physical sector sizes of disk or volume device h (0 when it does not
+ * say; StorageAccessAlignmentProperty is Vista's, and XP knows only the logical one). */
+static void sector_sizes(HANDLE h, uint32_t *logical, uint32_t *physical)
 {
-	GET_LENGTH_INFORMATION len;
+	STORAGE_PROPERTY_QUERY q;
+	STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR al;
 	DISK_GEOMETRY_EX g;
 	DWORD got;
 
-	if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof len, &got, NULL))
-		return fail_win();
-	*bytes = (uint64_t)len.Length.QuadPart;
-	*sector = DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &g, sizeof g, &got,
-				  NULL) ? g.Geometry.BytesPerSector : 0;
-	return 0;
+	*logical = *physical = 0;
+	if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &g, sizeof g, &got, NULL))
+		*logical = g.Geometry.BytesPerSector;
+	memset(&q, 0, sizeof q);
+	memset(&al, 0, sizeof al);
+	q.PropertyId = StorageAccessAlignmentProperty;
+	q.QueryType = PropertyStandardQuery;
+	if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &al, sizeof al, &got,
+			    NULL) && got >= sizeof al) {
+		*logical = al.BytesPerLogicalSector;
+		*physical = al.BytesPerPhysicalSector;
+	}
+}
+
+/* What FILE_FLAG_NO_BUFFERING transfers must be multiples of, in size, offset and buffer
+ * address, on device h: the physical sector size where it is known and larger (Windows
+ * asks for buffers aligned to it), else the logical one; 0 when neither is known. */
+static uint32_t no_buffering_unit(HANDLE h)
+{
+	uint32_t logical, physical;
+
+	sector_sizes(h, &logical, &physical);
+	return physical > logical ? physical : logical;
 }
 
 static int w_disk(void *ctx, int fd, struct vb_disk *d)
 {
+	GET_LENGTH_INFORMATION len;
+	DWORD got;
+	HANDLE h = handle_of(fd);
+
 	(void)ctx;
 	memset(d, 0, sizeof *d);
-	return geometry(handle_of(fd), &d->size_bytes, &d->sector_bytes);
+	if (!DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &len, sizeof len, &got, NULL))
+		return fail_win();
+	d->size_bytes = (uint64_t)len.Length.QuadPart;
+	d->sector_bytes = no_buffering_unit(h);
+	return 0;
 }
 
-/* The root of the volume holding h ("C:\"), or "". */
-static void volume_root(HANDLE h, wchar_t *root, size_t n)
+typedef DWORD(WINAPI *final_path_fn)(HANDLE, LPWSTR, DWORD, DWORD);
+
+/* The root of the volume holding fd ("C:\", "\\?\C:\", a mounted folder), or "": from
+ * the handle where Windows can say (GetFinalPathNameByHandleW, Vista's), else from the
+ * path fd was opened at. */
+static void volume_root(int fd, wchar_t *root, size_t n)
 {
 	wchar_t path[MAX_PATH * 4];
+	final_path_fn f = (final_path_fn)(void (*)(void))kernel32_fn("GetFinalPathNameByHandleW");
+	const wchar_t *known = path_of(fd);
+	wchar_t *sp = NULL;
+	const wchar_t *use = NULL;
 
 	root[0] = L'\0';
-	if (GetFinalPathNameByHandleW(h, path, sizeof path / sizeof path[0], VOLUME_NAME_DOS) == 0 ||
-	    !GetVolumePathNameW(path, root, (DWORD)n))
+	if (f != NULL && f(handle_of(fd), path, sizeof path / sizeof path[0], 0) > 0 &&
+	    wcslen(path) < sizeof path / sizeof path[0] - 1)
+		use = path;
+	else if (known != NULL && !device_path(known) && (sp = sys_path(known)) != NULL)
+		use = sp;
+	if (use == NULL || !GetVolumePathNameW(use, root, (DWORD)n))
 		root[0] = L'\0';
+	free(sp);
+}
+
+/* The device of the volume whose root is root ("\\.\C:"), or INVALID_HANDLE_VALUE. */
+static HANDLE open_volume_of(const wchar_t *root)
+{
+	wchar_t vol[MAX_PATH + 8];
+	const wchar_t *shown = wcsncmp(root, L"\\\\?\\", 4) == 0 ? root + 4 : root;
+
+	if (wcslen(shown) < 2 || shown[1] != L':')
+		return INVALID_HANDLE_VALUE;
+	swprintf(vol, sizeof vol / sizeof vol[0], L"\\\\.\\%lc:", shown[0]);
+	return CreateFileW(vol, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
 }
 
 static uint32_t w_logical_block(void *ctx, int fd)
 {
 	HANDLE h = handle_of(fd);
-	uint64_t bytes;
-	uint32_t sector = 0;
 	wchar_t root[MAX_PATH];
 	DWORD spc, bps, fc, tc;
+	uint32_t unit = 0;
 
 	(void)ctx;
-	if (geometry(h, &bytes, &sector) == 0 && sector > 0)
-		return sector;
-	volume_root(h, root, sizeof root / sizeof root[0]);
-	if (root[0] != L'\0' && GetDiskFreeSpaceW(root, &spc, &bps, &fc, &tc))
-		return bps;
-	return 512;
+	if (device_number(h) >= 0 && (unit = no_buffering_unit(h)) > 0)
+		return unit;
+	volume_root(fd, root, sizeof root / sizeof root[0]);
+	if (root[0] == L'\0')
+		return 512;
+	HANDLE v = open_volume_of(root);
+	if (v != INVALID_HANDLE_VALUE) {
+		unit = no_buffering_unit(v);
+		CloseHandle(v);
+	}
+	if (unit == 0 && GetDiskFreeSpaceW(root, &spc, &bps, &fc, &tc))
+		unit = bps;
+	return unit > 0 ? unit : 512;
 }
 
 /* The disk number of a disk or volume handle, or -1. */
@@ -653,72 +882,122 @@ static long disk_number_of(HANDLE h)
 	return num < 0 ? -1 : (long)((num >> 8) & 0xffffffff);
 }
 
-/* Whether the volume at name (\\?\Volume{...}, no trailing backslash) lies on disk. */
-static bool volume_on_disk(HANDLE v, long disk)
+/* Where volume device v lies with respect to disk number disk: by its extents (a volume
+ * may span disks), else by the one device under it (IOCTL_STORAGE_GET_DEVICE_NUMBER);
+ * VB_WIN_VOL_UNKNOWN when neither answers, with the error in *err. */
+static enum vb_win_where volume_where(HANDLE v, long disk, DWORD *err)
 {
 	union {
 		VOLUME_DISK_EXTENTS x;
-		char room[sizeof(VOLUME_DISK_EXTENTS) + 32 * sizeof(DISK_EXTENT)];
+		char room[sizeof(VOLUME_DISK_EXTENTS) + 63 * sizeof(DISK_EXTENT)];
 	} u;
+	STORAGE_DEVICE_NUMBER sdn;
 	DWORD got;
 
-	if (!DeviceIoControl(v, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, NULL, 0, &u, sizeof u, &got,
-			     NULL))
-		return false;
-	for (DWORD i = 0; i < u.x.NumberOfDiskExtents && i < 33; i++)
-		if ((long)u.x.Extents[i].DiskNumber == disk)
-			return true;
-	return false;
+	if (DeviceIoControl(v, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, NULL, 0, &u, sizeof u, &got,
+			    NULL)) {
+		for (DWORD i = 0; i < u.x.NumberOfDiskExtents && i < 64; i++)
+			if ((long)u.x.Extents[i].DiskNumber == disk)
+				return VB_WIN_VOL_ON_DISK;
+		return u.x.NumberOfDiskExtents <= 64 ? VB_WIN_VOL_OFF_DISK : VB_WIN_VOL_UNKNOWN;
+	}
+	*err = GetLastError();
+	if (DeviceIoControl(v, IOCTL_STORAGE_GET_DEVICE_NUMBER, NULL, 0, &sdn, sizeof sdn, &got,
+			    NULL))
+		return sdn.DeviceType == FILE_DEVICE_DISK && (long)sdn.DeviceNumber == disk ?
+			       VB_WIN_VOL_ON_DISK : VB_WIN_VOL_OFF_DISK;
+	return VB_WIN_VOL_UNKNOWN;
+}
+
+/* One volume as the in-use decision sees it, with room for its texts. */
+struct volume_seen {
+	struct vb_win_volume v;
+	char name[80], mount[MAX_PATH], fs[32], why[96];
+};
+
+/* Examines volume vname ("\\?\Volume{...}\") for disk number disk. A volume that cannot
+ * be opened or does not say where it lies is VB_WIN_VOL_UNKNOWN: it may be on the disk
+ * (a volume locked by format or chkdsk refuses opens). Opened with no access rights,
+ * which the queries need, and which another program's lock or sharing does not bar. */
+static void examine_volume(wchar_t *vname, long disk, struct volume_seen *vs)
+{
+	size_t len = wcslen(vname);
+	wchar_t fsname[MAX_PATH + 1] = L"", paths[MAX_PATH] = L"";
+	DWORD got = 0, err = 0;
+
+	memset(vs, 0, sizeof *vs);
+	narrow(vname, vs->name, sizeof vs->name);
+	vs->v = (struct vb_win_volume){vs->name, vs->mount, vs->fs, VB_WIN_VOL_UNKNOWN, vs->why};
+	if (GetVolumePathNamesForVolumeNameW(vname, paths, MAX_PATH, &got))
+		narrow(paths, vs->mount, sizeof vs->mount);
+	/* A CD or DVD, or a network share, lies on no disk. */
+	UINT type = GetDriveTypeW(vname);
+	if (type == DRIVE_CDROM || type == DRIVE_REMOTE) {
+		vs->v.where = VB_WIN_VOL_OFF_DISK;
+		return;
+	}
+	if (GetVolumeInformationW(vname, NULL, 0, NULL, NULL, NULL, fsname, MAX_PATH + 1))
+		narrow(fsname, vs->fs, sizeof vs->fs);
+	/* The device is the name without its trailing backslash. */
+	vname[len - 1] = L'\0';
+	HANDLE v = CreateFileW(vname, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0,
+			       NULL);
+	vname[len - 1] = L'\\';
+	if (v == INVALID_HANDLE_VALUE) {
+		snprintf(vs->why, sizeof vs->why, "it cannot be opened: %s",
+			 strerror(map_error(GetLastError())));
+		return;
+	}
+	vs->v.where = volume_where(v, disk, &err);
+	CloseHandle(v);
+	if (vs->v.where == VB_WIN_VOL_UNKNOWN)
+		snprintf(vs->why, sizeof vs->why, "it does not say which disks it lies on (Windows "
+			 "error %lu)", (unsigned long)err);
 }
 
 static int w_in_use(void *ctx, int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	struct vb_win_volume vols[64];
-	char names[64][80], mounts[64][MAX_PATH], fss[64][32];
+	enum { MAX_VOLS = 256 };
 	wchar_t vname[MAX_PATH];
 	size_t k = 0;
+	bool complete = true;
 
 	(void)ctx;
+	(void)fd;
 	holder[0] = '\0';
 	if (fi->type != VB_FT_BLK)
 		return 0;
+	if ((fi->rdev & 0xff) != 0) {
+		snprintf(holder, n, "it is a partition, whose volume holds a file system");
+		return 1;
+	}
 	long disk = (long)((fi->rdev >> 8) & 0xffffffff);
-	(void)fd;
-	HANDLE find = FindFirstVolumeW(vname, MAX_PATH);
+	struct volume_seen *seen = calloc(MAX_VOLS, sizeof *seen);
+	struct vb_win_volume *vols = calloc(MAX_VOLS, sizeof *vols);
+	HANDLE find = seen != NULL && vols != NULL ? FindFirstVolumeW(vname, MAX_PATH)
+						  : INVALID_HANDLE_VALUE;
 	if (find == INVALID_HANDLE_VALUE) {
+		free(seen);
+		free(vols);
 		snprintf(holder, n, "cannot tell whether it is in use: the volumes cannot be listed");
 		return -1;
 	}
 	do {
-		size_t len = wcslen(vname);
-		wchar_t fsname[MAX_PATH + 1] = L"", paths[MAX_PATH] = L"";
-		DWORD got = 0;
-		if (len == 0 || k >= 64)
-			continue;
-		/* With the trailing backslash for the filesystem, without it for the device. */
-		GetVolumeInformationW(vname, NULL, 0, NULL, NULL, NULL, fsname, MAX_PATH + 1);
-		GetVolumePathNamesForVolumeNameW(vname, paths, MAX_PATH, &got);
-		vname[len - 1] = L'\0';
-		HANDLE v = CreateFileW(vname, GENERIC_READ | GENERIC_WRITE,
-				       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
-		bool on = false, locked = false;
-		if (v != INVALID_HANDLE_VALUE) {
-			on = volume_on_disk(v, disk);
-			if (on && DeviceIoControl(v, FSCTL_LOCK_VOLUME, NULL, 0, NULL, 0, &got, NULL))
-				DeviceIoControl(v, FSCTL_UNLOCK_VOLUME, NULL, 0, NULL, 0, &got, NULL);
-			else if (on)
-				locked = true;
-			CloseHandle(v);
+		if (k == MAX_VOLS || wcslen(vname) < 2) {
+			complete = false;
+			break;
 		}
-		vname[len - 1] = L'\\';
-		narrow(vname, names[k], sizeof names[k]);
-		narrow(paths, mounts[k], sizeof mounts[k]);
-		narrow(fsname, fss[k], sizeof fss[k]);
-		vols[k] = (struct vb_win_volume){names[k], mounts[k], fss[k], on, locked};
+		examine_volume(vname, disk, &seen[k]);
+		vols[k] = seen[k].v;
 		k++;
 	} while (FindNextVolumeW(find, vname, MAX_PATH));
+	if (complete && GetLastError() != ERROR_NO_MORE_FILES)
+		complete = false;
 	FindVolumeClose(find);
-	return vb_win_in_use(vols, k, holder, n);
+	int rc = vb_win_in_use(vols, k, complete, holder, n);
+	free(seen);
+	free(vols);
+	return rc;
 }
 
 static bool w_is_sink(void *ctx, const struct vb_fileinfo *fi)
@@ -790,7 +1069,6 @@ static void describe_disk(struct vb_env *e, HANDLE v)
 		STORAGE_DEVICE_DESCRIPTOR d;
 		char room[1024];
 	} u;
-	STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR al;
 	DWORD got;
 	char svc[128];
 	long disk = disk_number_of(v);
@@ -803,15 +1081,33 @@ static void describe_disk(struct vb_env *e, HANDLE v)
 	q.QueryType = PropertyStandardQuery;
 	if (DeviceIoControl(v, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &u, sizeof u, &got, NULL))
 		bus = (int)u.d.BusType;
-	q.PropertyId = StorageAccessAlignmentProperty;
-	if (DeviceIoControl(v, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &al, sizeof al, &got,
-			    NULL)) {
-		e->logical_block = al.BytesPerLogicalSector;
-		e->physical_block = al.BytesPerPhysicalSector;
-	}
+	sector_sizes(v, &e->logical_block, &e->physical_block);
 	storage_service(disk, svc, sizeof svc);
 	if (bus != 0 || svc[0] != '\0')
 		vb_win_driver_label(bus, svc, e->driver, sizeof e->driver);
+}
+
+typedef LONG(WINAPI *get_version_fn)(OSVERSIONINFOEXW *);
+
+/* The version of Windows as it is: RtlGetVersion (ntdll, every Windows since 2000),
+ * because GetVersionEx reports 6.2 on Windows 8.1 and later to a program whose manifest
+ * does not name them. */
+static void windows_version(char *out, size_t n)
+{
+	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+	get_version_fn gv = nt != NULL ? (get_version_fn)(void (*)(void))GetProcAddress(
+						 nt, "RtlGetVersion") : NULL;
+	OSVERSIONINFOEXW v;
+	SYSTEM_INFO si;
+
+	memset(&v, 0, sizeof v);
+	v.dwOSVersionInfoSize = sizeof v;
+	if (gv == NULL || gv(&v) != 0)
+		return;
+	GetNativeSystemInfo(&si);
+	vb_win_version_name(v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber,
+			    v.wProductType != VER_NT_WORKSTATION,
+			    si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64, out, n);
 }
 
 void vb_os_detect(struct vb_env *e, int fd, const char *path)
@@ -829,46 +1125,30 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 	if (GetComputerNameExW(ComputerNameDnsHostname, host, &hn))
 		narrow(host, e->host, sizeof e->host);
 	COPY(e->os, "Windows");
-	{
-		typedef LONG(WINAPI * get_version_fn)(OSVERSIONINFOW *);
-		get_version_fn gv = (get_version_fn)(void (*)(void))GetProcAddress(
-			GetModuleHandleW(L"ntdll.dll"), "RtlGetVersion");
-		OSVERSIONINFOW v;
-		memset(&v, 0, sizeof v);
-		v.dwOSVersionInfoSize = sizeof v;
-		if (gv != NULL && gv(&v) == 0)
-			snprintf(e->kernel, sizeof e->kernel, "%lu.%lu.%lu", v.dwMajorVersion,
-				 v.dwMinorVersion, v.dwBuildNumber);
-	}
+	windows_version(e->kernel, sizeof e->kernel);
 	if (GlobalMemoryStatusEx(&m))
 		e->ram_bytes = m.ullTotalPhys;
 	if (h == INVALID_HANDLE_VALUE)
 		return;
-	fill_info(h, &fi);
+	fill_info(h, path_of(fd), &fi);
 	if (fi.type == VB_FT_BLK) {
 		COPY(e->fs, "none");
 		COPY(e->mount, "none");
 		describe_disk(e, h);
 		return;
 	}
-	if (GetVolumeInformationByHandleW(h, NULL, 0, NULL, NULL, NULL, fsname, MAX_PATH + 1))
-		vb_win_fs_label((narrow(fsname, e->fs, sizeof e->fs), e->fs), e->fs, sizeof e->fs);
-	volume_root(h, root, sizeof root / sizeof root[0]);
+	volume_root(fd, root, sizeof root / sizeof root[0]);
 	if (root[0] == L'\0')
 		return;
+	/* The file system by the root path: GetVolumeInformationByHandleW is Vista's. */
+	if (GetVolumeInformationW(root, NULL, 0, NULL, NULL, NULL, fsname, MAX_PATH + 1))
+		vb_win_fs_label((narrow(fsname, e->fs, sizeof e->fs), e->fs), e->fs, sizeof e->fs);
 	const wchar_t *shown = wcsncmp(root, L"\\\\?\\", 4) == 0 ? root + 4 : root;
 	narrow(shown, e->mount, sizeof e->mount);
-	/* The volume as a device: \\.\C: for C:\ */
-	wchar_t vol[MAX_PATH + 8];
-	size_t len = wcslen(shown);
-	if (len >= 2 && shown[1] == L':') {
-		swprintf(vol, sizeof vol / sizeof vol[0], L"\\\\.\\%lc:", shown[0]);
-		HANDLE v = CreateFileW(vol, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-				       OPEN_EXISTING, 0, NULL);
-		if (v != INVALID_HANDLE_VALUE) {
-			describe_disk(e, v);
-			CloseHandle(v);
-		}
+	HANDLE v = open_volume_of(root);
+	if (v != INVALID_HANDLE_VALUE) {
+		describe_disk(e, v);
+		CloseHandle(v);
 	}
 }
 
@@ -886,8 +1166,7 @@ static BOOL WINAPI on_console(DWORD event)
 	if (flags == NULL)
 		return FALSE;
 	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
-	if (worker_thread_handle != NULL)
-		CancelSynchronousIo(worker_thread_handle);
+	cancel_sync(worker_thread_handle);
 	if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT) {
 		/* Windows ends the process when this returns: give the main thread the few
 		 * seconds it has to report and remove its file. */
@@ -927,7 +1206,7 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 {
 	pthread_attr_t attr;
 
-	(void)wakeable;   /* CancelSynchronousIo reaches any thread */
+	(void)wakeable;   /* CancelSynchronousIo reaches any thread (where there is one) */
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 256u << 10);
 	int rc = pthread_create(t, &attr, fn, arg);
@@ -937,14 +1216,14 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 
 vb_os_thread_t vb_os_thread_self(void)
 {
-	return (vb_os_thread_t)OpenThread(THREAD_TERMINATE | SYNCHRONIZE, FALSE,
-					  GetCurrentThreadId());
+	/* The handle the thread was started with (vb_os_thread_start), closed when it is
+	 * joined: nothing to open, nothing to leak. */
+	return (vb_os_thread_t)vb_win_thread_handle();
 }
 
 void vb_os_thread_wake(vb_os_thread_t t)
 {
-	if (t != NULL)
-		CancelSynchronousIo((HANDLE)t);
+	cancel_sync((HANDLE)t);
 }
 
 struct vb_worker {
@@ -1046,7 +1325,7 @@ void vb_os_worker_signal(struct vb_worker *w, int signo)
 void vb_os_worker_wake(struct vb_worker *w)
 {
 	if (!w->done)
-		CancelSynchronousIo(w->thread);
+		cancel_sync(w->thread);
 }
 
 bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
@@ -1079,18 +1358,28 @@ void vb_os_worker_free(struct vb_worker *w)
 
 int vb_os_append_open(const char *path, char *why, size_t n)
 {
-	wchar_t *w = widen(path);
 	BY_HANDLE_FILE_INFORMATION bi;
 
-	if (w == NULL) {
+	if (vb_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
+		if (why[0] == '\0')
+			snprintf(why, n, "is a device; --csv-append needs a regular file");
+		return -1;
+	}
+	wchar_t *w = widen(path);
+	wchar_t *norm = w != NULL ? normalize(w) : NULL;
+	wchar_t *sp = norm != NULL ? sys_path(norm) : NULL;
+	free(w);
+	if (sp == NULL) {
+		free(norm);
 		snprintf(why, n, "%s", strerror(errno));
 		return -1;
 	}
-	HANDLE h = CreateFileW(w, GENERIC_READ | FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE,
+	HANDLE h = CreateFileW(sp, GENERIC_READ | FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE,
 			       NULL, OPEN_ALWAYS,
 			       FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-	free(w);
+	free(sp);
 	if (h == INVALID_HANDLE_VALUE) {
+		free(norm);
 		snprintf(why, n, "%s", strerror(map_error(GetLastError())));
 		return -1;
 	}
@@ -1109,11 +1398,14 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 		else
 			snprintf(why, n, "is not a regular file; --csv-append needs one");
 		CloseHandle(h);
+		free(norm);
 		return -1;
 	}
 	int fd = fd_of(h, _O_APPEND);
 	if (fd < 0)
 		snprintf(why, n, "%s", strerror(errno));
+	remember(fd, norm, false);
+	free(norm);
 	return fd;
 }
 
@@ -1170,18 +1462,54 @@ void vb_os_unlock(int fd)
 	UnlockFileEx(handle_of(fd), 0, MAXDWORD, MAXDWORD, &ov);
 }
 
+typedef HANDLE(WINAPI *reopen_fn)(HANDLE, DWORD, DWORD, DWORD);
+
+/* Whether handles a and b are open on the same file. */
+static bool same_file(HANDLE a, HANDLE b)
+{
+	BY_HANDLE_FILE_INFORMATION x, y;
+
+	return GetFileInformationByHandle(a, &x) && GetFileInformationByHandle(b, &y) &&
+	       x.dwVolumeSerialNumber == y.dwVolumeSerialNumber &&
+	       x.nFileIndexHigh == y.nFileIndexHigh && x.nFileIndexLow == y.nFileIndexLow;
+}
+
 int vb_os_truncate_to(int fd, uint64_t len)
 {
-	FILE_END_OF_FILE_INFO eof;
-	/* The append descriptor may only append: cut through a second handle. */
-	HANDLE h = ReOpenFile(handle_of(fd), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, 0);
+	/* The append descriptor may only append: cut through a second handle, made from the
+	 * first (ReOpenFile, Vista's), else opened at the same path and checked to be the
+	 * same file. */
+	reopen_fn reopen = (reopen_fn)(void (*)(void))kernel32_fn("ReOpenFile");
+	HANDLE h = INVALID_HANDLE_VALUE;
+	const wchar_t *known = path_of(fd);
 
+	if (reopen != NULL) {
+		h = reopen(handle_of(fd), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, 0);
+	} else if (known != NULL) {
+		wchar_t *sp = sys_path(known);
+		if (sp != NULL)
+			h = CreateFileW(sp, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+					OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+		free(sp);
+		if (h != INVALID_HANDLE_VALUE && !same_file(h, handle_of(fd))) {
+			CloseHandle(h);
+			errno = ESTALE;
+			return -1;
+		}
+	} else {
+		errno = EBADF;
+		return -1;
+	}
 	if (h == INVALID_HANDLE_VALUE)
 		return fail_win();
-	eof.EndOfFile.QuadPart = (LONGLONG)len;
-	BOOL ok = SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof);
+	BOOL ok = set_end(h, len);
+	DWORD e = GetLastError();
 	CloseHandle(h);
-	return ok ? 0 : fail_win();
+	if (!ok) {
+		errno = map_error(e);
+		return -1;
+	}
+	return 0;
 }
 
 ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
@@ -1230,7 +1558,7 @@ int vb_os_open_read(int dirfd, const char *name)
 	free(p);
 	if (h == INVALID_HANDLE_VALUE)
 		return fail_win();
-	fill_info(h, &fi);
+	fill_info(h, NULL, &fi);
 	if (fi.type != VB_FT_REG) {
 		CloseHandle(h);
 		errno = fi.type == VB_FT_LINK ? ELOOP : EINVAL;

@@ -1,6 +1,8 @@
-# vbench.exe under Wine: operands and options, errors and exit statuses, the dd lines and
-# the statistics, CSV, JSON and report, directory targets that leave nothing behind,
-# refusals, the alignment check, ENOSPC, Ctrl+C. VBENCH runs vbench.exe.
+# vbench.exe or vbench32.exe (EXE) under Wine (WINE): operands and options, errors and
+# exit statuses, the dd lines and the statistics, CSV, JSON and report, directory targets
+# that leave nothing behind, refusals (reserved device names, volumes, --qd), long
+# paths, the alignment check, ENOSPC, Ctrl+C, the Windows version in the header.
+# VBENCH runs the exe.
 . "$(dirname "$0")/../system/lib.sh"
 
 # winpath PATH: the Windows name of a Unix path under Wine (Z: is the Unix root).
@@ -64,6 +66,52 @@ run_vb --no-progress bs=4k count=100 runs=1 NUL
 expect_rc 0 "NUL is a data sink"
 expect_out '^# label sink-' "labelled as a sink"
 
+run_vb --no-progress bs=4k count=100 runs=1 '\\.\NUL'
+expect_rc 0 "\\\\.\\NUL is the same sink"
+
+# Only NUL is a sink: the other reserved device names are refused before anything is
+# opened, in any directory and with any extension, and nothing is created.
+d=$(new_dir)
+for n in COM1 CON AUX LPT1 prn com1.dat nul.img "lpt3 .txt"; do
+	run_vb --no-progress bs=4k count=1 runs=1 "$(winpath "$d")\\$n"
+	expect_rc 2 "$n is refused"
+	expect_err "reserved device name" "and the refusal says why ($n)"
+done
+run_vb --no-progress bs=4k count=1 runs=1 COM1
+expect_rc 2 "COM1 alone is refused"
+expect_err "names the device COM1" "as the serial port"
+mkdir "$d/aux"
+run_vb --no-progress bs=4k count=1 runs=1 "$(winpath "$d")\\aux\\x.img"
+expect_rc 2 "a reserved name as a directory component is refused"
+check "nothing was created" [ -z "$(ls "$d/aux")" ]
+rmdir "$d/aux"
+check "nothing was created in the directory" empty_dir "$d"
+
+# Volumes and devices other than whole disks are refused by name.
+run_vb --no-progress --force bs=4k count=1 runs=1 '\\.\C:'
+expect_rc 2 "a volume is refused"
+expect_err "is a volume" "as a volume"
+run_vb --no-progress --force bs=4k count=1 runs=1 '\\.\CdRom0'
+expect_rc 2 "another device is refused"
+expect_err "a device vbench does not write to" "as a device vbench does not write"
+
+# --qd above 1 would be qd 1 under another name: refused.
+run_vb --no-progress --qd 8 bs=64k count=16 runs=1 "$(winpath "$d")"
+expect_rc 2 "--qd 8 is refused"
+expect_err "^vbench: --qd 8: .*use --qd 1" "with the reason and what to use"
+check "nothing is left by the refusal" empty_dir "$d"
+
+# A path longer than MAX_PATH (260): a directory 300 characters deep.
+long=$d
+while [ ${#long} -lt 300 ]; do long=$long/abcdefghijklmnopqrstuvwxyz0123456789; done
+mkdir -p "$long"
+run_vb --no-progress bs=64k count=4 runs=1 "$(winpath "$long")"
+expect_rc 0 "a directory target past MAX_PATH"
+run_vb --no-progress -k bs=64k count=4 runs=1 "$(winpath "$long/kept.img")"
+expect_rc 0 "a new file past MAX_PATH"
+check "is written there" [ "$(size_of "$long/kept.img")" = 262144 ]
+rm -rf "${d:?}"/*
+
 # CSV and JSON.
 run_vb --no-progress -f csv bs=64k count=4 runs=2 -l win "$(winpath "$d")"
 expect_out '^label,run,bytes,secs,bytes_per_sec,' "CSV header"
@@ -92,6 +140,35 @@ run_vb report --svg "$(winpath "$d/all.csv")" "$(winpath "$d/all.csv")"
 expect_rc 1 "report --svg over its input is refused"
 check "the input is intact" [ "$(grep -c '^one,' "$d/all.csv")" = 3 ]
 
+# The header names the version of Windows, as RtlGetVersion tells it (GetVersionEx says
+# 6.2 on 8.1 and later to a program whose manifest does not name them). Wine answers as
+# the version set in its prefix; XP for the i686 exe, XP x64 for the x86-64 one (both
+# NT 5.x); Wine 8 has no Windows 11 to set (the name of build 22000 and later is a unit
+# test, as are the server editions).
+# set_version V: winecfg where it knows V (it sets the edition too), else the registry
+# value Wine reads (winecfg of a 64-bit prefix refuses winxp).
+w64=${WINE64:-/usr/lib/wine/wine64}
+set_version() {
+	"$w64" winecfg -v "$1" >/dev/null 2>&1 ||
+		"$w64" reg add 'HKCU\Software\Wine' /v Version /t REG_SZ /d "$1" /f >/dev/null 2>&1
+}
+d=$(new_dir)
+run_vb --no-progress bs=4k count=1 runs=1 "$(winpath "$d")"
+expect_out '^# host .*, Windows [0-9A-Za-z. ]+ \([0-9]+\.[0-9]+\.[0-9]+\), ' "the header names the version"
+case $EXE in
+*32.exe) xp=winxp want='XP \(5\.1\.2600\)' ;;
+*) xp=winxp64 want='XP x64 \(5\.2\.3790\)' ;;
+esac
+for v in "$xp:$want" 'win7:7 \(6\.1\.7601\)' 'win81:8\.1 \(6\.3\.9600\)' 'win10:10 \(10\.0\.[0-9]+\)'; do
+	if set_version "${v%%:*}"; then
+		run_vb --no-progress bs=4k count=1 runs=1 "$(winpath "$d")"
+		expect_out "^# host .*, Windows ${v#*:}, " "as ${v%%:*}: Windows ${v#*:}"
+	else
+		skip "Wine cannot be set to ${v%%:*}"
+	fi
+done
+set_version win10
+
 # Ctrl+C (Wine turns SIGINT into a console Ctrl+C): the partial run, the summary, the
 # documented status, nothing left.
 d=$(new_dir)
@@ -99,7 +176,7 @@ rm -f "$SCRATCH/c.out" "$SCRATCH/c.err"
 "$VBENCH" --progress bs=4k count=2000000 runs=3 "$(winpath "$d")" >"$SCRATCH/c.out" 2>"$SCRATCH/c.err" &
 pid=$!
 if wait_for ETA "$SCRATCH/c.err"; then
-	pkill -INT -f "vbench.exe.*$(basename "$d")"
+	pkill -INT -f "$EXE.*$(basename "$d")"
 	wait_pid "$pid" 30
 	check "Ctrl+C: exit 130 (got $WAIT_RC)" [ "$WAIT_RC" = 130 ]
 	check "Ctrl+C: the partial run is marked" grep -q "partial, stopped by signal 2" "$SCRATCH/c.out"
@@ -116,7 +193,7 @@ rm -f "$SCRATCH/k.err"
 "$VBENCH" --progress bs=4k count=2000000 runs=1 "$(winpath "$d")" >/dev/null 2>"$SCRATCH/k.err" &
 pid=$!
 if wait_for ETA "$SCRATCH/k.err"; then
-	pkill -KILL -f "vbench.exe.*$(basename "$d")"
+	pkill -KILL -f "$EXE.*$(basename "$d")"
 	wait_pid "$pid" 10
 	i=0
 	while ! empty_dir "$d" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
