@@ -1420,15 +1420,19 @@ int vb_os_hold(int fd, char *why, size_t n)
 	return 0;
 }
 
+/* Whether handles a and b are open on the same file. */
+static bool same_file(HANDLE a, HANDLE b)
+{
+	BY_HANDLE_FILE_INFORMATION x, y;
+
+	return GetFileInformationByHandle(a, &x) && GetFileInformationByHandle(b, &y) &&
+	       x.dwVolumeSerialNumber == y.dwVolumeSerialNumber &&
+	       x.nFileIndexHigh == y.nFileIndexHigh && x.nFileIndexLow == y.nFileIndexLow;
+}
+
 int vb_os_same_storage(int fd, int other_fd, char *why, size_t n)
 {
-	BY_HANDLE_FILE_INFORMATION a, b;
-
-	if (!GetFileInformationByHandle(handle_of(fd), &a) ||
-	    !GetFileInformationByHandle(handle_of(other_fd), &b))
-		return 0;
-	if (a.dwVolumeSerialNumber != b.dwVolumeSerialNumber || a.nFileIndexHigh !=
-	    b.nFileIndexHigh || a.nFileIndexLow != b.nFileIndexLow)
+	if (!same_file(handle_of(fd), handle_of(other_fd)))
 		return 0;
 	snprintf(why, n, "it is the same file");
 	return 1;
@@ -1463,16 +1467,6 @@ void vb_os_unlock(int fd)
 }
 
 typedef HANDLE(WINAPI *reopen_fn)(HANDLE, DWORD, DWORD, DWORD);
-
-/* Whether handles a and b are open on the same file. */
-static bool same_file(HANDLE a, HANDLE b)
-{
-	BY_HANDLE_FILE_INFORMATION x, y;
-
-	return GetFileInformationByHandle(a, &x) && GetFileInformationByHandle(b, &y) &&
-	       x.dwVolumeSerialNumber == y.dwVolumeSerialNumber &&
-	       x.nFileIndexHigh == y.nFileIndexHigh && x.nFileIndexLow == y.nFileIndexLow;
-}
 
 int vb_os_truncate_to(int fd, uint64_t len)
 {
