@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "vb_config.h"
+#include "vb_flush.h"
 #include "vb_hist.h"
+#include "vb_knee.h"
 #include "vb_result.h"
 #include "vb_stats.h"
 
@@ -29,6 +31,8 @@ struct vb_run_analysis {
 	uint64_t first_paused_run;
 	int page_cache_risk;           /* neither a sync nor direct I/O */
 	int smaller_than_ram;          /* bytes per run below twice the RAM (with the above) */
+	struct vb_knee_summary knee;   /* burst and sustained within the runs */
+	struct vb_flush_result flush;  /* the flush probe after the runs (set by the caller) */
 };
 
 /* Analyses the runs (warm-ups and unfinished runs are left out); all_latency is the

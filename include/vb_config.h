@@ -45,7 +45,11 @@ struct vb_config {
 	const char *csv_append_path;  /* CSV: append rows to this file, header once */
 	uint64_t seed;                /* seed of the random source */
 	bool seed_given;
-	double interval_secs;         /* throughput sampling interval; 0 = off */
+	double interval_secs;         /* throughput sampling interval asked for; 0 = not asked
+				 * (samples are still taken, VB_KNEE_DEFAULT_INTERVAL_SECS
+				 * apart, for the knee; they are then not printed) */
+	bool check_flush;             /* --check-flush: the full flush probe */
+	const char *trace_path;       /* --trace: the interval samples go to this CSV file */
 	double stall_secs;            /* warn when one call has not returned after this */
 	double timeout_secs;          /* abort a run stuck this long in one call; 0 = never */
 };

@@ -11,11 +11,16 @@
 struct vb_csvfile {
 	int fd;
 	const char *path;     /* as given, for messages */
+	const char *option;   /* the option that named it, for messages */
 };
 
 /* Opens path for appending: a regular file with one name, never through a link, never
  * blocking. VB_OK, or VB_E_SETUP with the reason in err. */
 enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err);
+
+/* vb_csvfile_open for the file of another option (--trace), named so in messages. */
+enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, const char *path,
+				  struct vb_err *err);
 
 /* Appends row (a whole CSV row ending in CRLF), preceded by header when the file is
  * empty, under an exclusive lock held at most a few seconds, as one unit: when the disk

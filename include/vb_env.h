@@ -17,6 +17,10 @@ struct vb_env {
 	uint32_t logical_block;   /* bytes, 0 when unknown */
 	uint32_t physical_block;  /* bytes, 0 when unknown */
 	uint64_t ram_bytes;       /* total RAM, 0 when unknown */
+	char write_cache[16];     /* what the kernel believes of the disk's write cache:
+				   * "write back", "write through", or "" not known */
+	char write_cache_where[96]; /* where that was read ("/sys/block/vda/queue/write_cache",
+				   * "dev.vtblk.0.writecache_mode") */
 	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
 				   * page reporting): whoever allocates it next waits for the
 				   * host to supply it again */

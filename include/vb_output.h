@@ -15,6 +15,7 @@
 #include "vb_buf.h"
 #include "vb_config.h"
 #include "vb_env.h"
+#include "vb_flush.h"
 #include "vb_result.h"
 
 /* What every formatter needs to know about the invocation besides its runs. */
@@ -98,6 +99,27 @@ void vb_out_csv_header(struct vb_buf *b);
 
 /* CSV: one row for a run, appended to b. */
 void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r);
+
+/* CSV: the row of the flush probe (status "flush", partial, run 0: not a run), appended
+ * to b; its flush_ columns hold the figures. */
+void vb_out_csv_flush(struct vb_buf *b, const struct vb_context *c,
+		      const struct vb_flush_result *fr);
+
+/* Human output: the summary's lines on flushes, the guest's write cache and a knee. */
+void vb_out_human_verdicts(FILE *f, const struct vb_context *c,
+			   const struct vb_run_analysis *a);
+
+/* CSV: the columns after qd (knee, flush, write cache) of a run row or, with fr, of the
+ * flush row, each preceded by its comma. */
+void vb_out_csv_verdicts(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
+			 const struct vb_flush_result *fr);
+
+/* JSON: the summary's "knee" and "flush" members, each preceded by ", ". */
+void vb_out_json_verdicts(FILE *f, const struct vb_run_analysis *a);
+
+/* --trace: the header row, and a run's interval samples as rows, appended to b. */
+void vb_out_trace_header(struct vb_buf *b);
+void vb_out_trace_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r);
 
 /* JSON: the whole document of an invocation; warnings are sentences (may be NULL). */
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "vb_hist.h"
+#include "vb_knee.h"
 
 /* Where in a run something went wrong. */
 enum vb_stage {
@@ -47,6 +48,7 @@ struct vb_run {
 	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
 	uint64_t n_intervals;
+	struct vb_knee knee;          /* a lasting drop of the rate within the run */
 };
 
 /* The part of a run's time the data source may hold its writers back before the run's

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "vb_config.h"
+#include "vb_flush.h"
 #include "vb_hist.h"
 #include "vb_io.h"
 #include "vb_os.h"
@@ -26,6 +27,9 @@ struct vb_engine_io {
 	 * when it could not (the engine then stops). */
 	bool (*on_run)(void *arg, const struct vb_run *run, const struct vb_hist *latency);
 	void *arg;
+	/* Called with the flush probe's result after the runs (see vb_flush.h); NULL: no
+	 * probe is made. */
+	void (*on_flush)(void *arg, const struct vb_flush_result *flush);
 };
 
 /* How the engine's session ended. */
@@ -49,6 +53,7 @@ struct vb_session {
 	uint64_t cap_runs;
 	struct vb_hist latency;       /* writes of the completed measured runs */
 	bool out_of_memory;           /* a run could not be recorded */
+	struct vb_flush_result flush; /* the flush probe, after the runs (zero: none) */
 };
 
 /* Makes s empty. */

@@ -79,4 +79,9 @@ struct vb_write_plan {
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
 		 struct vb_run *out);
 
+/* Opens and checks the target as a run would (nothing timed, nothing written); the
+ * descriptor, or -1 with out's stop, stage, err (and detail) filled in. */
+int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
+		  struct vb_run *out);
+
 #endif

@@ -45,6 +45,8 @@ struct app {
 	struct vb_session session;
 	struct vb_csvfile csv;
 	bool csv_failed;
+	struct vb_csvfile trace;      /* --trace */
+	bool trace_failed;
 	char label[320];
 	char note[4200];
 	char sync_note[128];
@@ -52,27 +54,46 @@ struct app {
 	struct vb_err err;
 };
 
+/* Appends rows (made by vb_out_*) to file under its header, once it has failed never again. */
+static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
+			void (*header_of)(struct vb_buf *), const struct vb_buf *rows)
+{
+	struct vb_buf header;
+
+	if (file->fd < 0 || *failed || rows->len == 0)
+		return;
+	vb_buf_init(&header);
+	header_of(&header);
+	if (vb_csvfile_append(file, &header, rows, &a->err) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		*failed = true;
+	}
+	vb_buf_free(&header);
+}
+
+/* A CSV row to standard output (--format csv) and to the --csv-append file. */
+static void emit_row(struct app *a, const struct vb_buf *row)
+{
+	if (a->cfg.format == VB_FMT_CSV)
+		fwrite(row->p, 1, row->len, stdout);
+	append_rows(a, &a->csv, &a->csv_failed, vb_out_csv_header, row);
+}
+
 static void on_run(void *arg, const struct vb_run *r)
 {
 	struct app *a = arg;
-	struct vb_buf row, header;
+	struct vb_buf row;
 
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_run(stdout, &a->ctx, r);
 	vb_buf_init(&row);
-	vb_buf_init(&header);
 	vb_out_csv_run(&row, &a->ctx, r);
-	if (a->cfg.format == VB_FMT_CSV)
-		fwrite(row.p, 1, row.len, stdout);
-	if (a->csv.fd >= 0 && !a->csv_failed) {
-		vb_out_csv_header(&header);
-		if (vb_csvfile_append(&a->csv, &header, &row, &a->err) != VB_OK) {
-			vb_out_error(stderr, a->err.msg);
-			a->csv_failed = true;
-		}
-	}
+	emit_row(a, &row);
 	vb_buf_free(&row);
-	vb_buf_free(&header);
+	vb_buf_init(&row);
+	vb_out_trace_run(&row, &a->ctx, r);
+	append_rows(a, &a->trace, &a->trace_failed, vb_out_trace_header, &row);
+	vb_buf_free(&row);
 	fflush(stdout);
 }
 
@@ -127,6 +148,14 @@ static void finish_output(struct app *a)
 
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
 		   a->env.ram_bytes, &an);
+	an.flush = a->session.flush;
+	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.why[0] != '\0') {
+		struct vb_buf row;
+		vb_buf_init(&row);
+		vb_out_csv_flush(&row, &a->ctx, &an.flush);
+		emit_row(a, &row);
+		vb_buf_free(&row);
+	}
 	/* A sink keeps nothing: neither a cache nor stability means anything there. */
 	if (!a->ctx.sink && vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache,
 						   sizeof cache))
@@ -312,8 +341,14 @@ static int hold_target(struct app *a)
 static int setup(struct app *a)
 {
 	a->csv.fd = -1;
+	a->trace.fd = -1;
 	if (a->cfg.csv_append_path != NULL &&
 	    vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
+	if (a->cfg.trace_path != NULL &&
+	    vb_csvfile_open_as(&a->trace, "--trace", a->cfg.trace_path, &a->err) != VB_OK) {
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}
@@ -423,6 +458,11 @@ static int run(struct app *a)
 			vb_out_error(stderr, a->err.msg);
 		status = EXIT_IO;
 	}
+	if (a->trace_failed || vb_csvfile_close(&a->trace, &a->err) != VB_OK) {
+		if (!a->trace_failed)
+			vb_out_error(stderr, a->err.msg);
+		status = EXIT_IO;
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		vb_out_error(stderr, "the results could not all be written to standard output");
 		status = EXIT_IO;
@@ -467,6 +507,7 @@ int main(int argc, char *argv[])
 	rc = setup(&a);
 	if (rc >= 0) {
 		vb_csvfile_close(&a.csv, &a.err);
+		vb_csvfile_close(&a.trace, &a.err);
 		return rc;
 	}
 	return run(&a);

@@ -358,21 +358,24 @@ static void test_csv_row(void **state)
 	vb_buf_init(&b);
 	ctx.label = "ext4, \"fast\"";
 	cfg.qd = 4;
+	strcpy(env.write_cache, "write back");
 	vb_out_csv_header(&b);
 	vb_out_csv_run(&b, &ctx, &r);
 	assert_memory_equal(b.p, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
 			    "fs,device,driver,host,", 71);
-	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs,schema_version\r\n"));
+	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs,schema_version,"
+			       "knee_burst_bytes_per_sec,"
+			       "knee_sustained_bytes_per_sec,knee_at_bytes,flush_verdict,"));
 	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
 			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
-	/* no intervals, then the depth, the time the writers waited for data and the
-	 * version of the schema */
-	assert_non_null(strstr(b.p, ",,4,0.000000,1\r\n"));
+	/* no intervals, then the depth and the time the writers waited for data, the
+	 * version of the schema; no knee, no flush figures, the write cache */
+	assert_non_null(strstr(b.p, ",,4,0.000000,1,,,,,,,,,,,write back\r\n"));
 	vb_buf_free(&b);
 	vb_buf_init(&b);
 	r.data_wait_secs = 0.041;
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",,4,0.041000,1\r\n"));
+	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back\r\n"));
 	vb_buf_free(&b);
 }
 

@@ -42,9 +42,12 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 	if (all_latency != NULL)
 		a->latency = vb_hist_summary(all_latency);
 	vb_welford_init(&w);
+	struct vb_knee_acc *knees = calloc(1, sizeof *knees);
 	for (uint64_t i = 0; i < n; i++) {
 		if (!counted(&runs[i]))
 			continue;
+		if (knees != NULL)
+			vb_knee_add(knees, &runs[i].knee);
 		/* The statistics use the rounded rates the dd lines print, so a reader can
 		 * recompute the summary from the lines above it. */
 		if (rates != NULL)
@@ -58,6 +61,11 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 		note_intervals(a, &runs[i]);
 	}
 	a->rate = vb_welford_summary(&w);
+	if (knees != NULL) {
+		vb_knee_summary_end(knees);
+		a->knee = knees->s;
+		free(knees);
+	}
 	if (rates != NULL && a->completed >= 3) {
 		a->trend = vb_trend_fit(rates, a->completed);
 		a->drifting = a->trend.significant;

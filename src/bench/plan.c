@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
+#include "vb_knee.h"
 #include "vb_plan.h"
 
 void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t data_run,
@@ -19,7 +20,8 @@ void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t da
 	p->count_blocks = cfg->count_blocks;
 	p->qd = cfg->qd ? cfg->qd : 1;
 	p->run = data_run;
-	p->interval_secs = cfg->interval_secs;
+	p->interval_secs = cfg->interval_secs > 0 ? cfg->interval_secs
+						 : VB_KNEE_DEFAULT_INTERVAL_SECS;
 	p->id = t->id;
 	switch (t->kind) {
 	case VB_TGT_DIR:

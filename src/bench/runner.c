@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "vb_autoruns.h"
+#include "vb_flushprobe.h"
 #include "vb_output.h"
 #include "vb_plan.h"
 #include "vb_runner.h"
@@ -26,6 +27,7 @@ struct engine {
 	atomic_int resumed;          /* this process was continued after a stop */
 	double *rates, *secs;        /* runs=auto: the measured runs so far */
 	uint64_t measured;
+	double session_secs;         /* the runs' time so far, warm-ups included */
 };
 
 static void set_drawn(struct engine *c, int v)
@@ -104,6 +106,8 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	c->next_progress_ns = io->ops->now_ns(io->ops->ctx) + PROGRESS_NS;
 	int rc = vb_write_run(io->ops, &plan, r);
 	erase_progress(c);
+	c->session_secs += r->secs;
+	vb_knee_find(r->intervals, r->n_intervals, &r->knee);
 	r->run = number;
 	r->warmup = warmup;
 	r->allocating = c->cfg->overwrite && first;
@@ -169,6 +173,40 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 	return !stopped(c, res);
 }
 
+/* The flush probe after the runs: in full with --check-flush, else a short one within 1%
+ * of the runs' time when the runs were synced; none on a data sink. */
+static void probe_flush(struct engine *c, struct vb_target *t)
+{
+	const struct vb_config *cfg = c->cfg;
+	struct vb_flush_result fr;
+	struct vb_write_plan plan;
+
+	if (!cfg->check_flush && cfg->sync == VB_SYNC_NONE)
+		return;
+	memset(&fr, 0, sizeof fr);
+	if (t->kind == VB_TGT_SINK) {
+		if (!cfg->check_flush)
+			return;
+		snprintf(fr.why, sizeof fr.why, "the target is a data sink");
+	} else {
+		enum vb_sync_call call = vb_sync_mode(cfg->sync)->end_call;
+		/* O_DSYNC makes every write what a write and fdatasync make it. */
+		if (cfg->sync == VB_SYNC_DSYNC)
+			call = VB_CALL_FDATASYNC;
+		else if (call == VB_CALL_NONE)
+			call = VB_CALL_FSYNC;
+		struct vb_flush_probe_cfg pc = {cfg->check_flush, call,
+						cfg->check_flush ? 0 : c->session_secs / 100,
+						t->align_bytes,
+						t->kind == VB_TGT_DISK ? t->device_bytes : 0};
+		vb_plan_build(cfg, t, cfg->warmup_runs + cfg->runs + 1, false, &plan);
+		plan.stop = &c->io->flags->stop;
+		plan.watch = c->io->watch;
+		vb_flush_probe(c->io->ops, &plan, &pc, &fr);
+	}
+	c->io->on_flush(c->io->arg, &fr);
+}
+
 bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		   const struct vb_engine_io *io, struct vb_engine_result *res)
 {
@@ -203,6 +241,8 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	}
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
+	if (ok && io->on_flush != NULL)
+		probe_flush(c, t);
 	vb_os_on_resume(NULL);
 	vb_source_free(&src);
 	free(c->rates);

@@ -16,7 +16,7 @@
 /* Largest message the worker sends (a run with its interval samples). */
 #define MSG_MAX ((uint32_t)1 << 30)
 
-enum msg_type { MSG_RUN = 1, MSG_DONE = 2 };
+enum msg_type { MSG_RUN = 1, MSG_DONE = 2, MSG_FLUSH = 3 };
 
 struct msg_head {
 	uint32_t type;
@@ -64,12 +64,19 @@ static bool send_run(void *arg, const struct vb_run *r, const struct vb_hist *la
 			r->intervals, ivn);
 }
 
+static void send_flush(void *arg, const struct vb_flush_result *fr)
+{
+	struct worker *w = arg;
+
+	send_msg(w->chan, MSG_FLUSH, fr, sizeof *fr, NULL, 0, NULL, 0);
+}
+
 static int worker_main(void *arg, int chan)
 {
 	struct worker *w = arg;
 	struct vb_engine_result res;
 	struct vb_engine_io io = {w->io->ops ? w->io->ops : &vb_os_io, w->io->status, w->io->progress, &w->sh->flags,
-				  &w->sh->watch, send_run, w};
+				  &w->sh->watch, send_run, w, send_flush};
 
 	w->chan = chan;
 	vb_engine_run(w->cfg, w->t, &io, &res);
@@ -171,6 +178,8 @@ static void drain(struct sup *p)
 			record(p, m, h.len);
 		else if (h.type == MSG_DONE)
 			finish(p, m, h.len);
+		else if (h.type == MSG_FLUSH && h.len == sizeof p->s->flush)
+			memcpy(&p->s->flush, m, h.len);
 		off += sizeof h + h.len;
 	}
 	memmove(p->in.buf, p->in.buf + off, p->in.len - off);

@@ -639,3 +639,8 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	out->latency = vb_hist_summary(hist);
 	return rc;
 }
+
+int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *p, struct vb_run *out)
+{
+	return acquire(ops, p, out);
+}

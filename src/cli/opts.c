@@ -12,7 +12,7 @@ enum key {
 	K_OUTPUT, K_SOURCE, K_BS, K_COUNT, K_SIZE, K_RUNS, K_DIRECT, K_SYNC, K_PROGRESS,
 	K_LABEL, K_FORMAT, K_KEEP, K_FORCE, K_QUIET, K_HELP, K_VERSION, K_WARMUP,
 	K_OVERWRITE, K_SEED, K_INTERVAL, K_STALL, K_TIMEOUT, K_CSV_APPEND, K_NO_HEADER,
-	K_QD, K_PRECISION, K_MAX_RUNS, K_MAX_TIME, K_NKEYS
+	K_QD, K_PRECISION, K_MAX_RUNS, K_MAX_TIME, K_CHECK_FLUSH, K_TRACE, K_NKEYS
 };
 
 struct optdef {
@@ -54,6 +54,8 @@ static const struct optdef options[] = {
 	{"precision", 0, 1, K_PRECISION, NULL},
 	{"max-runs", 0, 1, K_MAX_RUNS, NULL},
 	{"max-time", 0, 1, K_MAX_TIME, NULL},
+	{"check-flush", 0, 0, K_CHECK_FLUSH, "1"},
+	{"trace", 0, 1, K_TRACE, NULL},
 };
 #define N_OPTIONS (sizeof options / sizeof options[0])
 
@@ -228,6 +230,8 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 		return 0;
 	case K_CSV_APPEND: cfg->csv_append_path = v; return 0;
 	case K_QD: return size_value(st, how, v, 0, &cfg->qd);
+	case K_CHECK_FLUSH: cfg->check_flush = true; return 0;
+	case K_TRACE: cfg->trace_path = v; return 0;
 	case K_NKEYS: break;
 	}
 	return fail(st, "%s: internal error", how);
@@ -538,7 +542,11 @@ void vb_opts_usage(FILE *f)
 "                  --overwrite         rewrite one file in place every run\n"
 "                  --warmup N          unmeasured runs first (default 0)\n"
 "                  --seed N            seed of the random source\n"
-"                  --interval SECS     record throughput every SECS\n"
+"                  --interval SECS     print throughput every SECS (sampled\n"
+"                                      every 0.5 s anyway, to find a knee)\n"
+"                  --trace FILE        append the samples to FILE (CSV)\n"
+"                  --check-flush       time a flush against a write (a short\n"
+"                                      check follows every synced session)\n"
 "                  --stall-timeout S   warn when a call hangs (default 30)\n"
 "                  --timeout SECS      abort a stuck run (0: never)\n"
 "                  -q, --quiet         print only the summary\n"

@@ -555,6 +555,21 @@ static void loop_direct_io(struct vb_env *e, const char *disk)
 		COPY(e->loop_buffered, vb_os_base_name(disk));
 }
 
+/* What the kernel believes of the disk's write cache, from queue/write_cache of its sysfs
+ * directory dir: "write back", or "write through", with which the block layer takes the
+ * flush off every request before it reaches the driver (blk-core.c, submit_bio_noacct). */
+static void write_cache(struct vb_env *e, const char *dir)
+{
+	char v[32];
+
+	if (read_line(dir, "/queue/write_cache", v, sizeof v) != 0 ||
+	    (strcmp(v, "write back") != 0 && strcmp(v, "write through") != 0))
+		return;
+	COPY(e->write_cache, v);
+	snprintf(e->write_cache_where, sizeof e->write_cache_where,
+		 "/sys/block/%.32s/queue/write_cache", vb_os_base_name(dir));
+}
+
 /* Fills device, driver and block sizes from the sysfs directory of dev. A partition's
  * directory sits inside its disk's, and only the disk has the queue limits and the
  * link to the hardware. */
@@ -570,6 +585,7 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 	loop_direct_io(e, dir);
 	e->logical_block = read_u32(dir, "/queue/logical_block_size");
 	e->physical_block = read_u32(dir, "/queue/physical_block_size");
+	write_cache(e, dir);
 	disk_driver(e, root, dir);
 }
 

@@ -10,15 +10,22 @@
 /* Another appender holds the lock for one row's write; this is far beyond that. */
 #define LOCK_WAIT_MS 10000
 
-enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err)
+enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, const char *path,
+				  struct vb_err *err)
 {
 	char why[256];
 
+	cf->option = option;
 	cf->path = path;
 	cf->fd = vb_os_append_open(path, why, sizeof why);
 	if (cf->fd < 0)
-		return vb_fail(err, VB_E_SETUP, "--csv-append %s: %s", path, why);
+		return vb_fail(err, VB_E_SETUP, "%s %s: %s", option, path, why);
 	return VB_OK;
+}
+
+enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err)
+{
+	return vb_csvfile_open_as(cf, "--csv-append", path, err);
 }
 
 enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *header,
@@ -30,15 +37,15 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 	int e = 0;
 
 	if (row->oom || header->oom)
-		return vb_fail(err, VB_E_IO, "--csv-append %s: out of memory", cf->path);
+		return vb_fail(err, VB_E_IO, "%s %s: out of memory", cf->option, cf->path);
 	if (vb_os_lock(cf->fd, LOCK_WAIT_MS) != 0)
-		return vb_fail(err, VB_E_IO, "--csv-append %s: cannot lock it: %s", cf->path,
+		return vb_fail(err, VB_E_IO, "%s %s: cannot lock it: %s", cf->option, cf->path,
 			       errno == ETIMEDOUT ? "another program held the lock for 10 s"
 						  : strerror(errno));
 	if (vb_os_io.fstat(NULL, cf->fd, &fi) != 0) {
 		e = errno;
 		vb_os_unlock(cf->fd);
-		return vb_fail(err, VB_E_IO, "--csv-append %s: %s", cf->path, strerror(e));
+		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(e));
 	}
 	vb_buf_init(&all);
 	if (fi.size_bytes == 0)
@@ -56,8 +63,8 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 	vb_buf_free(&all);
 	vb_os_unlock(cf->fd);
 	if (e != 0)
-		return vb_fail(err, VB_E_IO, "--csv-append %s: the row could not be written (%s); "
-			       "the file is as it was", cf->path, strerror(e));
+		return vb_fail(err, VB_E_IO, "%s %s: the row could not be written (%s); "
+			       "the file is as it was", cf->option, cf->path, strerror(e));
 	return VB_OK;
 }
 
@@ -68,6 +75,6 @@ enum vb_status vb_csvfile_close(struct vb_csvfile *cf, struct vb_err *err)
 	int rc = vb_os_io.close(NULL, cf->fd);
 	cf->fd = -1;
 	if (rc != 0)
-		return vb_fail(err, VB_E_IO, "--csv-append %s: %s", cf->path, strerror(errno));
+		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(errno));
 	return VB_OK;
 }

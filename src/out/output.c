@@ -248,7 +248,8 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 		fprintf(f, "# the data source held this run back %.1f%% (writer%s waited %.0f ms%s)\n",
 			r->data_held_back * 100.0, c->cfg->qd > 1 ? "s" : "",
 			r->data_wait_secs * 1e3, c->cfg->qd > 1 ? " in all" : "");
-	for (uint64_t i = 0; i < r->n_intervals; i++) {
+	/* Samples taken only for the knee are not printed. */
+	for (uint64_t i = 0; c->cfg->interval_secs > 0 && i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
 		fprintf(f, "# interval %.3f-%.3f s: %" PRIu64 " bytes, %.0f bytes/sec\n",
 			iv->start_secs, iv->start_secs + iv->secs, iv->bytes,
@@ -264,13 +265,14 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 		fprintf(f, "# summary of %" PRIu64 " completed run%s\n", a->completed,
 			a->completed == 1 ? "" : "s");
 		latency_line(f, "# all runs: ", &a->latency);
-		if (a->have_intervals)
+		if (a->have_intervals && c->cfg->interval_secs > 0)
 			fprintf(f, "# slowest interval %.0f bytes/sec (run %" PRIu64 " at %.1f s), "
 				"fastest %.0f bytes/sec (run %" PRIu64 " at %.1f s)\n",
 				a->slowest_iv_bytes_per_sec, a->slowest_iv_run,
 				a->slowest_iv_start_secs, a->fastest_iv_bytes_per_sec,
 				a->fastest_iv_run, a->fastest_iv_start_secs);
 	}
+	vb_out_human_verdicts(f, c, a);
 	if (s->n == 0) {
 		fputs("mean    n/a (no completed run)\nmin     n/a\nmax     n/a\nstddev  n/a\n", f);
 		return;
@@ -353,7 +355,9 @@ static const char *status_word(const struct vb_run *r)
 	return "?";
 }
 
-void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r)
+/* A run row, or with fr the flush probe's row. */
+static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
+		    const struct vb_flush_result *fr)
 {
 	const struct vb_config *cfg = c->cfg;
 	const struct vb_env *e = c->env;
@@ -368,16 +372,34 @@ void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct v
 		vb_buf_putc(b, ',');
 	}
 	vb_buf_printf(b, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block,
-		      e->physical_block, e->ram_bytes, r->warmup ? 1 : 0, r->stop != VB_STOP_DONE,
-		      status_word(r), r->write_secs, r->sync_secs);
+		      e->physical_block, e->ram_bytes, r->warmup ? 1 : 0,
+		      fr != NULL || r->stop != VB_STOP_DONE, fr != NULL ? "flush" : status_word(r),
+		      r->write_secs, r->sync_secs);
 	vb_buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
 		      r->latency.p50_ns, r->latency.p90_ns, r->latency.p99_ns, r->latency.p999_ns,
 		      r->latency.max_ns);
-	for (uint64_t i = 0; i < r->n_intervals; i++)
+	for (uint64_t i = 0; cfg->interval_secs > 0 && i < r->n_intervals; i++)
 		vb_buf_printf(b, "%s%.0f", i ? " " : "", r->intervals[i].secs > 0 ?
 			      (double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
-	vb_buf_printf(b, ",%" PRIu64 ",%.6f,%d\r\n", cfg->qd, r->data_wait_secs,
-		      VB_SCHEMA_VERSION);
+	vb_buf_printf(b, ",%" PRIu64 ",%.6f,%d", cfg->qd, r->data_wait_secs, VB_SCHEMA_VERSION);
+	vb_out_csv_verdicts(b, c, r, fr);
+	vb_buf_puts(b, "\r\n");
+}
+
+void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r)
+{
+	csv_row(b, c, r, NULL);
+}
+
+void vb_out_csv_flush(struct vb_buf *b, const struct vb_context *c,
+		      const struct vb_flush_result *fr)
+{
+	struct vb_run r;
+
+	memset(&r, 0, sizeof r);
+	r.bytes = fr->bytes;
+	r.secs = fr->secs;
+	csv_row(b, c, &r, fr);
 }
 
 static void json_latency(FILE *f, const struct vb_latency *l)
@@ -387,7 +409,7 @@ static void json_latency(FILE *f, const struct vb_latency *l)
 		l->p50_ns, l->p90_ns, l->p99_ns, l->p999_ns, l->max_ns, l->writes);
 }
 
-static void json_run(FILE *f, const struct vb_run *r)
+static void json_run(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
 	fprintf(f, "    {\"" VB_JK_RUN "\": %" PRIu64 ", \"" VB_JK_WARMUP "\": %s, \"" VB_JK_PARTIAL
 		"\": %s, \"" VB_JK_STATUS "\": \"%s\", \"" VB_JK_BYTES "\": %" PRIu64 ", \""
@@ -414,7 +436,7 @@ static void json_run(FILE *f, const struct vb_run *r)
 	fprintf(f, ", \"paused\": %s, \"data_wait_secs\": %.6f", r->paused ? "true" : "false",
 		r->data_wait_secs);
 	fputs(", \"intervals\": [", f);
-	for (uint64_t i = 0; i < r->n_intervals; i++) {
+	for (uint64_t i = 0; c->cfg->interval_secs > 0 && i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];
 		fprintf(f, "%s{\"start_secs\": %.6f, \"secs\": %.6f, \"bytes\": %" PRIu64
 			", \"bytes_per_sec\": %.0f}", i ? ", " : "", iv->start_secs, iv->secs, iv->bytes,
@@ -444,8 +466,10 @@ static void json_config(FILE *f, const struct vb_context *c)
 
 static void json_env(FILE *f, const struct vb_env *e)
 {
-	const char *keys[] = {VB_JK_FS, "device", VB_JK_DRIVER, "host", "os", "kernel", "mount"};
-	const char *vals[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount};
+	const char *keys[] = {VB_JK_FS, "device", VB_JK_DRIVER, "host", "os", "kernel", "mount",
+			      "write_cache"};
+	const char *vals[] = {e->fs, e->device, e->driver, e->host, e->os, e->kernel, e->mount,
+			      e->write_cache};
 
 	fputs("  \"" VB_JK_ENV "\": {", f);
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
@@ -481,8 +505,10 @@ static void json_summary(FILE *f, const struct vb_run_analysis *a)
 			PRIu64, a->slowest_iv_bytes_per_sec, a->slowest_iv_run,
 			a->fastest_iv_bytes_per_sec, a->fastest_iv_run);
 	fprintf(f, ", \"trend_bytes_per_sec_per_run\": %.1f, \"drifting\": %s, \"unstable\": %s"
-		", \"change_pct\": %.1f},\n", a->trend.slope, a->drifting ? "true" : "false",
+		", \"change_pct\": %.1f", a->trend.slope, a->drifting ? "true" : "false",
 		a->unstable ? "true" : "false", a->change_pct);
+	vb_out_json_verdicts(f, a);
+	fputs("},\n", f);
 }
 
 void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs, uint64_t n,
@@ -496,7 +522,7 @@ void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs,
 	json_env(f, c->env);
 	fputs("  \"" VB_JK_RUNS "\": [\n", f);
 	for (uint64_t i = 0; i < n; i++) {
-		json_run(f, &runs[i]);
+		json_run(f, c, &runs[i]);
 		fputs(i + 1 < n ? ",\n" : "\n", f);
 	}
 	fputs("  ],\n", f);

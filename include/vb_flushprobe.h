@@ -1,0 +1,28 @@
+#ifndef VB_FLUSHPROBE_H
+#define VB_FLUSHPROBE_H
+
+/* The flush probe (see vb_flush.h for what its figures mean): after the measured runs,
+ * small direct writes each followed by the sync call, the same writes without it, and
+ * one call after a known amount of dirty data, all on the run's target. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "vb_flush.h"
+#include "vb_io.h"
+#include "vb_writer.h"
+
+struct vb_flush_probe_cfg {
+	bool full;                 /* --check-flush: more samples, more dirty data */
+	enum vb_sync_call call;    /* the call a flush is made with */
+	double budget_secs;        /* the short form stops taking samples after this; 0: none */
+	uint32_t align;            /* direct I/O granularity of the target */
+	uint64_t max_bytes;        /* a disk's size (the probe stays below it); 0: a file */
+};
+
+/* Opens the target as plan p says (made direct, without O_DSYNC) and measures; fills out
+ * (verdict decided) and returns. Every call is published in p->watch and the stop flag
+ * is looked at between calls. */
+void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *p,
+		    const struct vb_flush_probe_cfg *c, struct vb_flush_result *out);
+
+#endif

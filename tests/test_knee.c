@@ -1,0 +1,188 @@
+/* The knee detector over synthetic traces: what a cache that runs out looks like, and
+ * what must not be taken for one (noise, a slow drift, a short spike). */
+#include "vb_test.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vb_knee.h"
+#include "vb_result.h"
+
+#define N 60
+#define STEP 0.5
+
+static struct vb_interval iv[N];
+
+/* A reproducible noise in [-1, 1]. */
+static double noise(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (double)((*s >> 8) % 20001) / 10000.0 - 1.0;
+}
+
+/* Fills n samples of STEP seconds at rate(i) bytes/sec. */
+static void trace(size_t n, double (*rate)(size_t i, unsigned *s))
+{
+	unsigned s = 42;
+	for (size_t i = 0; i < n; i++) {
+		iv[i].start_secs = (double)i * STEP;
+		iv[i].secs = STEP;
+		iv[i].bytes = (uint64_t)(rate(i, &s) * STEP);
+	}
+}
+
+static double steady(size_t i, unsigned *s)
+{
+	(void)i;
+	return 300e6 * (1 + 0.15 * noise(s));
+}
+
+/* 2 GB/s for the first 12 samples (12 GB... of a 6 s burst), then 300 MB/s. */
+static double step(size_t i, unsigned *s)
+{
+	return (i < 12 ? 2000e6 : 300e6) * (1 + 0.10 * noise(s));
+}
+
+/* Falls steadily to a third of its start over the run: no level, no knee. */
+static double drift(size_t i, unsigned *s)
+{
+	return (900e6 - 600e6 * (double)i / (N - 1)) * (1 + 0.05 * noise(s));
+}
+
+/* Steady, with one sample five times faster in the middle and one at the start. */
+static double spike(size_t i, unsigned *s)
+{
+	return (i == 30 || i == 0 ? 1500e6 : 300e6) * (1 + 0.05 * noise(s));
+}
+
+/* A dip that recovers: slow for a while, then as fast as before. */
+static double dip(size_t i, unsigned *s)
+{
+	return (i >= 20 && i < 35 ? 100e6 : 400e6) * (1 + 0.05 * noise(s));
+}
+
+static void test_steady_noise_has_no_knee(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(N, steady);
+	vb_knee_find(iv, N, &k);
+	assert_true(k.checked);
+	assert_false(k.found);
+}
+
+static void test_step_is_a_knee(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(N, step);
+	vb_knee_find(iv, N, &k);
+	assert_true(k.found);
+	assert_true(fabs(k.at_secs - 12 * STEP) < 1e-9);
+	assert_true(k.burst_bytes_per_sec > 1800e6 && k.burst_bytes_per_sec < 2200e6);
+	assert_true(k.sustained_bytes_per_sec > 280e6 && k.sustained_bytes_per_sec < 320e6);
+	uint64_t before = 0;
+	for (size_t i = 0; i < 12; i++)
+		before += iv[i].bytes;
+	assert_int_equal(k.at_bytes, before);
+}
+
+static void test_slow_drift_has_no_knee(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(N, drift);
+	vb_knee_find(iv, N, &k);
+	assert_true(k.checked);
+	assert_false(k.found);
+}
+
+static void test_short_spike_has_no_knee(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(N, spike);
+	vb_knee_find(iv, N, &k);
+	assert_false(k.found);
+}
+
+static void test_dip_that_recovers_has_no_knee(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(N, dip);
+	vb_knee_find(iv, N, &k);
+	assert_false(k.found);
+}
+
+/* Too short a run is not looked at; the ragged last sample does not make a knee. */
+static void test_few_samples_and_ragged_end(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	trace(VB_KNEE_MIN_SAMPLES - 1, step);
+	vb_knee_find(iv, VB_KNEE_MIN_SAMPLES - 1, &k);
+	assert_false(k.checked);
+	trace(N, steady);
+	iv[N - 1].secs = 0.001;
+	iv[N - 1].bytes = 10;   /* 10 kB/s over a millisecond */
+	vb_knee_find(iv, N, &k);
+	assert_true(k.checked);
+	assert_false(k.found);
+}
+
+/* A burst just under the least drop is no knee; the same burst higher is one. */
+static void test_drop_must_be_large(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	for (size_t i = 0; i < N; i++) {
+		iv[i].start_secs = (double)i * STEP;
+		iv[i].secs = STEP;
+		iv[i].bytes = (uint64_t)((i < 20 ? 140e6 : 100e6) * STEP);
+	}
+	vb_knee_find(iv, N, &k);
+	assert_false(k.found);
+	for (size_t i = 0; i < 20; i++)
+		iv[i].bytes = (uint64_t)(160e6 * STEP);
+	vb_knee_find(iv, N, &k);
+	assert_true(k.found);
+}
+
+static void test_summary_and_text(void **state)
+{
+	struct vb_knee_acc a;
+	struct vb_knee k;
+	char text[512];
+	(void)state;
+	memset(&a, 0, sizeof a);
+	trace(N, step);
+	vb_knee_find(iv, N, &k);
+	vb_knee_add(&a, &k);
+	trace(N, steady);
+	vb_knee_find(iv, N, &k);
+	vb_knee_add(&a, &k);
+	vb_knee_summary_end(&a);
+	assert_int_equal(a.s.checked, 2);
+	assert_int_equal(a.s.found, 1);
+	assert_int_equal(vb_knee_text(&a.s, text, sizeof text), 1);
+	assert_non_null(strstr(text, "burst 2."));
+	assert_non_null(strstr(text, "GB/s for the first "));
+	assert_non_null(strstr(text, "MB/s sustained (in 1 of 2 runs)"));
+	memset(&a, 0, sizeof a);
+	assert_int_equal(vb_knee_text(&a.s, text, sizeof text), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_steady_noise_has_no_knee),
+		cmocka_unit_test(test_step_is_a_knee),
+		cmocka_unit_test(test_slow_drift_has_no_knee),
+		cmocka_unit_test(test_short_spike_has_no_knee),
+		cmocka_unit_test(test_dip_that_recovers_has_no_knee),
+		cmocka_unit_test(test_few_samples_and_ragged_end),
+		cmocka_unit_test(test_drop_must_be_large),
+		cmocka_unit_test(test_summary_and_text),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
