@@ -1,0 +1,112 @@
+# Storage that lies, on devices whose behaviour is known because the test built them:
+# a loop device over a file on a tmpfs (a flush there persists nothing: it must be
+# flagged), and a direct-io loop device under the cgroup v1 blkio throttle (a steady,
+# known rate: no knee may be found). Also what the probe and --trace write.
+. "$(dirname "$0")/lib.sh"
+
+# json_member JSON NAME: the value of the first "NAME": number or string in JSON.
+json_member() {
+	printf '%s\n' "$1" | grep -o "\"$2\": \"\{0,1\}[^,\"}]*" | head -n 1 | sed 's/.*: "\{0,1\}//'
+}
+
+# flushes_done DEV: the flush requests the block device DEV has completed (field 16 of
+# /sys/block/DEV/stat, Linux 5.5 and later), or "" when the kernel does not count them.
+flushes_done() {
+	awk '{ print (NF >= 17 ? $16 : "") }' "/sys/block/$1/stat" 2>/dev/null
+}
+
+# --- what is probed, and when --------------------------------------------------------
+d=$(new_dir)
+run_vb --no-progress --sync none bs=64k count=4 runs=1 "$d"
+if has "$OUT" '^# flush'; then not_ok "--sync none makes no flush probe" "$OUT"; else ok "--sync none makes no flush probe"; fi
+run_vb --no-progress --check-flush bs=64k count=4 runs=1 /dev/null
+expect_out '^# flush: not checked: the target is a data sink' "--check-flush on a sink says why nothing was checked"
+run_vb --no-progress -f csv --check-flush bs=64k count=4 runs=2 /dev/null
+expect_out '^sink-null,0,0,.*,0,1,flush,' "the flush row is run 0, partial, status flush"
+run_vb --no-progress -f json bs=64k count=4 runs=1 "$d"
+expect_out '"knee": \{"runs_checked": 0, "runs_with_knee": 0\}' "a run too short for samples checks no knee"
+if has "$OUT" '"intervals": \[\{'; then not_ok "samples taken for the knee alone are not printed" "$OUT"; else ok "samples taken for the knee alone are not printed"; fi
+
+# --- --trace: one row per interval, appended, header once ----------------------------
+run_vb --no-progress --sync none --interval 0.01 --trace "$SCRATCH/trace.csv" -l tr bs=4k count=3000 runs=2 "$d"
+expect_rc 0 "--trace writes the samples"
+if [ -f "$SCRATCH/trace.csv" ]; then
+	check "the trace's header names time, bytes and rate" \
+		grep -q '^label,run,warmup,start_secs,secs,bytes,bytes_per_sec' "$SCRATCH/trace.csv"
+	total=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$SCRATCH/trace.csv")
+	check "the trace's bytes add up to the runs' ($total of 24576000)" [ "$total" = 24576000 ]
+	check "the trace has rows of both runs" sh -c "grep -q '^tr,1,' '$SCRATCH/trace.csv' && grep -q '^tr,2,' '$SCRATCH/trace.csv'"
+else
+	not_ok "--trace made no file"
+fi
+
+need_linux "loop devices, tmpfs and the blkio throttle"
+need_root "loop devices, tmpfs and the blkio throttle"
+
+# --- a loop device over a file on a tmpfs: flushes do no work -------------------------
+m=$SCRATCH/tmpfs
+mkdir -p "$m"
+if mount -t tmpfs -o size=80m vbench-lies "$m"; then
+	add_mount "$m"
+	truncate -s 64m "$m/disk.img"
+	L=$(losetup -f --show "$m/disk.img") && add_loop "$L"
+	n=${L#/dev/}
+	before=$(flushes_done "$n")
+	run_vb --no-progress --force --direct --check-flush -f json -l tmpfs-loop bs=1M count=16 runs=2 "$L"
+	after=$(flushes_done "$n")
+	expect_rc 0 "vbench --check-flush on a loop device over tmpfs"
+	v=$(json_member "$OUT" verdict)
+	check "a loop device over tmpfs: flushes do no work (verdict $v)" [ "$v" = no-work ]
+	calls=$(json_member "$OUT" calls)
+	if [ -n "$before" ] && [ -n "$after" ] && [ -n "$calls" ]; then
+		# Each run ends with one fsync, which the block layer makes one flush.
+		check "the device completed the flushes vbench says it sent ($((after - before)) = 2 + $calls)" \
+			[ $((after - before)) = $((2 + calls)) ]
+	else
+		skip "this kernel does not count flushes in /sys/block/$n/stat"
+	fi
+	run_vb --no-progress --force --direct --check-flush -l tmpfs-loop bs=1M count=16 runs=1 "$L"
+	expect_out '^# flush \(fsync\): .*flushes do no work here' "the summary says so in words"
+	expect_out '^# guest: the kernel believes the disk has a volatile write cache' "and what the kernel believes of its cache"
+	if has "$OUT" ' safe|(is|are) durable'; then
+		not_ok "nothing is called durable or safe" "$OUT"
+	else
+		ok "nothing is called durable or safe"
+	fi
+	# The loop device holds the tmpfs busy: it goes first.
+	losetup -d "$L"
+	umount "$m"
+else
+	skip "cannot mount a tmpfs"
+fi
+
+# --- the blkio throttle on a direct-io loop device: a steady rate, no knee --------------
+cg=/sys/fs/cgroup/blkio
+if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.write_bps_device" ]; then
+	truncate -s 128m "$SCRATCH/steady.img"
+	L=$(losetup --direct-io=on -f --show "$SCRATCH/steady.img") && add_loop "$L"
+	mm=$(lsblk -dno MAJ:MIN "$L" | tr -d ' ')
+	g=$cg/vbench-lies-$$
+	mkdir "$g"
+	rate=16777216   # 16 MiB/s
+	echo "$mm $rate" >"$g/blkio.throttle.write_bps_device"
+	# The shell moves itself into the group, then becomes vbench; the worker follows.
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$g" \
+		"$VBENCH" --no-progress --force --direct -f json -l throttled bs=1M count=96 runs=1 \
+		"$L" >"$SCRATCH/out" 2>"$SCRATCH/err"
+	RC=$?
+	OUT=$(cat "$SCRATCH/out")
+	ERR=$(cat "$SCRATCH/err")
+	echo $$ >"$cg/cgroup.procs" 2>/dev/null
+	rmdir "$g" 2>/dev/null
+	expect_rc 0 "vbench under the blkio throttle"
+	checked=$(json_member "$OUT" runs_checked)
+	found=$(json_member "$OUT" runs_with_knee)
+	check "a throttled steady rate is checked for a knee (runs_checked $checked)" [ "$checked" = 1 ]
+	check "and has none (runs_with_knee $found)" [ "$found" = 0 ]
+	mean=$(json_member "$OUT" mean)
+	check "the rate is the throttle's ($mean bytes/s against $rate)" \
+		awk -v m="$mean" -v r="$rate" 'BEGIN { exit !(m > 0.8 * r && m < 1.1 * r) }'
+else
+	skip "no writable cgroup v1 blkio hierarchy"
+fi
