@@ -16,7 +16,8 @@ struct vb_flush_probe_cfg {
 	enum vb_sync_call call;    /* the call a flush is made with */
 	double budget_secs;        /* the short form stops taking samples after this; 0: none */
 	uint32_t align;            /* direct I/O granularity of the target */
-	uint64_t max_bytes;        /* a disk's size (the probe stays below it); 0: a file */
+	uint64_t max_bytes;        /* a disk: the bytes the runs wrote, which the probe stays
+				    * within; 0: a file of the probe's own */
 };
 
 /* Opens the target as plan p says (made direct, without O_DSYNC) and measures; fills out

@@ -149,7 +149,9 @@ static void finish_output(struct app *a)
 	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
 		   a->env.ram_bytes, &an);
 	an.flush = a->session.flush;
-	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.why[0] != '\0') {
+	/* A row for what the probe measured or failed at, or for --check-flush; a short probe
+	 * that was not worth making has none. */
+	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.samples > 0 || a->cfg.check_flush) {
 		struct vb_buf row;
 		vb_buf_init(&row);
 		vb_out_csv_flush(&row, &a->ctx, &an.flush);

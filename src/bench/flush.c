@@ -176,8 +176,8 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	uint64_t area = (uint64_t)SLOTS * wsz + dirty;
 	if (c->max_bytes > 0 && area > c->max_bytes) {
 		out->verdict = VB_FLUSH_NOT_RUN;
-		snprintf(out->why, sizeof out->why, "the disk is smaller than the %llu bytes the "
-			 "probe writes", (unsigned long long)area);
+		snprintf(out->why, sizeof out->why, "the runs wrote less of the disk than the %llu "
+			 "bytes the probe writes", (unsigned long long)area);
 		return;
 	}
 	memset(&r, 0, sizeof r);

@@ -28,6 +28,7 @@ struct engine {
 	double *rates, *secs;        /* runs=auto: the measured runs so far */
 	uint64_t measured;
 	double session_secs;         /* the runs' time so far, warm-ups included */
+	double least_sync_secs;      /* the shortest sync and close of a run; -1 before one */
 };
 
 static void set_drawn(struct engine *c, int v)
@@ -107,6 +108,8 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	int rc = vb_write_run(io->ops, &plan, r);
 	erase_progress(c);
 	c->session_secs += r->secs;
+	if (r->stop == VB_STOP_DONE && (c->least_sync_secs < 0 || r->sync_secs < c->least_sync_secs))
+		c->least_sync_secs = r->sync_secs;
 	vb_knee_find(r->intervals, r->n_intervals, &r->knee);
 	r->run = number;
 	r->warmup = warmup;
@@ -173,6 +176,29 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 	return !stopped(c, res);
 }
 
+/* The plan of the probe: a file of its own beside the target's (never the file the user
+ * keeps or named), or the disk itself, where the runs have already written. */
+static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_plan *plan)
+{
+	const struct vb_config *cfg = c->cfg;
+
+	vb_plan_build(cfg, t, cfg->warmup_runs + cfg->runs + 1, false, plan);
+	plan->stop = &c->io->flags->stop;
+	plan->watch = c->io->watch;
+	if (t->kind == VB_TGT_DISK)
+		return;
+	plan->check_in_use = false;
+	plan->truncate = false;
+	if (t->kind == VB_TGT_DIR && t->anon) {
+		plan->acquire = VB_ACQ_ANON;
+		plan->req.kind = VB_OPEN_ANON;
+	} else if (plan->acquire != VB_ACQ_NEWNAME) {
+		plan->acquire = VB_ACQ_NEWNAME;
+		plan->req.kind = VB_OPEN_CREATE;
+		plan->name = vb_target_next_name(t);
+	}
+}
+
 /* The flush probe after the runs: in full with --check-flush, else a short one within 1%
  * of the runs' time when the runs were synced; none on a data sink. */
 static void probe_flush(struct engine *c, struct vb_target *t)
@@ -180,6 +206,7 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 	const struct vb_config *cfg = c->cfg;
 	struct vb_flush_result fr;
 	struct vb_write_plan plan;
+	double budget = c->session_secs / 100;
 
 	if (!cfg->check_flush && cfg->sync == VB_SYNC_NONE)
 		return;
@@ -188,6 +215,12 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 		if (!cfg->check_flush)
 			return;
 		snprintf(fr.why, sizeof fr.why, "the target is a data sink");
+	} else if (!cfg->check_flush &&
+		   (VB_FLUSH_MIN_SAMPLES + 2) * (c->least_sync_secs > 0 ? c->least_sync_secs : 0) >
+		   budget) {
+		/* Judged from the runs' own syncs, before anything is written. */
+		snprintf(fr.why, sizeof fr.why, "it would cost more than 1%% of the run "
+			 "(--check-flush makes it anyway)");
 	} else {
 		enum vb_sync_call call = vb_sync_mode(cfg->sync)->end_call;
 		/* O_DSYNC makes every write what a write and fdatasync make it. */
@@ -195,13 +228,14 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 			call = VB_CALL_FDATASYNC;
 		else if (call == VB_CALL_NONE)
 			call = VB_CALL_FSYNC;
+		/* On a disk the probe stays where the runs wrote. */
+		uint64_t room = vb_run_bytes(cfg);
+		if (t->device_bytes < room)
+			room = t->device_bytes;
 		struct vb_flush_probe_cfg pc = {cfg->check_flush, call,
-						cfg->check_flush ? 0 : c->session_secs / 100,
-						t->align_bytes,
-						t->kind == VB_TGT_DISK ? t->device_bytes : 0};
-		vb_plan_build(cfg, t, cfg->warmup_runs + cfg->runs + 1, false, &plan);
-		plan.stop = &c->io->flags->stop;
-		plan.watch = c->io->watch;
+						cfg->check_flush ? 0 : budget, t->align_bytes,
+						t->kind == VB_TGT_DISK ? room : 0};
+		probe_plan(c, t, &plan);
 		vb_flush_probe(c->io->ops, &plan, &pc, &fr);
 	}
 	c->io->on_flush(c->io->arg, &fr);
@@ -227,6 +261,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	}
 	c->cfg = cfg;
 	c->io = io;
+	c->least_sync_secs = -1;
 	if (cfg->runs_auto) {
 		c->rates = calloc(cfg->runs, sizeof *c->rates);
 		c->secs = calloc(cfg->runs, sizeof *c->secs);
