@@ -28,8 +28,8 @@ struct vb_knee {
 	double at_secs;                 /* time into the run where the knee is */
 };
 
-/* Looks for a knee in the n samples of one run. Samples shorter than half the usual
- * length (the ragged last one) are left out. A knee is the split of the samples into a
+/* Looks for a knee in the n samples of one run. The last sample is left out when it is
+ * shorter than half the usual length (the ragged end of the run). A knee is the split of the samples into a
  * fast part and a slow part, both at least a few samples long, such that the fast part's
  * rate is at least VB_KNEE_MIN_DROP times the slow part's and the two do not overlap:
  * the slow part's fast samples stay further below the fast part's slow samples than

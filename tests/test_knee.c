@@ -148,6 +148,29 @@ static void test_drop_must_be_large(void **state)
 	assert_true(k.found);
 }
 
+/* A slow disk with large writes: the slow part's samples each span one long write, far
+ * longer than the interval, the fast part's are the interval. Both count. */
+static void test_samples_of_unequal_length(void **state)
+{
+	struct vb_knee k;
+	double t = 0;
+	uint64_t fast = 0;
+	(void)state;
+	for (size_t i = 0; i < 44; i++) {
+		double secs = i < 5 ? 0.1 : 0.25;
+		double rate = i < 5 ? 32e6 : 4e6;
+		iv[i].start_secs = t;
+		iv[i].secs = secs;
+		iv[i].bytes = (uint64_t)(rate * secs);
+		if (i < 5)
+			fast += iv[i].bytes;
+		t += secs;
+	}
+	vb_knee_find(iv, 44, &k);
+	assert_true(k.found);
+	assert_int_equal(k.at_bytes, fast);
+}
+
 static void test_summary_and_text(void **state)
 {
 	struct vb_knee_acc a;
@@ -182,6 +205,7 @@ int main(void)
 		cmocka_unit_test(test_dip_that_recovers_has_no_knee),
 		cmocka_unit_test(test_few_samples_and_ragged_end),
 		cmocka_unit_test(test_drop_must_be_large),
+		cmocka_unit_test(test_samples_of_unequal_length),
 		cmocka_unit_test(test_summary_and_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,9 @@ static void spread(const double *rate, size_t from, size_t to, double *p10, doub
 	free(s);
 }
 
-/* The samples worth comparing: positive length, and at least half the median length. */
+/* The samples worth comparing: those of positive length, but the last one only when it
+ * is at least half the median length (a run's last sample ends with the run, however
+ * short; the others end at the first write after the interval, however long). */
 static size_t usable(const struct vb_interval *iv, uint64_t n, size_t *keep)
 {
 	double *len = malloc((size_t)n * sizeof *len);
@@ -60,7 +62,7 @@ static size_t usable(const struct vb_interval *iv, uint64_t n, size_t *keep)
 	double floor = len[m / 2] / 2;
 	free(len);
 	for (uint64_t i = 0; i < n; i++)
-		if (iv[i].secs > 0 && iv[i].secs >= floor)
+		if (iv[i].secs > 0 && (i + 1 < n || iv[i].secs >= floor))
 			keep[out++] = (size_t)i;
 	return out;
 }

@@ -15,8 +15,13 @@
 #   - runs vbench on one more virtio disk that QEMU's blkdebug driver makes fail with
 #     EIO once the first run has been flushed, and records vbench's exit status and
 #     output;
+#   - runs vbench on three disks that nbdkit serves, whose behaviour the test made: one
+#     whose flushes are dropped (the fua filter, fuamode=discard), one whose flushes
+#     take 10 ms (tests/vm/lies-disk.c, through nbdkit's cc plugin), and one whose rate
+#     falls after 16 MiB (the same plugin); the stats filter counts the flushes that
+#     really arrived, less those that a fourth disk, never written, receives anyway;
 #   - prints all of that on the serial console between marker lines and powers off.
-# The host then checks the results, prints "vbench report --format markdown" of the CSV
+# The host then checks the results (the flush verdicts and counts, the knee), prints "vbench report --format markdown" of the CSV
 # and the time taken, and exits non-zero on any failure.
 #
 # No disk of the host is ever touched: the guest's disks are image files in a temporary
@@ -48,6 +53,8 @@ runs=${VMTEST_RUNS:-3}
 count=${VMTEST_COUNT:-16}
 bs=${VMTEST_BS:-1M}
 disk_mib=64
+# The nbdkit disks whose behaviour is known (see "Disks served by nbdkit" below).
+lies="discard slowflush cache idle"
 vbench_bin=${VBENCH_STATIC:-$top/vbench-static}
 
 say() { echo "vmtest: $*"; }
@@ -103,6 +110,9 @@ missing_packages() {
 	[ -n "$(static_busybox)" ] || printf '%s ' busybox-static
 	command -v cpio >/dev/null 2>&1 || printf '%s ' cpio
 	command -v gzip >/dev/null 2>&1 || printf '%s ' gzip
+	command -v nbdkit >/dev/null 2>&1 || printf '%s ' nbdkit
+	# the cc plugin compiles tests/vm/lies-disk.c against this header
+	[ -f /usr/include/nbdkit-plugin.h ] || printf '%s ' nbdkit-plugin-dev
 }
 
 missing=$(missing_packages)
@@ -138,13 +148,18 @@ fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-vmtest.XXXXXX")
 qpid=""
+nbd_pids=""
 cleanup() {
-	# Stop a guest that is still running (only the one this script started), then
-	# remove the images, the initramfs and the logs.
+	# Stop a guest that is still running (only the one this script started), and the
+	# nbdkit servers it started, then remove the images, the initramfs and the logs.
 	if [ -n "$qpid" ]; then
 		kill "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
 	fi
+	for p in $nbd_pids; do
+		kill "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -262,6 +277,7 @@ BUSES="$buses"
 RUNS="$runs"
 COUNT="$count"
 BS="$bs"
+LIES="$lies"
 EOF
 
 cat >"$root/init" <<'GUEST_INIT'
@@ -345,7 +361,12 @@ find_disks() {
 		drv=$(sys_driver "$n")
 		case $n in
 		vd*)
-			if [ "$(cat "$p/serial" 2>/dev/null)" = vbfault ]; then bus=fault; else bus=virtio; fi
+			s=$(cat "$p/serial" 2>/dev/null)
+			case $s in
+			vbfault) bus=fault ;;
+			vbdiscard | vbslowflush | vbcache | vbidle) bus=${s#vb} ;;
+			*) bus=virtio ;;
+			esac
 			;;
 		nvme*) bus=nvme ;;
 		*)
@@ -365,7 +386,7 @@ tries=0
 while :; do
 	find_disks
 	all=1
-	for b in $BUSES fault; do
+	for b in $BUSES fault $LIES; do
 		eval "[ -n \"\${dev_$b:-}\" ]" || all=0
 	done
 	[ "$all" = 1 ] && break
@@ -373,7 +394,7 @@ while :; do
 	[ "$tries" -ge 60 ] && break
 	sleep 1
 done
-for b in $BUSES fault; do
+for b in $BUSES fault $LIES; do
 	eval "say \"$b disk: \${dev_$b:-MISSING} \${drv_$b:-}\""
 done
 
@@ -439,6 +460,36 @@ echo "=====VBENCH-FAULT-CSV-BEGIN====="
 cat /tmp/fault.csv 2>/dev/null
 echo "=====VBENCH-FAULT-CSV-END====="
 
+# The nbdkit disks: the flush probe on the one that drops flushes and the one whose
+# flushes take 10 ms, and a run long enough for a knee on the one whose rate falls after
+# 16 MiB. The CSV holds the verdicts, the probe's count of sync calls and the knee.
+for b in $LIES; do
+	eval "n=\${dev_$b:-}"
+	echo "=====VBENCH-LIES-$b-BEGIN====="
+	if [ -z "$n" ]; then
+		echo "no $b disk found"
+	elif [ "$b" = idle ]; then
+		echo "untouched: what QEMU and the kernel flush on their own"
+	elif [ "$b" = cache ]; then
+		timeout 300 vbench --force --direct --no-progress --interval 0.1 -b 1M -c 32 -r 1 \
+			-l "nbd-$b" --csv-append /tmp/lies.csv "/dev/$n" >/tmp/lies.out 2>&1
+		rc=$?
+		grep -v '^# interval' /tmp/lies.out
+		echo "exit=$rc"
+	else
+		f0=$(awk '{ print $16 }' "/sys/block/$n/stat")
+		timeout 300 vbench --force --direct --no-progress --check-flush -b 1M -c 12 -r 1 \
+			-l "nbd-$b" --csv-append /tmp/lies.csv "/dev/$n" 2>&1
+		echo "exit=$?"
+		# what the guest's kernel completed, to tell its flushes from QEMU's
+		echo "guest-flushes=$(($(awk '{ print $16 }' "/sys/block/$n/stat") - f0))"
+	fi
+	echo "=====VBENCH-LIES-$b-END====="
+done
+echo "=====VBENCH-LIES-CSV-BEGIN====="
+cat /tmp/lies.csv 2>/dev/null
+echo "=====VBENCH-LIES-CSV-END====="
+
 echo "=====VMTEST-DONE====="
 finish
 GUEST_INIT
@@ -500,6 +551,35 @@ done
 # The fault disk is a virtio disk too; its serial number tells the guest which one it is.
 disk_args="$disk_args -drive file=blkdebug:$work/fault.cfg:$work/fault.img,$raw,if=none,id=dfault"
 disk_args="$disk_args -device virtio-blk-pci,drive=dfault,serial=vbfault"
+
+# --- Disks served by nbdkit ---------------------------------------------------------------
+
+# Each server is a child of this script (and ends with it); the stats filter, closest to
+# QEMU, counts every flush that arrived and writes the count when nbdkit exits.
+# start_nbd NAME ARGS...: serves ARGS on $work/NAME.sock.
+start_nbd() {
+	n_name=$1
+	shift
+	nbdkit -f --exit-with-parent -U "$work/$n_name.sock" --filter=stats "$@" \
+		statsfile="$work/stats-$n_name.txt" >"$work/nbdkit-$n_name.log" 2>&1 &
+	nbd_pids="$nbd_pids $!"
+}
+start_nbd discard --filter=fua memory 64M fuamode=discard
+start_nbd slowflush cc "$top/tests/vm/lies-disk.c" size=64M flush_ms=10
+start_nbd cache cc "$top/tests/vm/lies-disk.c" size=64M fast_bytes=16M fast_rate=32M \
+	slow_rate=4M
+# never written by the guest: the flushes it receives are the ones nobody asked for
+start_nbd idle memory 1M
+for b in $lies; do
+	i=0
+	while [ ! -S "$work/$b.sock" ]; do
+		[ $i -lt 300 ] || { cat "$work/nbdkit-$b.log" >&2; die "nbdkit for $b did not start"; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	disk_args="$disk_args -drive file=nbd+unix:///?socket=$work/$b.sock,format=raw,if=none,id=d$b"
+	disk_args="$disk_args -device virtio-blk-pci,drive=d$b,serial=vb$b"
+done
 
 # --- Boot --------------------------------------------------------------------------------
 
@@ -686,6 +766,83 @@ awk '$3 == "ok" { f = 1 } END { exit !f }' "$work/fault-rows.txt" ||
 	fail "blkdebug: no run with status ok in the CSV"
 awk '$3 == "error" { f = 1 } END { exit !f }' "$work/fault-rows.txt" ||
 	fail "blkdebug: no run with status error in the CSV"
+
+# --- The nbdkit disks: verdicts, flush counts, the knee -----------------------------------
+
+# The servers write their statistics when they exit, which they do once QEMU is gone.
+for p in $nbd_pids; do
+	kill "$p" 2>/dev/null || true
+	wait "$p" 2>/dev/null || true
+done
+nbd_pids=""
+section VBENCH-LIES-CSV >"$work/lies.csv"
+
+# lies_field LABEL STATUS COLUMN: the COLUMN of the first row of LABEL with STATUS.
+lies_field() {
+	awk -v want="$1" -v st="$2" -v name="$3" '
+	function parse(line,   i, c, q, f, n) {
+		n = 0; f = ""; q = 0
+		for (i = 1; i <= length(line); i++) {
+			c = substr(line, i, 1)
+			if (q) {
+				if (c == "\"") {
+					if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0
+				} else f = f c
+			} else if (c == "\"") q = 1
+			else if (c == ",") { fld[++n] = f; f = "" }
+			else f = f c
+		}
+		fld[++n] = f
+		return n
+	}
+	{ sub(/\r$/, "") }
+	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
+	{
+		parse($0)
+		if (fld[col["label"]] == want && fld[col["status"]] == st) { print fld[col[name]]; exit }
+	}' "$work/lies.csv"
+}
+
+# flushes_arrived NAME: the flush requests nbdkit's stats filter counted (0 when none).
+flushes_arrived() {
+	awk '/^flush:/ { n = $2 } END { print n + 0 }' "$work/stats-$1.txt" 2>/dev/null
+}
+
+for b in discard slowflush; do
+	section "VBENCH-LIES-$b" >"$work/lies-$b.txt"
+	grep -q '^exit=0$' "$work/lies-$b.txt" || fail "nbd-$b: vbench did not exit 0"
+	want=no-work
+	[ "$b" = slowflush ] && want=works
+	got=$(lies_field "nbd-$b" flush flush_verdict)
+	[ "$got" = "$want" ] || fail "nbd-$b: flush verdict '$got', not $want"
+	calls=$(lies_field "nbd-$b" flush flush_calls)
+	# QEMU itself flushes every disk when the guest starts and stops, written or not:
+	# the untouched disk says how often.
+	arrived=$(($(flushes_arrived "$b") - $(flushes_arrived idle)))
+	guest=$(sed -n 's/^guest-flushes=//p' "$work/lies-$b.txt")
+	# One run, ended by one fsync, then the probe's calls: each a flush of the disk.
+	if [ -z "$calls" ] || [ "$arrived" != $((calls + 1)) ] || [ "$guest" != $((calls + 1)) ]; then
+		fail "nbd-$b: nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench says it sent 1 + ${calls:-?}"
+	else
+		say "nbd-$b: verdict $got; nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench sent 1 + $calls"
+	fi
+done
+section VBENCH-LIES-cache >"$work/lies-cache.txt"
+grep -q '^exit=0$' "$work/lies-cache.txt" || fail "nbd-cache: vbench did not exit 0"
+at=$(lies_field nbd-cache ok knee_at_bytes)
+sustained=$(lies_field nbd-cache ok knee_sustained_bytes_per_sec)
+# The rate falls at 16 MiB to 4 MiB/s: the knee within a few samples of it.
+if [ -z "$at" ] || ! awk -v a="$at" -v s="$sustained" 'BEGIN {
+	exit !(a > 0.75 * 16777216 && a < 1.25 * 16777216 && s > 0.7 * 4194304 && s < 1.2 * 4194304) }'; then
+	fail "nbd-cache: knee at '${at:-none}' bytes, sustained '${sustained:-none}' B/s; expected 16 MiB and 4 MiB/s"
+else
+	say "nbd-cache: knee at $at bytes, then $sustained B/s sustained"
+fi
+for b in $lies; do
+	echo
+	echo "--- nbd-$b:"
+	sed '/^exit=/d' "$work/lies-$b.txt"
+done
 
 echo
 echo "--- blkdebug case (EIO injected after the first run), exit status $fault_rc:"
