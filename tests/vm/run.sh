@@ -841,7 +841,7 @@ fi
 for b in $lies; do
 	echo
 	echo "--- nbd-$b:"
-	sed '/^exit=/d' "$work/lies-$b.txt"
+	section "VBENCH-LIES-$b" | sed '/^exit=/d'
 done
 
 echo
