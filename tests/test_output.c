@@ -459,12 +459,12 @@ static void test_json_document(void **state)
 {
 	struct vb_run runs[2] = {run_of(1, 2097152, 1.0), run_of(2, 2097152, 2.0)};
 	struct vb_run_analysis a;
-	const char *warn[] = {"watch \"this\""};
+	const char *warn[] = {"watch \"this\"", "two\nlines"};
 	FILE *f = open_buf();
 	(void)state;
 	runs[1].data_wait_secs = 0.25;
 	vb_analyze(&cfg, runs, 2, NULL, 0, &a);
-	vb_out_json(f, &ctx, runs, 2, &a, warn, 1);
+	vb_out_json(f, &ctx, runs, 2, &a, warn, 2);
 	fclose(f);
 	assert_non_null(strstr(buf, "\"config\": {\"bs\": 1048576, \"count\": 1000,"));
 	assert_non_null(strstr(buf, "\"environment\": {\"fs\": \"ext4\", \"device\": \"vda\", "
@@ -474,7 +474,7 @@ static void test_json_document(void **state)
 			       "\"bytes_per_sec\": 1048576"));
 	assert_non_null(strstr(buf, "\"summary\": {\"unit\": \"bytes_per_sec\", \"runs\": 2, "
 			       "\"mean\": 1572864.0, \"min\": 1048576, \"max\": 2097152"));
-	assert_non_null(strstr(buf, "\"warnings\": [\"watch \\\"this\\\"\"]"));
+	assert_non_null(strstr(buf, "\"warnings\": [\"watch \\\"this\\\"\", \"two lines\"]"));
 	assert_non_null(strstr(buf, "\"paused\": false, \"data_wait_secs\": 0.250000"));
 	/* the version of the schema comes first; no runs=auto, no note of why runs stopped */
 	assert_true(strncmp(buf, "{\n  \"schema_version\": 1,\n", 25) == 0);

@@ -540,8 +540,13 @@ void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs,
 	}
 	fputs("  \"" VB_JK_WARNINGS "\": [", f);
 	for (size_t i = 0; i < n_warnings; i++) {
+		/* one sentence each: a warning printed in two lines is joined again */
+		char one[2048];
+		snprintf(one, sizeof one, "%s", warnings[i]);
+		for (char *nl = strchr(one, '\n'); nl != NULL; nl = strchr(nl, '\n'))
+			*nl = ' ';
 		fputs(i ? ", " : "", f);
-		vb_json_string(f, warnings[i]);
+		vb_json_string(f, one);
 	}
 	fputs("]\n}\n", f);
 }
