@@ -935,16 +935,22 @@ static void test_split_by_settings(void **state)
 		"ext4-loop,2,100,1,9400000,1048576,1,fsync,1,zero\n"
 		"xfs,2,100,1,5200000,1048576,1,fsync,1,zero\n"
 		"mix,1,100,1,100,4096,1,fsync,8,random\n"
-		"mix,1,100,1,100,4096,0,fsync,1,zero\n";
+		"mix,1,100,1,100,4096,0,fsync,1,zero\n"
+		"src,1,100,1,100,4096,1,fsync,1,zero\n"
+		"src,1,100,1,300,4096,1,fsync,1,random\n";
 	vb_dataset_init(&d);
 	assert_int_equal(read_str(&d, csv, "x.csv", err, sizeof err), 0);
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
-	assert_int_equal(a.n_groups, 5);
+	assert_int_equal(a.n_groups, 7);
 	assert_string_equal(a.groups[0].label, "ext4-loop bs=4k");
 	assert_string_equal(a.groups[1].label, "ext4-loop bs=1M");
 	assert_string_equal(a.groups[2].label, "xfs");
 	assert_string_equal(a.groups[3].label, "mix direct qd8 random");
 	assert_string_equal(a.groups[4].label, "mix buffered qd1 zero");
+	/* the source alone is enough: zeros and fresh data are different measurements */
+	assert_string_equal(a.groups[5].label, "src zero");
+	assert_string_equal(a.groups[6].label, "src random");
+	assert_true(a.groups[5].n == 1 && a.groups[6].n == 1);
 	assert_true(a.groups[0].n == 2 && a.groups[0].sum.mean == 1100000);
 	assert_true(a.groups[1].n == 2 && a.groups[1].sum.mean == 9200000);
 	assert_false(a.groups[2].split);
