@@ -65,9 +65,6 @@ void vb_out_stall(FILE *f, bool progress_drawn, const char *kind, uint64_t run,
 /* "vbench: MSG" on a line of its own, the message escaped: it may quote paths. */
 void vb_out_error(FILE *f, const char *msg);
 
-/* "vbench: warning: MSG". */
-void vb_out_warning(FILE *f, const char *msg);
-
 /* "vbench: warning: LABEL: MSG": a warning about the configuration named label. */
 void vb_out_warning_about(FILE *f, const char *label, const char *msg);
 

@@ -112,14 +112,6 @@ void vb_out_error(FILE *f, const char *msg)
 	fflush(f);
 }
 
-void vb_out_warning(FILE *f, const char *msg)
-{
-	fputs("vbench: warning: ", f);
-	vb_text(f, msg);
-	fputc('\n', f);
-	fflush(f);
-}
-
 void vb_out_warning_about(FILE *f, const char *label, const char *msg)
 {
 	fputs("vbench: warning: ", f);
