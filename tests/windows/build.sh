@@ -22,8 +22,8 @@ done
 	exit 2
 }
 
-# build ARCH OUTPUT: one exe; ARCH is the MinGW triplet's first part.
-build() {
+# compiler ARCH: the MinGW-w64 C compiler for ARCH (the triplet's first part).
+compiler() {
 	cc=${MINGW_CC:-}
 	[ -n "$cc" ] || cc=$1-w64-mingw32-gcc-win32
 	command -v "$cc" >/dev/null || cc=$1-w64-mingw32-gcc
@@ -32,14 +32,23 @@ build() {
 		echo "windows: $cc is missing (Debian: apt-get install $pkg)" >&2
 		exit 2
 	}
-	# The MinGW stdio gives the C99 formats (%zu, %llu) that msvcrt's printf lacks; it is
-	# linked in, not a DLL. XP is the oldest system the exes are for (_WIN32_WINNT).
-	# shellcheck disable=SC2046
-	"$cc" -std=c11 -O2 -g0 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 \
+	echo "$cc"
+}
+
+# compile ARCH OUTPUT [FLAGS|SOURCES...]: one exe. The MinGW stdio gives the C99 formats
+# (%zu, %llu) that msvcrt's printf lacks; it is linked in, not a DLL. The headers show
+# Vista's declarations, but the import check below holds the exes to XP.
+compile() {
+	arch=$1 out=$2
+	shift 2
+	"$(compiler "$arch")" -std=c11 -O2 -g0 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 \
 		-D_WIN32_WINNT=0x0600 -D_FILE_OFFSET_BITS=64 -DVB_VERSION="\"$version\"" \
-		-Isrc/os/win32 -Iinclude -Isrc/os -Isrc/report \
-		-static -o "$2" $(find src -name '*.c' | LC_ALL=C sort) \
+		-Isrc/os/win32 -Iinclude -Isrc/os -Isrc/report -static -o "$out" "$@" \
 		-ladvapi32 -lsetupapi -lcfgmgr32 -lshell32
+}
+
+# check ARCH EXE: the DLLs and imports of EXE.
+check_imports() {
 	# Every DLL it needs is one every Windows since XP has.
 	allowed=" kernel32.dll msvcrt.dll advapi32.dll setupapi.dll cfgmgr32.dll shell32.dll "
 	dlls=$("$1"-w64-mingw32-objdump -p "$2" | sed -n 's/^[[:space:]]*DLL Name: //p')
@@ -63,5 +72,21 @@ build() {
 		"$(echo "$out" | tail -n 1 | sed 's/^ *//')"
 }
 
-build x86_64 vbench.exe
-build i686 vbench32.exe
+srcs=$(find src -name '*.c' | LC_ALL=C sort)
+lib=$(find src -name '*.c' ! -name main.c | LC_ALL=C sort)
+# shellcheck disable=SC2086
+compile x86_64 vbench.exe $srcs
+check_imports x86_64 vbench.exe
+# shellcheck disable=SC2086
+compile i686 vbench32.exe $srcs
+check_imports i686 vbench32.exe
+
+# For make windows-test only: the threads' own test, and a build whose lookups of
+# Vista's functions all fail, so that the XP fallbacks run under Wine.
+mkdir -p build/windows
+# shellcheck disable=SC2086
+compile x86_64 build/windows/threads.exe tests/windows/threads.c $lib
+# shellcheck disable=SC2086
+compile i686 build/windows/threads32.exe tests/windows/threads.c $lib
+# shellcheck disable=SC2086
+compile i686 build/windows/vbench32-xp.exe -DVB_WIN_AS_XP=1 $srcs

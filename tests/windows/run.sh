@@ -19,7 +19,7 @@ for w in "${WINE64:-/usr/lib/wine/wine64}" "${WINE32:-/usr/lib/wine/wine}"; do
 		exit 2
 	}
 done
-for exe in vbench.exe vbench32.exe; do
+for exe in vbench.exe vbench32.exe build/windows/vbench32-xp.exe build/windows/threads.exe; do
 	[ -f "$top/$exe" ] || { echo "windows-test: build $exe first (make windows)" >&2; exit 2; }
 done
 WINEDEBUG=-all
@@ -47,7 +47,21 @@ run() {
 	total_p=$((total_p + p)) total_f=$((total_f + f)) total_s=$((total_s + s))
 	[ "$f" = 0 ] || status=1
 }
+# threads EXE WINE: the threads' own test.
+threads() {
+	echo "windows-test: $1 under $(basename "$2")"
+	if timeout 300 "$2" "$top/build/windows/$1"; then
+		total_p=$((total_p + 1))
+	else
+		echo "FAIL - $1"
+		total_f=$((total_f + 1)) status=1
+	fi
+}
+threads threads.exe "${WINE64:-/usr/lib/wine/wine64}"
+threads threads32.exe "${WINE32:-/usr/lib/wine/wine}"
 run vbench.exe "${WINE64:-/usr/lib/wine/wine64}"
 run vbench32.exe "${WINE32:-/usr/lib/wine/wine}"
+# Every lookup of a function Vista added made to fail, as on XP.
+run build/windows/vbench32-xp.exe "${WINE32:-/usr/lib/wine/wine}"
 echo "windows: $total_p passed, $total_f failed, $total_s skipped"
 exit $status

@@ -30,6 +30,7 @@ expect_out '^mean    [0-9]+\.[0-9] bytes/sec$' "mean line"
 expect_out '^stddev  [0-9.]+ bytes/sec \([0-9.]+%\)$' "stddev line"
 check "lines end in LF, as everywhere: no text-mode CR" sh -c '! grep -q "$(printf "\r")" "$1"' _ "$SCRATCH/out"
 expect_out '^# host .*, Windows ' "the header names Windows"
+expect_out 'mounted on Z:\\$' "the volume holding the target is found (Z:, Wine's root)"
 check "nothing is left in the directory" empty_dir "$d"
 
 # A new file: created, then removed; --keep keeps it.
@@ -156,7 +157,7 @@ d=$(new_dir)
 run_vb --no-progress bs=4k count=1 runs=1 "$(winpath "$d")"
 expect_out '^# host .*, Windows [0-9A-Za-z. ]+ \([0-9]+\.[0-9]+\.[0-9]+\), ' "the header names the version"
 case $EXE in
-*32.exe) xp=winxp want='XP \(5\.1\.2600\)' ;;
+*32*.exe) xp=winxp want='XP \(5\.1\.2600\)' ;;
 *) xp=winxp64 want='XP x64 \(5\.2\.3790\)' ;;
 esac
 for v in "$xp:$want" 'win7:7 \(6\.1\.7601\)' 'win81:8\.1 \(6\.3\.9600\)' 'win10:10 \(10\.0\.[0-9]+\)'; do
