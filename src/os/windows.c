@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
+#include <process.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -908,6 +909,8 @@ static enum vb_win_where volume_where(HANDLE v, long disk, DWORD *err)
 		return u.x.NumberOfDiskExtents <= 64 ? VB_WIN_VOL_OFF_DISK : VB_WIN_VOL_UNKNOWN;
 	}
 	*err = GetLastError();
+	if (*err == ERROR_MORE_DATA)
+		return VB_WIN_VOL_UNKNOWN;   /* more extents than room: some unseen */
 	if (DeviceIoControl(v, IOCTL_STORAGE_GET_DEVICE_NUMBER, NULL, 0, &sdn, sizeof sdn, &got,
 			    NULL))
 		return sdn.DeviceType == FILE_DEVICE_DISK && (long)sdn.DeviceNumber == disk ?
@@ -1258,7 +1261,8 @@ bool vb_os_worker_orphaned(void)
 	return false;
 }
 
-static DWORD WINAPI worker_main(void *p)
+/* Started with _beginthreadex, as a thread that uses the C runtime must be. */
+static unsigned __stdcall worker_main(void *p)
 {
 	struct vb_worker *w = p;
 
@@ -1289,7 +1293,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 		free(w);
 		return NULL;
 	}
-	w->thread = CreateThread(NULL, 1 << 20, worker_main, w, 0, NULL);
+	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, worker_main, w, 0, NULL);
 	if (w->thread == NULL) {
 		_close(w->chan);
 		_close(w->wchan);
