@@ -52,15 +52,18 @@ struct vb_session {
 	uint64_t n_runs;
 	uint64_t cap_runs;
 	struct vb_hist latency;       /* writes of the completed measured runs */
-	bool out_of_memory;           /* a run could not be recorded */
+	bool out_of_memory;           /* a run could not be recorded (never cleared) */
 	struct vb_flush_result flush; /* the flush probe, after the runs (zero: none) */
+	void *(*realloc_fn)(void *p, size_t n);   /* what the runs are kept with, as
+						   * realloc (NULL: realloc); tests fail it */
 };
 
 /* Makes s empty. */
 void vb_session_init(struct vb_session *s);
 
 /* Appends a copy of r (taking over its interval list) and merges its histogram when it
- * is a completed measured run; false when out of memory. */
+ * is a completed measured run; false, with out_of_memory set, when there is no memory
+ * for it. */
 bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist *latency);
 
 /* Frees the session's runs. */

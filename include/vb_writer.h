@@ -70,10 +70,14 @@ struct vb_write_plan {
 	struct vb_hist *latency;      /* where the run's histogram goes (NULL: a local one) */
 	vb_tick_fn tick;              /* NULL: no callback */
 	void *tick_arg;
+	void *(*realloc_fn)(void *p, size_t n);   /* the interval samples' allocator, as
+						   * realloc (NULL: realloc); tests fail it */
 };
 
 /* Performs one run through ops and fills out; returns 0 when every byte was written and
  * synced, else -1 with out->stop, stage, err, offset (and detail) saying what happened.
+ * Memory that a result needs and cannot have fails the run (ENOMEM): nothing measured
+ * is dropped without a word.
  * The clock (ops->now_ns) starts just before the first write and stops after the sync
  * and the close. */
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,

@@ -398,7 +398,8 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 	if (last != NULL && !res->aborted)
 		vb_out_run_problem(stderr, &a->ctx, last);
 	if (a->session.out_of_memory)
-		vb_out_error(stderr, "out of memory recording the runs; stopping");
+		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
+			     "summary leaves it out");
 	if (res->worker_signal != 0) {
 		snprintf(msg, sizeof msg, "the benchmark process died of signal %d", res->worker_signal);
 		vb_out_error(stderr, msg);

@@ -246,6 +246,32 @@ static void test_data_wait_of_several_writers(void **state)
 	vb_source_free(&src);
 }
 
+static void *no_memory(void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	return NULL;
+}
+
+/* With several writers too, an interval sample without memory fails the run. */
+static void test_interval_without_memory_fails_the_run(void **state)
+{
+	struct vb_source_buf src;
+	struct vb_io_ops o = pops();
+	struct vb_run r;
+	(void)state;
+	assert_int_equal(vb_source_init(&src, VB_SRC_ZERO, BS, 4096, 4, 400 * BS, 0, true), 0);
+	struct vb_write_plan p = plan(&src, 400, 4);
+	p.interval_secs = 0.001;
+	p.realloc_fn = no_memory;
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.stop, VB_STOP_ERROR);
+	assert_int_equal(r.err, ENOMEM);
+	assert_int_equal(r.n_intervals, 0);
+	vb_run_free(&r);
+	vb_source_free(&src);
+}
+
 /* The bytes depend on the offset only: depth 8 writes what depth 1 writes. */
 static void test_same_image_at_any_depth(void **state)
 {
@@ -466,6 +492,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_qd1_writes_in_the_calling_thread, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_data_wait_of_several_writers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interval_without_memory_fails_the_run, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_same_image_at_any_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_at_one_offset_stops_all, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lowest_failing_offset_reported, setup,

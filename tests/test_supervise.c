@@ -5,6 +5,7 @@
 #include "vb_test.h"
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -90,6 +91,36 @@ static void test_runs_come_back_whole(void **state)
 	}
 	assert_int_equal(session.latency.count, 30);   /* the histograms came along */
 	assert_false(res.aborted || res.failed || res.worker_lost);
+}
+
+/* An allocator that fails its fail_at-th call (counting from 1) and no other. */
+static int alloc_calls, fail_at;
+
+static void *failing_realloc(void *p, size_t n)
+{
+	return ++alloc_calls == fail_at ? NULL : realloc(p, n);
+}
+
+/* One rule for memory: a run that cannot be kept whole, for want of memory for its
+ * interval samples (call 1) or its place in the session (call 2), fails the session,
+ * and the mark stays although the later runs are kept. */
+static void test_a_run_that_cannot_be_kept_fails_the_session(void **state)
+{
+	struct vb_supervise_result res;
+	(void)state;
+	cfg.interval_secs = 1;   /* one sample a run: its last */
+	for (fail_at = 1; fail_at <= 2; fail_at++) {
+		alloc_calls = 0;
+		vb_session_free(&session);
+		vb_session_init(&session);
+		session.realloc_fn = failing_realloc;
+		assert_int_equal(supervise(stderr, &res), VB_E_IO);
+		assert_true(res.failed);
+		assert_true(session.out_of_memory);
+		assert_int_equal(session.n_runs, 2);   /* runs 2 and 3 */
+		assert_int_equal(session.runs[0].run, 2);
+		assert_true(session.runs[0].n_intervals > 0);
+	}
 }
 
 static void test_stall_warned_then_timeout_interrupts(void **state)
@@ -216,6 +247,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_runs_come_back_whole),
+		T(test_a_run_that_cannot_be_kept_fails_the_session),
 		T(test_stall_warned_then_timeout_interrupts),
 		T(test_unkillable_call_is_left_behind),
 		T(test_abandoned_thread_keeps_its_arguments),

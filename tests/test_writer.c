@@ -3,6 +3,7 @@
  * sync modes, and how each run gets and checks its descriptor. */
 #include "vb_test.h"
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fake_io.h"
 #include "vb_source_test.h"
@@ -607,6 +608,41 @@ static void test_intervals_recorded(void **state)
 	vb_run_free(&r);
 }
 
+/* An allocator that fails from its fail_from-th call (counting from 1) on. */
+static int alloc_calls, fail_from;
+
+static void *failing_realloc(void *p, size_t n)
+{
+	return ++alloc_calls >= fail_from ? NULL : realloc(p, n);
+}
+
+/* An interval sample that cannot be kept fails the run (ENOMEM), whether it comes
+ * during the run or is its last, shorter one: no sample is dropped without a word. */
+static void test_interval_without_memory_fails_the_run(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(25, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = MS;
+	p.interval_secs = 0.01;   /* samples after blocks 10 and 20, the last after 25 */
+	p.realloc_fn = failing_realloc;
+	for (fail_from = 1; fail_from <= 3; fail_from++) {
+		alloc_calls = 0;
+		assert_int_equal(vb_write_run(&o, &p, &r), -1);
+		assert_int_equal(r.stop, VB_STOP_ERROR);
+		assert_int_equal(r.err, ENOMEM);
+		assert_int_equal(r.n_intervals, (uint64_t)fail_from - 1);
+		vb_run_free(&r);
+	}
+	fail_from = 4;
+	alloc_calls = 0;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.n_intervals, 3);
+	vb_run_free(&r);
+}
+
 /* A resume (SIGCONT) during the run marks it paused. */
 static void test_pause_is_noted(void **state)
 {
@@ -660,6 +696,7 @@ int main(void)
 		T(test_sink_identity),
 		T(test_stop_before_start),
 		T(test_intervals_recorded),
+		T(test_interval_without_memory_fails_the_run),
 		T(test_pause_is_noted),
 #undef T
 	};

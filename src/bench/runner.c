@@ -296,7 +296,9 @@ bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist
 {
 	if (s->n_runs == s->cap_runs) {
 		uint64_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
-		struct vb_run *n = realloc(s->runs, cap * sizeof *s->runs);
+		size_t bytes = (size_t)cap * sizeof *s->runs;
+		struct vb_run *n = s->realloc_fn != NULL ? s->realloc_fn(s->runs, bytes)
+							 : realloc(s->runs, bytes);
 		if (n == NULL) {
 			s->out_of_memory = true;
 			return false;

@@ -116,33 +116,36 @@ struct sup {
  * has stopped. */
 #define REWAKE_NS 200000000ULL
 
+/* Records a run the worker sent. A run that cannot be kept whole (no memory for it or
+ * its interval samples) fails the session, as any allocation failure fails a run: the
+ * session is marked out of memory, and that mark stays. */
 static void record(struct sup *p, const unsigned char *m, size_t len)
 {
 	struct vb_run r;
-	struct vb_hist *h = malloc(sizeof *h);
+	struct vb_hist h;
 
-	if (h == NULL || len < sizeof r + sizeof *h) {
-		free(h);
-		p->s->out_of_memory = h == NULL;
+	if (len < sizeof r + sizeof h)
 		return;
-	}
 	memcpy(&r, m, sizeof r);
-	memcpy(h, m + sizeof r, sizeof *h);
-	size_t ivn = len - sizeof r - sizeof *h;
+	memcpy(&h, m + sizeof r, sizeof h);
+	size_t ivn = len - sizeof r - sizeof h;
 	r.intervals = NULL;
 	if (r.n_intervals != ivn / sizeof *r.intervals)
 		r.n_intervals = 0;
 	if (r.n_intervals > 0) {
-		r.intervals = malloc(ivn);
-		if (r.intervals != NULL)
-			memcpy(r.intervals, m + sizeof r + sizeof *h, ivn);
-		else
-			r.n_intervals = 0;
+		r.intervals = p->s->realloc_fn != NULL ? p->s->realloc_fn(NULL, ivn) : malloc(ivn);
+		if (r.intervals == NULL) {
+			p->s->out_of_memory = true;
+			p->res->failed = true;
+			return;
+		}
+		memcpy(r.intervals, m + sizeof r + sizeof h, ivn);
 	}
-	if (vb_session_add(p->s, &r, h) && p->io->on_run != NULL)
+	if (vb_session_add(p->s, &r, &h) && p->io->on_run != NULL)
 		p->io->on_run(p->io->arg, &p->s->runs[p->s->n_runs - 1]);
+	if (p->s->out_of_memory)
+		p->res->failed = true;
 	vb_run_free(&r);
-	free(h);
 }
 
 static void finish(struct sup *p, const unsigned char *m, size_t len)
@@ -153,7 +156,7 @@ static void finish(struct sup *p, const unsigned char *m, size_t len)
 		return;
 	memcpy(&er, m, sizeof er);
 	p->res->stop_signal = er.stop_signal;
-	p->res->failed = er.failed || er.not_recorded;
+	p->res->failed = p->res->failed || er.failed || er.not_recorded;
 	p->res->pool_errno = er.pool_errno;
 	p->done = true;
 }

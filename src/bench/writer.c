@@ -99,13 +99,18 @@ static inline int write_block(const struct vb_io_ops *ops, const struct vb_write
 	return write_rest(ops, p, fd, buf, n, offset, r, done, out);
 }
 
-static int add_interval(struct vb_run *out, uint64_t run_start, uint64_t from, uint64_t to,
-			uint64_t bytes)
+/* Appends an interval sample; -1 with the run failed (ENOMEM) when there is no memory
+ * for it. */
+static int add_interval(const struct vb_write_plan *p, struct vb_run *out, uint64_t run_start,
+			uint64_t from, uint64_t to, uint64_t bytes)
 {
-	struct vb_interval *iv = realloc(out->intervals,
-					 (out->n_intervals + 1) * sizeof *out->intervals);
-	if (iv == NULL)
+	size_t n = (size_t)(out->n_intervals + 1) * sizeof *out->intervals;
+	struct vb_interval *iv = p->realloc_fn != NULL ? p->realloc_fn(out->intervals, n)
+						       : realloc(out->intervals, n);
+	if (iv == NULL) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, ENOMEM, out->bytes);
 		return -1;
+	}
 	out->intervals = iv;
 	iv[out->n_intervals].start_secs = (double)(from - run_start) / 1e9;
 	iv[out->n_intervals].secs = (double)(to - from) / 1e9;
@@ -278,10 +283,8 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 		out->full_blocks++;
 		if (iv_ns > 0 && now - iv_from >= iv_ns) {
-			if (add_interval(out, start, iv_from, now, out->bytes - iv_bytes) != 0) {
-				fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, ENOMEM, out->bytes);
+			if (add_interval(p, out, start, iv_from, now, out->bytes - iv_bytes) != 0)
 				return -1;
-			}
 			iv_from = now;
 			iv_bytes = out->bytes;
 		}
@@ -292,7 +295,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 	}
 	unpublish(slot);
 	if (iv_ns > 0 && last > iv_from)
-		add_interval(out, start, iv_from, last, out->bytes - iv_bytes);
+		return add_interval(p, out, start, iv_from, last, out->bytes - iv_bytes);
 	return 0;
 }
 
@@ -495,8 +498,10 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 				if (atomic_load(&w[i].started))
 					vb_os_thread_wake(w[i].self);
 		}
-		if (iv_ns > 0 && now - iv_from >= iv_ns) {
-			add_interval(out, start, iv_from, now, bytes - iv_bytes);
+		if (iv_ns > 0 && now - iv_from >= iv_ns && rc == 0) {
+			rc = add_interval(p, out, start, iv_from, now, bytes - iv_bytes);
+			if (rc != 0)
+				atomic_store(&q.failed, 1);   /* the writers take no more blocks */
 			iv_from = now;
 			iv_bytes = bytes;
 		}
@@ -514,10 +519,10 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		out->partial_blocks += w[i].partial;
 		*wait_ns += w[i].wait_ns;
 	}
-	if (iv_ns > 0) {
+	if (iv_ns > 0 && rc == 0) {
 		uint64_t now = ops->now_ns(ops->ctx);
 		if (now > iv_from && out->bytes > iv_bytes)
-			add_interval(out, start, iv_from, now, out->bytes - iv_bytes);
+			rc = add_interval(p, out, start, iv_from, now, out->bytes - iv_bytes);
 	}
 	if (q.have_first) {
 		out->stop = q.first.stop;
