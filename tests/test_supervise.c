@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include "fake_io.h"
 #include "vb_supervise.h"
@@ -121,6 +122,42 @@ static void test_a_run_that_cannot_be_kept_fails_the_session(void **state)
 		assert_int_equal(session.runs[0].run, 2);
 		assert_true(session.runs[0].n_intervals > 0);
 	}
+}
+
+/* The worker's channel above FD_SETSIZE (1024), as when vbench runs with many
+ * descriptors open: the supervisor still waits on it and reads every run. */
+static void test_channel_above_fd_setsize(void **state)
+{
+	struct vb_supervise_result res;
+	struct rlimit old, more;
+	int fds[1100], n = 0;
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	more = old;
+	if (more.rlim_cur < 1100)
+		more.rlim_cur = 1100;
+	if (more.rlim_max != RLIM_INFINITY && more.rlim_max < more.rlim_cur) {
+		print_message("skip: at most %llu descriptors here\n",
+			      (unsigned long long)more.rlim_max);
+		skip();
+	}
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &more), 0);
+	/* Every descriptor below 1030 taken: the channel's pipe gets two above. */
+	while (n < 1100) {
+		int fd = open("/dev/null", O_RDONLY);
+		if (fd < 0)
+			break;
+		fds[n++] = fd;
+		if (fd >= 1030)
+			break;
+	}
+	assert_true(n > 0 && fds[n - 1] >= 1000);
+	enum vb_status st = supervise(stderr, &res);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	setrlimit(RLIMIT_NOFILE, &old);
+	assert_int_equal(st, VB_OK);
+	assert_int_equal(session.n_runs, 3);
 }
 
 static void test_stall_warned_then_timeout_interrupts(void **state)
@@ -248,6 +285,7 @@ int main(void)
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 		T(test_runs_come_back_whole),
 		T(test_a_run_that_cannot_be_kept_fails_the_session),
+		T(test_channel_above_fd_setsize),
 		T(test_stall_warned_then_timeout_interrupts),
 		T(test_unkillable_call_is_left_behind),
 		T(test_abandoned_thread_keeps_its_arguments),

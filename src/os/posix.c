@@ -8,11 +8,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/select.h>
 #if defined(__has_include)
 #if __has_include(<sys/file.h>)
 #include <sys/file.h>       /* flock */
@@ -600,15 +601,13 @@ struct vb_worker {
 #endif
 };
 
-/* Reads from the channel, waiting at most ms. */
+/* Reads from the channel, waiting at most ms. (poll, not select: an fd_set holds only
+ * descriptors below FD_SETSIZE, and the channel may be above.) */
 ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 {
-	fd_set rd;
-	struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000};
+	struct pollfd pfd = {w->chan, POLLIN, 0};
 
-	FD_ZERO(&rd);
-	FD_SET(w->chan, &rd);
-	int rc = select(w->chan + 1, &rd, NULL, NULL, &tv);
+	int rc = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
 	if (rc == 0) {
 		errno = EAGAIN;
 		return -1;
