@@ -24,6 +24,10 @@ enum vb_flush_verdict {
  * included, and "work" at this many times or more; in between the probe cannot tell. */
 #define VB_FLUSH_SAME 2.0
 #define VB_FLUSH_MORE 3.0
+/* A flush after dirty data persists it only if it takes at least this share of the time
+ * the data took to write: below it, however many times an empty flush it costs, it
+ * moved nothing (microseconds of noise on a fast device are not work). */
+#define VB_FLUSH_DIRTY_SHARE 0.1
 /* Fewest write-and-flush pairs a verdict is made from. */
 #define VB_FLUSH_MIN_SAMPLES 5
 
@@ -37,6 +41,7 @@ struct vb_flush_result {
 	uint64_t flush_p50_ns, flush_p99_ns;
 	uint64_t write_p50_ns;        /* the same writes without the call */
 	uint64_t dirty_bytes;         /* written just before one more call; 0: not done */
+	uint64_t dirty_write_ns;      /* the writes of those bytes */
 	uint64_t dirty_flush_ns;      /* that call */
 	uint64_t calls;               /* sync calls the probe made in all */
 	uint64_t bytes;               /* bytes the probe wrote in all */

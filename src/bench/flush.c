@@ -145,9 +145,11 @@ static int measure(struct probe *b, size_t wsz, uint64_t dirty)
 	if (rc != 0 || dirty == 0 || stopped(b) || over_budget(b))
 		return rc;
 	uint64_t base = (uint64_t)SLOTS * wsz;
-	for (uint64_t off = 0; off < dirty; off += PIECE)
+	for (uint64_t off = 0; off < dirty; off += PIECE) {
 		if (put(b, PIECE, base + off, &ns) != 0)
 			return -1;
+		o->dirty_write_ns += ns;
+	}
 	if (flush(b, base + dirty, &o->dirty_flush_ns) != 0)
 		return -1;
 	o->dirty_bytes = dirty;

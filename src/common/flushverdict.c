@@ -21,13 +21,16 @@ void vb_flush_decide(struct vb_flush_result *r)
 	double base = (double)(r->flush_p99_ns > r->write_p50_ns ? r->flush_p99_ns
 								 : r->write_p50_ns);
 	double dirty = (double)r->dirty_flush_ns;
+	double share = VB_FLUSH_DIRTY_SHARE * (double)r->dirty_write_ns;
 	bool dirty_known = r->dirty_bytes > 0;
+	bool dirty_small = dirty <= VB_FLUSH_SAME * base || dirty < share;
+	bool dirty_large = dirty >= VB_FLUSH_MORE * base && dirty >= share;
 
-	if (flush >= VB_FLUSH_MORE * write || (dirty_known && dirty >= VB_FLUSH_MORE * base)) {
+	if (flush >= VB_FLUSH_MORE * write || (dirty_known && dirty_large)) {
 		r->verdict = VB_FLUSH_WORKS;
 		return;
 	}
-	if (flush <= VB_FLUSH_SAME * write && (!dirty_known || dirty <= VB_FLUSH_SAME * base)) {
+	if (flush <= VB_FLUSH_SAME * write && (!dirty_known || dirty_small)) {
 		r->verdict = VB_FLUSH_NO_WORK;
 		return;
 	}
