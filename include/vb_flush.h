@@ -28,6 +28,9 @@ enum vb_flush_verdict {
  * the data took to write: below it, however many times an empty flush it costs, it
  * moved nothing (microseconds of noise on a fast device are not work). */
 #define VB_FLUSH_DIRTY_SHARE 0.1
+/* Differences below this are the scheduler's and the clock's, not a device's: a flush
+ * that costs less than this more than a write persisted nothing a write did not. */
+#define VB_FLUSH_NOISE_NS 20000.0
 /* Fewest write-and-flush pairs a verdict is made from. */
 #define VB_FLUSH_MIN_SAMPLES 5
 

@@ -41,6 +41,10 @@ static void test_cheap_flush_does_no_work(void **state)
 	r.dirty_write_ns = 2400000;
 	vb_flush_decide(&r);
 	assert_int_equal(r.verdict, VB_FLUSH_NO_WORK);
+	/* Three times a 5 us write is still nothing a device did. */
+	r = figures(16000, 30000, 5000, 0, 0);
+	vb_flush_decide(&r);
+	assert_int_equal(r.verdict, VB_FLUSH_NO_WORK);
 }
 
 /* A flush of 5 ms against a 100 us write works; so does a cheap empty flush that becomes

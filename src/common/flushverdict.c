@@ -23,20 +23,24 @@ void vb_flush_decide(struct vb_flush_result *r)
 	double dirty = (double)r->dirty_flush_ns;
 	double share = VB_FLUSH_DIRTY_SHARE * (double)r->dirty_write_ns;
 	bool dirty_known = r->dirty_bytes > 0;
-	bool dirty_small = dirty <= VB_FLUSH_SAME * base || dirty < share;
-	bool dirty_large = dirty >= VB_FLUSH_MORE * base && dirty >= share;
+	bool dirty_small = dirty <= VB_FLUSH_SAME * base || dirty < share ||
+			   dirty - base < VB_FLUSH_NOISE_NS;
+	bool dirty_large = dirty >= VB_FLUSH_MORE * base && dirty >= share &&
+			   dirty - base >= VB_FLUSH_NOISE_NS;
+	bool flush_small = flush <= VB_FLUSH_SAME * write || flush - write < VB_FLUSH_NOISE_NS;
+	bool flush_large = flush >= VB_FLUSH_MORE * write && flush - write >= VB_FLUSH_NOISE_NS;
 
-	if (flush >= VB_FLUSH_MORE * write || (dirty_known && dirty_large)) {
+	if (flush_large || (dirty_known && dirty_large)) {
 		r->verdict = VB_FLUSH_WORKS;
 		return;
 	}
-	if (flush <= VB_FLUSH_SAME * write && (!dirty_known || dirty_small)) {
+	if (flush_small && (!dirty_known || dirty_small)) {
 		r->verdict = VB_FLUSH_NO_WORK;
 		return;
 	}
 	r->verdict = VB_FLUSH_UNDECIDED;
-	snprintf(r->why, sizeof r->why, "a flush costs between %.0f and %.0f times a write",
-		 VB_FLUSH_SAME, VB_FLUSH_MORE);
+	snprintf(r->why, sizeof r->why, "a flush, or the one after dirty data, costs between "
+		 "%.0f and %.0f times what it is held against", VB_FLUSH_SAME, VB_FLUSH_MORE);
 }
 
 const char *vb_flush_verdict_name(int verdict)

@@ -628,6 +628,27 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 	return rc;
 }
 
+/* What FreeBSD's virtio driver believes of the disk's write cache (see bsd_wcache.c). */
+static void write_cache(struct vb_env *e, const char *disk)
+{
+#if defined(__FreeBSD__)
+	char name[64];
+	int mode = -1;
+	size_t len = sizeof mode;
+	const char *what;
+
+	if (vb_bsd_vtblk_sysctl(disk, name, sizeof name) &&
+	    sysctlbyname(name, &mode, &len, NULL, 0) == 0 && len == sizeof mode &&
+	    (what = vb_bsd_vtblk_cache_mode(mode)) != NULL) {
+		COPY(e->write_cache, what);
+		COPY(e->write_cache_where, name);
+	}
+#else
+	(void)e;
+	(void)disk;
+#endif
+}
+
 void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	struct stat st;
@@ -646,8 +667,10 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		COPY(e->mount, "none");
 		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
 					    sizeof name) ? name : vb_os_base_name(path));
-		if (vb_bsd_resolve(&sys, e->device, disk, sizeof disk))
+		if (vb_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
 			COPY(e->driver, vb_bsd_driver_for_name(disk));
+			write_cache(e, disk);
+		}
 		if (disk_geometry(fd, &bytes, &sector) == 0)
 			e->logical_block = sector;
 	} else if (vb_fstatfs(fd, &f) == 0) {
@@ -659,8 +682,10 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 			COPY(e->driver, "none");
 		} else {
 			COPY(e->device, f.f_mntfromname + 5);
-			COPY(e->driver, vb_bsd_resolve(&sys, e->device, disk, sizeof disk) ?
-				vb_bsd_driver_for_name(disk) : vb_os_unknown);
+			bool found = vb_bsd_resolve(&sys, e->device, disk, sizeof disk);
+			COPY(e->driver, found ? vb_bsd_driver_for_name(disk) : vb_os_unknown);
+			if (found)
+				write_cache(e, disk);
 		}
 	}
 	sys_done(&c);

@@ -158,6 +158,14 @@ bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t 
  * filesystem or a ZFS pool do; 0 when nothing does; -1 without memory. */
 int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t n);
 
+/* bsd_wcache.c: the sysctl under which FreeBSD's virtio driver keeps the write cache
+ * mode of disk ("vtbd0" -> "dev.vtblk.0.writecache_mode"); false for any other disk. */
+bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n);
+
+/* bsd_wcache.c: what that sysctl's value means: "write through" (0), "write back" (1),
+ * or NULL for anything else. */
+const char *vb_bsd_vtblk_cache_mode(int mode);
+
 /* win_names.c: the driver label for what Windows reports about a disk: the storage
  * driver's service name where it is known ("viostor", "stornvme"), else the bus
  * (bus is a STORAGE_BUS_TYPE value: 17 "nvme", 11 "sata", ...), else "unknown". */

@@ -1,0 +1,25 @@
+/* FreeBSD's virtio disk driver tells what it believes of the disk's write cache through
+ * a sysctl of the device: dev.vtblk.N.writecache_mode, 0 for write through and 1 for
+ * write back (sys/dev/virtio/block/virtio_blk.c, vtblk_setup_sysctl and
+ * vtblk_write_cache_sysctl). The disk vtbdN is unit N of vtblk (vtblk_alloc_disk names
+ * it VTBLK_DISK_NAME with the device's unit). Pure, compiled on every system. */
+#include "os_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n)
+{
+	const char *unit = disk + 4;
+	size_t len = strlen(unit);
+
+	if (strncmp(disk, "vtbd", 4) != 0 || len == 0 || len > 6 ||
+	    strspn(unit, "0123456789") != len || (len > 1 && unit[0] == '0'))
+		return false;
+	return snprintf(name, n, "dev.vtblk.%s.writecache_mode", unit) < (int)n;
+}
+
+const char *vb_bsd_vtblk_cache_mode(int mode)
+{
+	return mode == 0 ? "write through" : mode == 1 ? "write back" : NULL;
+}
