@@ -33,6 +33,20 @@ expect_out '^# host .*, Windows ' "the header names Windows"
 expect_out 'mounted on Z:\\$' "the volume holding the target is found (Z:, Wine's root)"
 check "nothing is left in the directory" empty_dir "$d"
 
+# Fresh random data: a thread makes it into a ring that the writer takes it from, so the
+# Win32 threads, critical sections and events behind the pthread calls carry every block.
+run_vb --no-progress -k --source random bs=64k count=256 runs=2 "$(winpath "$d/rnd.img")"
+expect_rc 0 "--source random (the maker thread and the ring)"
+expect_out '^256\+0 records out$' "every block written"
+check "the file holds the data, not zeros" sh -c 'od -An -tx1 -N 65536 "$1" | grep -qv "^ *00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00$"' _ "$d/rnd.img"
+check "two blocks differ" sh -c '[ "$(dd if="$1" bs=65536 count=1 2>/dev/null | od -An -tx1 | head -2)" != "$(dd if="$1" bs=65536 skip=100 count=1 2>/dev/null | od -An -tx1 | head -2)" ]' _ "$d/rnd.img"
+rm -f "$d/rnd.img"
+# The system's randomness (RtlGenRandom, which XP has; not BCrypt, which it lacks).
+run_vb --no-progress -k --source urandom bs=64k count=16 runs=1 "$(winpath "$d/ur.img")"
+expect_rc 0 "--source urandom"
+check "the file holds random bytes" sh -c 'od -An -tx1 -N 65536 "$1" | grep -qv "^ *00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00$"' _ "$d/ur.img"
+rm -f "$d/ur.img"
+
 # A new file: created, then removed; --keep keeps it.
 run_vb --no-progress bs=64k count=4 runs=1 "$(winpath "$d/new.img")"
 expect_rc 0 "a new file"
