@@ -47,6 +47,13 @@ struct vb_sample {
 	struct vb_runcfg cfg;
 };
 
+/* What an input says about the storage under a label besides its runs: the flush
+ * probe's verdict, a knee within a run (see vbench(1)); one sentence each. */
+struct vb_storage_note {
+	char *label;           /* owned */
+	char *text;            /* owned */
+};
+
 /* Every run read so far; labels are interned in first-seen order. */
 struct vb_dataset {
 	char **labels;         /* NUL-terminated, owned */
@@ -57,6 +64,8 @@ struct vb_dataset {
 	size_t n_samples, cap_samples;
 	size_t skipped_warmup; /* warm-up and partial runs left out */
 	size_t skipped_zero;   /* runs with 0 seconds left out */
+	struct vb_storage_note *notes;   /* in input order */
+	size_t n_notes, cap_notes;
 };
 
 /* What a file holds, as vb_report_detect guesses it. */
@@ -151,6 +160,8 @@ struct vb_comparison {
 	size_t n_groups;
 	size_t baseline;           /* index into groups */
 	size_t max_runs;           /* largest n of any group: rows of the table */
+	const struct vb_storage_note *notes;   /* the dataset's, not owned */
+	size_t n_notes;
 };
 
 /* Groups d by label and configuration and compares each group with baseline (NULL: the

@@ -269,6 +269,8 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 		vb_comparison_free(a);
 		return -1;
 	}
+	a->notes = d->notes;
+	a->n_notes = d->n_notes;
 	for (size_t g = 0; g < a->n_groups; g++)
 		a->groups[g].sum = summarize_group(&a->groups[g]);
 	for (size_t g = 0; g < a->n_groups; g++)

@@ -178,7 +178,9 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 
 /* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
-	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, N_COLS };
+	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
+	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
+	       N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -213,6 +215,14 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	m->col[COL_SYNC] = csv_index(h, vb_csv_names[VB_COL_SYNC]);
 	m->col[COL_QD] = csv_index(h, vb_csv_names[VB_COL_QD]);
 	m->col[COL_SOURCE] = csv_index(h, vb_csv_names[VB_COL_SOURCE]);
+	static const struct { enum csv_col c; enum vb_col v; } notes[] = {
+		{COL_STATUS, VB_COL_STATUS}, {COL_FLUSH_VERDICT, VB_COL_FLUSH_VERDICT},
+		{COL_FLUSH_P50, VB_COL_FLUSH_P50}, {COL_FLUSH_WRITE, VB_COL_FLUSH_WRITE_P50},
+		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
+		{COL_KNEE_AT, VB_COL_KNEE_AT},
+	};
+	for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
+		m->col[notes[i].c] = csv_index(h, vb_csv_names[notes[i].v]);
 	return 0;
 }
 
@@ -265,6 +275,24 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 	vbr_cfg_source(c, csv_opt(r, m->col[COL_SOURCE]));
 }
 
+/* The optional number at col of r, or 0 when absent or not a number. */
+static double csv_num(const struct csv_rec *r, size_t col)
+{
+	const char *v = csv_opt(r, col);
+	double x;
+
+	return vbr_parse_number(v, strlen(v), &x) ? x : 0;
+}
+
+/* The flush probe's row (status "flush"): a note, not a run. */
+static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
+			 const char *label)
+{
+	return vbr_note_flush(d, label, csv_opt(r, m->col[COL_FLUSH_VERDICT]),
+			      (uint64_t)csv_num(r, m->col[COL_FLUSH_P50]),
+			      (uint64_t)csv_num(r, m->col[COL_FLUSH_WRITE]));
+}
+
 /* Converts one data row and adds it to d. */
 static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
 		   const char *name, char *err, size_t errlen)
@@ -277,11 +305,14 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	if (csv_flag(r, m->col[COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
 	    csv_flag(r, m->col[COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
 		return -1;
+	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
+	if (strcmp(csv_opt(r, m->col[COL_STATUS]), "flush") == 0 && label[0] != '\0')
+		return csv_flush_row(d, m, r, label) < 0 ?
+		       vbr_fail(err, errlen, name, r->line, "out of memory") : 0;
 	if (warm || partial) {
 		d->skipped_warmup++;
 		return 0;
 	}
-	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
 	if (label[0] == '\0')
 		return vbr_fail(err, errlen, name, r->line, "empty label");
 	const char *run_s = csv_field(r, m->col[COL_RUN]);
@@ -301,6 +332,10 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
 	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	double burst = csv_num(r, m->col[COL_KNEE_BURST]);
+	if (burst > 0 && vbr_note_knee(d, label, run, burst, csv_num(r, m->col[COL_KNEE_SUSTAINED]),
+				       csv_num(r, m->col[COL_KNEE_AT])) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
 }

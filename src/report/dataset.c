@@ -33,6 +33,8 @@ void vb_dataset_free(struct vb_dataset *d)
 	free(d->labels);
 	free(d->samples);
 	free(d->index);
+	vbr_notes_drop(d, 0);
+	free(d->notes);
 	vb_dataset_init(d);
 }
 
@@ -120,7 +122,8 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
 {
-	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero};
+	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero,
+			     d->n_notes};
 	return m;
 }
 
@@ -134,6 +137,7 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->n_samples = m.n_samples;
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
+	vbr_notes_drop(d, m.n_notes);
 }
 
 /* Adds a run unless it has no rate (secs 0), which is counted instead; 0 or -1. */

@@ -206,6 +206,7 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 		pad(f, lw - vbr_text_width(gr->label));
 		fprintf(f, "  %s (%s MB/s)%s%s: %s\n", ratio, mb, test[0] ? ", " : "", test, verdict);
 	}
+	vbr_print_notes(f, a, false);
 	return vbr_finish(f);
 }
 
@@ -263,6 +264,7 @@ int vb_report_print_markdown(FILE *f, const struct vb_comparison *a)
 	      "|:---|---:|---:|---:|:---|---:|---:|---:|:---|\n", f);
 	for (size_t g = 0; g < a->n_groups; g++)
 		md_compare_row(f, &a->groups[g]);
+	vbr_print_notes(f, a, true);
 	return vbr_finish(f);
 }
 

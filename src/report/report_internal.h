@@ -57,7 +57,7 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* What a reader must restore when it fails, so that d is left unchanged. */
 struct vbr_mark {
-	size_t n_labels, n_samples, skipped_warmup, skipped_zero;
+	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes;
 };
 
 /* The state of d that vbr_rollback returns to. */
@@ -65,6 +65,24 @@ struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
 
 /* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
 void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
+
+/* lies.c: the notes on the storage (vb_storage_note). */
+
+/* Adds the note of a flush probe row: its verdict word ("no-work", "works", ...) and its
+ * medians in ns (0: not given); 0, or -1 without memory. */
+int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
+		   uint64_t flush_p50_ns, uint64_t write_p50_ns);
+
+/* Adds the note of a run with a knee; 0, or -1 without memory. */
+int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,
+		  double sustained, double at_bytes);
+
+/* Frees the notes from index from on. */
+void vbr_notes_drop(struct vb_dataset *d, size_t from);
+
+/* Prints the notes under a heading ("storage:" as text, a list in markdown); nothing when
+ * there are none. */
+void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown);
 
 /* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
 int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,

@@ -838,12 +838,24 @@ if [ -z "$at" ] || ! awk -v a="$at" -v s="$sustained" 'BEGIN {
 else
 	say "nbd-cache: knee at $at bytes, then $sustained B/s sustained"
 fi
+# vbench report reads the verdicts and the knee back from the CSV.
+"$vbench_bin" report "$work/lies.csv" >"$work/lies-report.txt" 2>&1 ||
+	fail "vbench report failed on the nbdkit disks' CSV"
+grep -q '^  nbd-discard: flushes do no work' "$work/lies-report.txt" ||
+	fail "vbench report does not say that nbd-discard's flushes do no work"
+grep -q '^  nbd-slowflush: flushes take time' "$work/lies-report.txt" ||
+	fail "vbench report does not say that nbd-slowflush's flushes take time"
+grep -q '^  nbd-cache: run 1: burst' "$work/lies-report.txt" ||
+	fail "vbench report does not show nbd-cache's knee"
 for b in $lies; do
 	echo
 	echo "--- nbd-$b:"
 	section "VBENCH-LIES-$b" | sed '/^exit=/d'
 done
 
+echo
+echo "--- vbench report of the nbdkit disks:"
+cat "$work/lies-report.txt"
 echo
 echo "--- blkdebug case (EIO injected after the first run), exit status $fault_rc:"
 sed '/^exit=/d' "$work/fault.txt"

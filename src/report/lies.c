@@ -1,0 +1,84 @@
+/* The notes of `vbench report` on the storage under each label: what the flush probe
+ * concluded, and where a run's rate fell for good (see "Flushes that do no work" and
+ * "Burst and sustained" in vbench(1)). Read from vbench's CSV, printed after the
+ * comparison. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "vb_escape.h"
+
+static int add(struct vb_dataset *d, const char *label, const char *text)
+{
+	if (vbr_grow((void **)&d->notes, &d->cap_notes, d->n_notes + 1, sizeof *d->notes) < 0)
+		return -1;
+	char *l = vbr_dup_n(label, strlen(label)), *t = vbr_dup_n(text, strlen(text));
+	if (l == NULL || t == NULL) {
+		free(l);
+		free(t);
+		return -1;
+	}
+	d->notes[d->n_notes].label = l;
+	d->notes[d->n_notes].text = t;
+	d->n_notes++;
+	return 0;
+}
+
+int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
+		   uint64_t flush_p50_ns, uint64_t write_p50_ns)
+{
+	char text[256], figures[96] = "";
+	const char *what;
+
+	if (strcmp(verdict, "no-work") == 0)
+		what = "flushes do no work: the host ignores them, or the storage persists every "
+		       "write as it takes it; synced figures are not proven durable";
+	else if (strcmp(verdict, "works") == 0)
+		what = "flushes take time: something is persisted on a flush (not proven durable)";
+	else if (strcmp(verdict, "undecided") == 0)
+		what = "the flush probe could not tell";
+	else
+		return 0;   /* not run, or a word this version does not know: nothing to say */
+	if (flush_p50_ns > 0 && write_p50_ns > 0)
+		snprintf(figures, sizeof figures, " (flush %.0f us p50, a small write %.0f us)",
+			 (double)flush_p50_ns / 1e3, (double)write_p50_ns / 1e3);
+	snprintf(text, sizeof text, "%s%s", what, figures);
+	return add(d, label, text);
+}
+
+int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,
+		  double sustained, double at_bytes)
+{
+	char text[256];
+
+	snprintf(text, sizeof text, "run %llu: burst %.1f MB/s for the first %.1f MB, then %.1f "
+		 "MB/s sustained (a cache ran out)", (unsigned long long)run, burst / 1e6,
+		 at_bytes / 1e6, sustained / 1e6);
+	return add(d, label, text);
+}
+
+void vbr_notes_drop(struct vb_dataset *d, size_t from)
+{
+	for (size_t i = from; i < d->n_notes; i++) {
+		free(d->notes[i].label);
+		free(d->notes[i].text);
+	}
+	if (from < d->n_notes)
+		d->n_notes = from;
+}
+
+void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown)
+{
+	if (a->n_notes == 0)
+		return;
+	fputs(markdown ? "\nStorage:\n\n" : "\nstorage:\n", f);
+	for (size_t i = 0; i < a->n_notes; i++) {
+		fputs(markdown ? "- " : "  ", f);
+		vb_text(f, a->notes[i].label);
+		fputs(": ", f);
+		vb_text(f, a->notes[i].text);
+		fputc('\n', f);
+	}
+}

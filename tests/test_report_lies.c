@@ -1,0 +1,124 @@
+/* vbench report reads back what vbench wrote about the storage: the flush probe's row
+ * and the knee of a run, as notes under their label; the probe's row is not a run. */
+#include "vb_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vb_output.h"
+#include "vb_report.h"
+
+static char *written(void)
+{
+	static struct vb_config cfg;
+	static struct vb_env env;
+	struct vb_context ctx;
+	struct vb_buf b;
+	struct vb_run r;
+	struct vb_flush_result fr;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.cfg = &cfg;
+	ctx.env = &env;
+	ctx.label = "ext4-virtio_blk";
+	ctx.target = "/mnt";
+	vb_config_defaults(&cfg);
+	memset(&env, 0, sizeof env);
+	strcpy(env.write_cache, "write back");
+	vb_buf_init(&b);
+	vb_out_csv_header(&b);
+	for (uint64_t i = 1; i <= 3; i++) {
+		memset(&r, 0, sizeof r);
+		r.run = i;
+		r.bytes = 1 << 30;
+		r.secs = 2.0;
+		r.bytes_per_sec = vb_rate(r.bytes, r.secs);
+		if (i == 2) {
+			r.knee.found = true;
+			r.knee.burst_bytes_per_sec = 1.92e9;
+			r.knee.sustained_bytes_per_sec = 3.1e8;
+			r.knee.at_bytes = 2100000000;
+		}
+		vb_out_csv_run(&b, &ctx, &r);
+	}
+	memset(&fr, 0, sizeof fr);
+	fr.verdict = VB_FLUSH_NO_WORK;
+	fr.samples = 64;
+	fr.flush_p50_ns = 38000;
+	fr.write_p50_ns = 35000;
+	fr.calls = 66;
+	vb_out_csv_flush(&b, &ctx, &fr);
+	assert_false(b.oom);
+	return b.p;
+}
+
+static char *print(const struct vb_comparison *a, int (*fn)(FILE *, const struct vb_comparison *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(fn(f, a), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_notes_read_back(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256];
+	char *csv = written();
+	(void)state;
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read_csv(&d, csv, strlen(csv), "lies.csv", err, sizeof err), 0);
+	assert_int_equal(d.n_samples, 3);        /* the flush row is no run */
+	assert_int_equal(d.skipped_warmup, 0);   /* nor a skipped one */
+	assert_int_equal(d.n_notes, 2);
+	assert_string_equal(d.notes[0].label, "ext4-virtio_blk");
+	assert_non_null(strstr(d.notes[0].text, "run 2: burst 1920.0 MB/s for the first 2100.0 "
+					    "MB, then 310.0 MB/s sustained"));
+	assert_non_null(strstr(d.notes[1].text, "flushes do no work"));
+	assert_non_null(strstr(d.notes[1].text, "(flush 38 us p50, a small write 35 us)"));
+	assert_null(strstr(d.notes[1].text, " safe"));
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	char *text = print(&a, vb_report_print_text);
+	assert_non_null(strstr(text, "\nstorage:\n  ext4-virtio_blk: run 2: burst"));
+	assert_non_null(strstr(text, "\n  ext4-virtio_blk: flushes do no work"));
+	free(text);
+	text = print(&a, vb_report_print_markdown);
+	assert_non_null(strstr(text, "\nStorage:\n\n- ext4-virtio_blk: run 2: burst"));
+	free(text);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+	free(csv);
+}
+
+/* A file that fails after its notes leaves none behind. */
+static void test_notes_rolled_back(void **state)
+{
+	struct vb_dataset d;
+	char err[256];
+	char *csv = written();
+	(void)state;
+	size_t len = strlen(csv);
+	char *bad = malloc(len + 64);
+	assert_non_null(bad);
+	memcpy(bad, csv, len);
+	strcpy(bad + len, "x,1,oops,1,1\r\n");
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read_csv(&d, bad, strlen(bad), "bad.csv", err, sizeof err), -1);
+	assert_int_equal(d.n_notes, 0);
+	assert_int_equal(d.n_samples, 0);
+	vb_dataset_free(&d);
+	free(bad);
+	free(csv);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_notes_read_back),
+		cmocka_unit_test(test_notes_rolled_back),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
