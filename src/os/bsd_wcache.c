@@ -10,11 +10,11 @@
 
 bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n)
 {
+	if (strncmp(disk, "vtbd", 4) != 0)
+		return false;
 	const char *unit = disk + 4;
 	size_t len = strlen(unit);
-
-	if (strncmp(disk, "vtbd", 4) != 0 || len == 0 || len > 6 ||
-	    strspn(unit, "0123456789") != len || (len > 1 && unit[0] == '0'))
+	if (len == 0 || len > 6 || strspn(unit, "0123456789") != len || (len > 1 && unit[0] == '0'))
 		return false;
 	return snprintf(name, n, "dev.vtblk.%s.writecache_mode", unit) < (int)n;
 }
