@@ -951,6 +951,7 @@ static void test_split_by_settings(void **state)
 	assert_string_equal(a.groups[5].label, "src zero");
 	assert_string_equal(a.groups[6].label, "src random");
 	assert_true(a.groups[5].n == 1 && a.groups[6].n == 1);
+
 	assert_true(a.groups[0].n == 2 && a.groups[0].sum.mean == 1100000);
 	assert_true(a.groups[1].n == 2 && a.groups[1].sum.mean == 9200000);
 	assert_false(a.groups[2].split);
@@ -967,6 +968,13 @@ static void test_split_by_settings(void **state)
 	assert_int_equal(vb_report_compare(&d, "ext4-loop bs=1M", &a, err, sizeof err), 0);
 	assert_int_equal(a.baseline, 1);
 	assert_int_equal(a.groups[2].verdict, VB_VERDICT_SLOWER);
+	vb_comparison_free(&a);
+	/* a dd log named like a label of a CSV file: its runs say nothing of their settings */
+	assert_int_equal(read_str(&d, "100 bytes transferred in 1.0 secs (100 bytes/sec)\n",
+				  "xfs.log", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_string_equal(a.groups[2].label, "xfs bs=1M direct fsync qd1 zero");
+	assert_string_equal(a.groups[7].label, "xfs (settings unknown)");
 	vb_comparison_free(&a);
 	vb_dataset_free(&d);
 }

@@ -50,6 +50,11 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 
 #define ADD(...) do { if (len < n) { int k_ = snprintf(name + len, n - len, __VA_ARGS__); \
 	len += k_ > 0 ? (size_t)k_ : 0; } } while (0)
+	if (c->bs == 0 && c->direct < 0 && c->sync[0] == '\0' && c->qd == 0 &&
+	    c->source[0] == '\0') {
+		ADD(" (settings unknown)");   /* a dd log says none of them */
+		return;
+	}
 	if (df->bs && c->bs == 0)
 		ADD(" bs=?");
 	else if (df->bs) {
@@ -78,10 +83,10 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 	size_t *first = malloc((d->n_labels ? d->n_labels : 1) * sizeof *first);
 	size_t *next = malloc((d->n_samples ? d->n_samples : 1) * sizeof *next);
 	struct differ *df = calloc(d->n_labels ? d->n_labels : 1, sizeof *df);
+	size_t cap = 0;
 	int rc = -1;
 
-	a->groups = calloc(d->n_samples ? d->n_samples : 1, sizeof *a->groups);
-	if (gid == NULL || first == NULL || next == NULL || df == NULL || a->groups == NULL)
+	if (gid == NULL || first == NULL || next == NULL || df == NULL)
 		goto out;
 	for (size_t l = 0; l < d->n_labels; l++)
 		first[l] = SIZE_MAX;
@@ -93,7 +98,10 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 		while (g != SIZE_MAX && !same_cfg(&a->groups[g].cfg, &sm->cfg))
 			g = next[g];
 		if (g == SIZE_MAX) {
+			if (vbr_grow((void **)&a->groups, &cap, a->n_groups + 1, sizeof *a->groups) < 0)
+				goto out;
 			g = a->n_groups++;
+			memset(&a->groups[g], 0, sizeof a->groups[g]);
 			a->groups[g].origin = sm->label;
 			a->groups[g].cfg = sm->cfg;
 			next[g] = SIZE_MAX;
