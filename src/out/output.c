@@ -130,8 +130,9 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	fprintf(f, "# vbench %s: %" PRIu64 " bytes per run (bs=%" PRIu64 " count=%" PRIu64
 		"), ", VB_VERSION, vb_run_bytes(cfg), cfg->bs_bytes, cfg->count_blocks);
 	if (cfg->runs_auto)
-		fprintf(f, "runs auto (%d to %" PRIu64 ", until the mean's 95%% CI is within "
-			"+-%g%%)", VB_AUTO_MIN_RUNS, cfg->runs, cfg->precision * 100);
+		fprintf(f, "runs auto (%d to %" PRIu64 "%s, until the mean's 95%% CI is within "
+			"+-%g%%)", VB_AUTO_MIN_RUNS, cfg->runs, cfg->max_time_secs > 0 ?
+			" within --max-time" : "", cfg->precision * 100);
 	else
 		fprintf(f, "%" PRIu64 " runs", cfg->runs);
 	if (cfg->warmup_runs)
