@@ -79,6 +79,14 @@ for o in $(grep -oE -- '--[a-z][a-z-]+' "$SCRATCH/help" | sort -u); do
 	grep -qE "Fl \\\\-$name\\b|\\\\-\\\\-$name\\b" "$man" || missing="$missing $o"
 done
 check "every --option of --help is in man/vbench.1${missing:+ (missing:$missing)}" [ -z "$missing" ]
+readme="$(dirname "$0")/../../README.md"
+missing=""
+for o in $(grep -oE -- '--[a-z][a-z-]+' "$readme" | sort -u); do
+	name=${o#--}
+	grep -qE "Fl \\\\-$name\\b|\\\\-\\\\-$name\\b" "$man" || missing="$missing $o"
+done
+check "every --option the README uses is in man/vbench.1${missing:+ (missing:$missing)}" \
+	[ -z "$missing" ]
 
 # --- report splits a label whose runs differ ---------------------------------------------
 c="$d/split.csv"
