@@ -63,9 +63,10 @@ void vb_report_usage(FILE *f)
 	      "      --force        let --svg replace an existing file\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
-	      "Warm-up and partial runs, and runs that took 0 seconds, are left out. Ratios are of\n"
-	      "mean bytes/sec with a 95% confidence interval; significance is Welch's t-test at\n"
-	      "p<0.05.\n", f);
+	      "Warm-up and partial runs, and runs that took 0 seconds, are left out. Runs of\n"
+	      "one label made with different bs, direct, sync, qd or source are reported\n"
+	      "apart, never averaged. Ratios are of mean bytes/sec with a 95% confidence\n"
+	      "interval; significance is Welch's t-test at p<0.05; MB/s is 10^6 bytes/sec.\n", f);
 }
 
 /* Prints "vbench report: MSG", escaped: messages quote file names and file contents. */

@@ -69,6 +69,8 @@ check "CSV: the header has schema_version, the row 1 there" \
 "$VBENCH" --help >"$SCRATCH/help"
 wide=$(awk 'length($0) > 80' "$SCRATCH/help")
 check "--help fits 80 columns" [ -z "$wide" ]
+wide=$("$VBENCH" report --help | awk 'length($0) > 80')
+check "report --help fits 80 columns" [ -z "$wide" ]
 check "--help ends with a compare-and-chart example and a raw disk one" \
 	sh -c 'tail -n 8 "$1" | grep -q "vbench report --svg" && tail -n 2 "$1" | grep -q -- "--force"' \
 	_ "$SCRATCH/help"
