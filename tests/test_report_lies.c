@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "vb_analysis.h"
 #include "vb_output.h"
 #include "vb_report.h"
 
@@ -93,6 +94,59 @@ static void test_notes_read_back(void **state)
 	free(csv);
 }
 
+/* The same from vbench's JSON document: each run's knee, and the summary's verdict. */
+static void test_notes_from_json(void **state)
+{
+	static struct vb_config cfg;
+	static struct vb_env env;
+	struct vb_context ctx;
+	struct vb_run runs[2];
+	struct vb_run_analysis an;
+	struct vb_dataset d;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	(void)state;
+	vb_config_defaults(&cfg);
+	memset(&env, 0, sizeof env);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.cfg = &cfg;
+	ctx.env = &env;
+	ctx.label = "nbd-slowflush";
+	ctx.target = "/dev/vdc";
+	memset(runs, 0, sizeof runs);
+	for (int i = 0; i < 2; i++) {
+		runs[i].run = (uint64_t)i + 1;
+		runs[i].bytes = 1 << 20;
+		runs[i].secs = 0.5;
+		runs[i].bytes_per_sec = vb_rate(runs[i].bytes, runs[i].secs);
+	}
+	runs[1].knee.found = true;
+	runs[1].knee.burst_bytes_per_sec = 29.3e6;
+	runs[1].knee.sustained_bytes_per_sec = 4.3e6;
+	runs[1].knee.at_bytes = 15728640;
+	memset(&an, 0, sizeof an);
+	an.rate.n = 2;
+	an.rate.mean = an.rate.min = an.rate.max = (double)runs[0].bytes_per_sec;
+	an.flush.verdict = VB_FLUSH_WORKS;
+	an.flush.samples = 64;
+	an.flush.flush_p50_ns = 10600000;
+	an.flush.write_p50_ns = 449000;
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	vb_out_json(f, &ctx, runs, 2, &an, NULL, 0);
+	fclose(f);
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read_json(&d, buf, len, "x.json", err, sizeof err), 0);
+	assert_int_equal(d.n_samples, 2);
+	assert_int_equal(d.n_notes, 2);
+	assert_non_null(strstr(d.notes[0].text, "run 2: burst 29.3 MB/s for the first 15.7 MB, "
+					    "then 4.3 MB/s sustained"));
+	assert_non_null(strstr(d.notes[1].text, "flushes take time"));
+	assert_non_null(strstr(d.notes[1].text, "(flush 10600 us p50, a small write 449 us)"));
+	vb_dataset_free(&d);
+	free(buf);
+}
+
 /* A file that fails after its notes leaves none behind. */
 static void test_notes_rolled_back(void **state)
 {
@@ -118,6 +172,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notes_read_back),
+		cmocka_unit_test(test_notes_from_json),
 		cmocka_unit_test(test_notes_rolled_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -429,6 +429,11 @@ static void json_run(FILE *f, const struct vb_context *c, const struct vb_run *r
 		fprintf(f, ", \"signal\": %d", r->signo);
 	fprintf(f, ", \"paused\": %s, \"data_wait_secs\": %.6f", r->paused ? "true" : "false",
 		r->data_wait_secs);
+	if (r->knee.found)
+		fprintf(f, ", \"knee\": {\"burst_bytes_per_sec\": %.0f, \"sustained_bytes_per_sec\": "
+			"%.0f, \"at_bytes\": %" PRIu64 ", \"at_secs\": %.3f}",
+			r->knee.burst_bytes_per_sec, r->knee.sustained_bytes_per_sec,
+			r->knee.at_bytes, r->knee.at_secs);
 	fputs(", \"intervals\": [", f);
 	for (uint64_t i = 0; c->cfg->interval_secs > 0 && i < r->n_intervals; i++) {
 		const struct vb_interval *iv = &r->intervals[i];

@@ -487,7 +487,29 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 		return jbad_run(r, "bytes_per_sec", name, err, errlen);
 	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
+	const struct jval *knee = jget(r, "knee");
+	double burst, sustained, at;
+	if (jas_number(jget(knee, "burst_bytes_per_sec"), &burst) && burst > 0 &&
+	    jas_number(jget(knee, "sustained_bytes_per_sec"), &sustained) &&
+	    jas_number(jget(knee, "at_bytes"), &at) &&
+	    vbr_note_knee(d, label, run, burst, sustained, at) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
+}
+
+/* The flush probe's verdict in the summary, as a note; 0, or -1 without memory. */
+static int jflush(struct vb_dataset *d, const struct jval *doc, const char *label)
+{
+	const struct jval *fl = jget(jget(doc, "summary"), "flush");
+	const char *verdict = jstr(fl, "verdict");
+	uint64_t p50 = 0, w50 = 0;
+
+	if (verdict == NULL)
+		return 0;
+	if (!jas_u64(jget(fl, "flush_p50_ns"), &p50) || !jas_u64(jget(fl, "write_p50_ns"), &w50))
+		p50 = w50 = 0;
+	return vbr_note_flush(d, label, verdict, p50, w50);
 }
 
 /* Adds the runs of one top-level document to d. */
@@ -510,6 +532,8 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
 		rc = jrun(d, &runs->items[i], label, &cfg, name, err, errlen);
+	if (rc == 0 && jflush(d, doc, label) < 0)
+		rc = vbr_fail(err, errlen, name, doc->line, "out of memory");
 	free(label);
 	return rc;
 }

@@ -73,6 +73,21 @@ if mount -t tmpfs -o size=80m vbench-lies "$m"; then
 	else
 		ok "nothing is called durable or safe"
 	fi
+	# Told its cache writes through, the kernel sends the device no flush at all, and
+	# vbench says so; the device's count of flushes does not move.
+	if echo "write through" >"/sys/block/$n/queue/write_cache" 2>/dev/null; then
+		before=$(flushes_done "$n")
+		run_vb --no-progress --force --direct --check-flush -l wt bs=1M count=16 runs=1 "$L"
+		after=$(flushes_done "$n")
+		expect_out '^# guest: the kernel believes the disk has no volatile write cache .*sends the disk no flushes at all' \
+			"write through: the summary says the kernel sends no flushes"
+		if [ -n "$before" ] && [ -n "$after" ]; then
+			check "write through: no flush reached the device ($((after - before)))" [ "$after" = "$before" ]
+		fi
+		echo "write back" >"/sys/block/$n/queue/write_cache"
+	else
+		skip "cannot set the loop device's write cache to write through"
+	fi
 	# The loop device holds the tmpfs busy: it goes first.
 	losetup -d "$L"
 	umount "$m"
