@@ -182,6 +182,7 @@ static void finish_output(struct app *a)
 	/* After the summary, so that on a terminal the warning is the last thing read. */
 	for (size_t i = 0; i < nw; i++)
 		warn(a, warnings[i]);
+	a->ctx.result_line = a->ctx.auto_note = NULL;   /* they pointed into this frame */
 }
 
 /* Standard output was closed when vbench started: what goes there is lost. */
