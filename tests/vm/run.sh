@@ -672,10 +672,12 @@ section VBENCH-EXPECT >"$work/expect.txt"
 section VBENCH-FAULT >"$work/fault.txt"
 section VBENCH-FAULT-CSV >"$work/fault.csv"
 
-# csv_rows FILE LABEL: prints "run driver status qd" for each row of LABEL, finding the
-# columns by their names in the header. Quoted fields (RFC 4180) are understood.
-csv_rows() {
-	awk -v want="$2" '
+# csv_where FILE LABEL STATUS COLUMNS: prints the COLUMNS (names, separated by spaces) of
+# each row of LABEL whose status is STATUS (any status when it is "", any other with
+# "!STATUS"), finding the columns by their names in the header. Quoted fields (RFC 4180)
+# are understood.
+csv_where() {
+	awk -v want="$2" -v st="$3" -v cols="$4" '
 	function parse(line,   i, c, q, f, n) {
 		n = 0; f = ""; q = 0
 		for (i = 1; i <= length(line); i++) {
@@ -692,12 +694,23 @@ csv_rows() {
 		return n
 	}
 	{ sub(/\r$/, "") }
-	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
+	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; k = split(cols, name, " "); next }
 	{
 		parse($0)
-		if (fld[col["label"]] == want)
-			print fld[col["run"]], fld[col["driver"]], fld[col["status"]], fld[col["qd"]]
+		s = fld[col["status"]]
+		if (fld[col["label"]] != want || (st ~ /^!/ ? s == substr(st, 2) : st != "" && s != st))
+			next
+		out = ""
+		for (j = 1; j <= k; j++)
+			out = out (j > 1 ? " " : "") fld[col[name[j]]]
+		print out
 	}' "$1"
+}
+
+# csv_rows FILE LABEL: prints "run driver status qd" for each run of LABEL (not the row
+# of the flush probe that may follow them).
+csv_rows() {
+	csv_where "$1" "$2" "!flush" "run driver status qd"
 }
 
 if [ ! -s "$work/vbench.csv" ]; then
@@ -779,28 +792,7 @@ section VBENCH-LIES-CSV >"$work/lies.csv"
 
 # lies_field LABEL STATUS COLUMN: the COLUMN of the first row of LABEL with STATUS.
 lies_field() {
-	awk -v want="$1" -v st="$2" -v name="$3" '
-	function parse(line,   i, c, q, f, n) {
-		n = 0; f = ""; q = 0
-		for (i = 1; i <= length(line); i++) {
-			c = substr(line, i, 1)
-			if (q) {
-				if (c == "\"") {
-					if (substr(line, i + 1, 1) == "\"") { f = f c; i++ } else q = 0
-				} else f = f c
-			} else if (c == "\"") q = 1
-			else if (c == ",") { fld[++n] = f; f = "" }
-			else f = f c
-		}
-		fld[++n] = f
-		return n
-	}
-	{ sub(/\r$/, "") }
-	NR == 1 { n = parse($0); for (i = 1; i <= n; i++) col[fld[i]] = i; next }
-	{
-		parse($0)
-		if (fld[col["label"]] == want && fld[col["status"]] == st) { print fld[col[name]]; exit }
-	}' "$work/lies.csv"
+	csv_where "$work/lies.csv" "$1" "$2" "$3" | head -n 1
 }
 
 # flushes_arrived NAME: the flush requests nbdkit's stats filter counted (0 when none).
