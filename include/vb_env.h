@@ -5,6 +5,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* How the system caches writes to the target, whatever --direct asked (vb_io_mode). */
+enum vb_cache {
+	VB_CACHE_AS_ASKED = 0,        /* buffered, or direct when --direct asks */
+	VB_CACHE_NONE,                /* a raw disk (a BSD character device): never cached */
+	VB_CACHE_FS_BUFFERS,          /* the file system buffers writes even with --direct */
+	VB_CACHE_FS_BUFFERS_EXTENDING /* it buffers a direct write that extends the file */
+};
+
 /* Where a benchmark ran; every text field is "unknown" when it cannot be found. */
 struct vb_env {
 	char host[256];
@@ -21,6 +29,7 @@ struct vb_env {
 				   * "write back", "write through", or "" not known */
 	char write_cache_where[96]; /* where that was read ("/sys/block/vda/queue/write_cache",
 				   * "dev.vtblk.0.writecache_mode") */
+	enum vb_cache cache;      /* what caching the writes meet, from the platform */
 	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
 				   * page reporting): whoever allocates it next waits for the
 				   * host to supply it again */
@@ -35,5 +44,11 @@ struct vb_env {
  * and "unknown" say nothing and are left out, a raw disk's fs is "raw", and only
  * [A-Za-z0-9._-] is kept, since labels end up in file names and shell loops. */
 void vb_env_label(const struct vb_env *e, char *buf, size_t n);
+
+/* How the writes of a run are cached, for the header and the CSV: "buffered I/O" or
+ * "direct I/O" as asked, unless the platform says otherwise (vb_env.cache): a raw disk is
+ * never cached, and some file systems buffer what --direct asks to write directly.
+ * overwrite and warmups tell whether the counted runs rewrite a file already written. */
+const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups);
 
 #endif

@@ -72,4 +72,8 @@ const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
  * two nearest to bs, at least align, as a size with a suffix ("1M", "4k"). Pure. */
 void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n);
 
+/* Whether every write to t must be whole sectors: with --direct, and always on a disk
+ * that is a character device (a raw disk, on the BSDs). */
+bool vb_target_whole_sectors(const struct vb_target *t, const struct vb_config *cfg);
+
 #endif

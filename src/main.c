@@ -158,8 +158,10 @@ static void finish_output(struct app *a)
 		emit_row(a, &row);
 		vb_buf_free(&row);
 	}
-	/* A sink keeps nothing: neither a cache nor stability means anything there. */
-	if (!a->ctx.sink && vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache,
+	/* A sink keeps nothing: neither a cache nor stability means anything there; nor is a
+	 * cache met by a raw disk. */
+	if (!a->ctx.sink && a->env.cache != VB_CACHE_NONE &&
+	    vb_analysis_cache_text(&an, &a->cfg, a->env.ram_bytes, cache,
 						   sizeof cache))
 		warnings[nw++] = cache;
 	if (!a->ctx.sink && vb_analysis_stability_text(&an, drift, sizeof drift))
@@ -271,6 +273,7 @@ static void describe(struct app *a)
 		snprintf(a->env.device, sizeof a->env.device, "%s", t->name);
 		snprintf(a->env.driver, sizeof a->env.driver, "none");
 		a->env.logical_block = a->env.physical_block = 0;
+		a->env.cache = VB_CACHE_AS_ASKED;
 	}
 	if (a->cfg.label != NULL)
 		snprintf(a->label, sizeof a->label, "%s", a->cfg.label);

@@ -50,11 +50,37 @@ static void test_label_truncates(void **state)
 	assert_int_equal(buf[0], 'x');
 }
 
+/* Issue 22: what the header calls the writes follows what the platform found. */
+static void test_io_mode(void **state)
+{
+	struct vb_env e;
+
+	(void)state;
+	memset(&e, 0, sizeof e);
+	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
+	assert_string_equal(vb_io_mode(&e, true, false, 0), "direct I/O");
+	e.cache = VB_CACHE_NONE;
+	assert_string_equal(vb_io_mode(&e, false, false, 0), "raw disk I/O (never cached)");
+	assert_null(strstr(vb_io_mode(&e, true, false, 0), "buffer"));
+	e.cache = VB_CACHE_FS_BUFFERS;
+	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
+	assert_string_equal(vb_io_mode(&e, true, true, 1),
+			    "direct requested; this file system buffers it");
+	e.cache = VB_CACHE_FS_BUFFERS_EXTENDING;
+	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
+	assert_non_null(strstr(vb_io_mode(&e, true, false, 0),
+			       "direct requested; this file system buffers it"));
+	assert_non_null(strstr(vb_io_mode(&e, true, true, 0), "first run extends the file"));
+	assert_string_equal(vb_io_mode(&e, true, true, 1),
+			    "direct I/O (in place: the warm-up wrote the file)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_label_truncates),
+		cmocka_unit_test(test_io_mode),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

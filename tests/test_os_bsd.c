@@ -564,6 +564,21 @@ static void test_netbsd_partition_size(void **state)
 	assert_false(vb_bsd_is_raw_part("d", 'd'));
 }
 
+/* Finding 8: the file systems that buffer what --direct asks to write directly, as their
+ * kernels do it; finding 9: a raw disk is never cached. */
+static void test_cache_truth(void **state)
+{
+	(void)state;
+	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "ufs", false), VB_CACHE_FS_BUFFERS);
+	assert_int_equal(vb_bsd_cache_truth("DragonFly", "hammer2", false), VB_CACHE_FS_BUFFERS);
+	assert_int_equal(vb_bsd_cache_truth("NetBSD", "ffs", false),
+			 VB_CACHE_FS_BUFFERS_EXTENDING);
+	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "none", true), VB_CACHE_NONE);
+	assert_int_equal(vb_bsd_cache_truth("NetBSD", "none", true), VB_CACHE_NONE);
+	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "tmpfs", false), VB_CACHE_AS_ASKED);
+	assert_int_equal(vb_bsd_cache_truth("DragonFly", "hammer", false), VB_CACHE_AS_ASKED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_geom_read_grown),
 		cmocka_unit_test(test_netbsd_block_names),
 		cmocka_unit_test(test_netbsd_partition_size),
+		cmocka_unit_test(test_cache_truth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

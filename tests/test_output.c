@@ -369,13 +369,13 @@ static void test_csv_row(void **state)
 	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
 			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
 	/* no intervals, then the depth and the time the writers waited for data, the
-	 * version of the schema; no knee, no flush figures, the write cache */
-	assert_non_null(strstr(b.p, ",,4,0.000000,1,,,,,,,,,,,write back\r\n"));
+	 * version of the schema; no knee, no flush figures, the write cache, how the writes were cached */
+	assert_non_null(strstr(b.p, ",,4,0.000000,1,,,,,,,,,,,write back,buffered I/O\r\n"));
 	vb_buf_free(&b);
 	vb_buf_init(&b);
 	r.data_wait_secs = 0.041;
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back\r\n"));
+	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back,buffered I/O\r\n"));
 	vb_buf_free(&b);
 }
 
@@ -423,6 +423,39 @@ static void test_sink_header_has_no_disk_context(void **state)
 	assert_null(strstr(buf, "block size"));
 	assert_null(strstr(buf, "mounted on"));
 	assert_non_null(strstr(buf, "# label sink-null\n"));
+}
+
+/* Issue 22 (findings 8, 9): the header, the CSV and the JSON say how the writes were
+ * cached as the platform found it, not only what was asked. */
+static void test_io_mode_as_found(void **state)
+{
+	FILE *f = open_buf();
+	struct vb_run r = run_of(1, 1048576, 0.5);
+	struct vb_buf b;
+	(void)state;
+	env.cache = VB_CACHE_NONE;      /* a raw disk (/dev/ada1 on FreeBSD) */
+	cfg.direct = false;
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, ", raw disk I/O (never cached)"));
+	assert_null(strstr(buf, "buffered I/O"));
+	env.cache = VB_CACHE_FS_BUFFERS;   /* FreeBSD UFS, HAMMER2 */
+	cfg.direct = true;
+	f = open_buf();
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, ", direct requested; this file system buffers it"));
+	vb_buf_init(&b);
+	vb_out_csv_header(&b);
+	vb_out_csv_run(&b, &ctx, &r);
+	assert_non_null(strstr(b.p, ",write_cache,io\r\n"));
+	assert_non_null(strstr(b.p, ",direct requested; this file system buffers it\r\n"));
+	vb_buf_free(&b);
+	env.cache = VB_CACHE_AS_ASKED;
+	vb_buf_init(&b);
+	vb_out_csv_run(&b, &ctx, &r);
+	assert_non_null(strstr(b.p, ",direct I/O\r\n"));
+	vb_buf_free(&b);
 }
 
 /* A system that does not say its block sizes gets "unknown", not "0 logical". */
@@ -530,6 +563,7 @@ int main(void)
 		cmocka_unit_test_setup(test_text_escaping, setup),
 		cmocka_unit_test_setup(test_header_escapes_the_environment, setup),
 		cmocka_unit_test_setup(test_sink_header_has_no_disk_context, setup),
+		cmocka_unit_test_setup(test_io_mode_as_found, setup),
 		cmocka_unit_test_setup(test_unknown_block_size, setup),
 		cmocka_unit_test_setup(test_error_messages_escaped, setup),
 		cmocka_unit_test_setup(test_json_escaping, setup),

@@ -416,6 +416,27 @@ static void test_path_split(void **state)
 	assert_false(vb_os_path_split("x/averyveryverylongname", d, sizeof d, b, 8));
 }
 
+/* Finding 9 of issue 22: a raw disk (a BSD character device) takes whole sectors only,
+ * with or without --direct; a block device or a file without --direct takes any bs. */
+static void test_raw_disk_whole_sectors(void **state)
+{
+	struct vb_target t;
+	struct vb_config c = cfg;
+	(void)state;
+	memset(&t, 0, sizeof t);
+	t.kind = VB_TGT_DISK;
+	t.id.type = VB_FT_CHR;
+	c.direct = false;
+	assert_true(vb_target_whole_sectors(&t, &c));
+	t.id.type = VB_FT_BLK;
+	assert_false(vb_target_whole_sectors(&t, &c));
+	t.kind = VB_TGT_EXISTING;
+	t.id.type = VB_FT_REG;
+	assert_false(vb_target_whole_sectors(&t, &c));
+	c.direct = true;
+	assert_true(vb_target_whole_sectors(&t, &c));
+}
+
 static void test_direct_suggestion(void **state)
 {
 	char s[32];
@@ -495,6 +516,7 @@ int main(void)
 		D(test_direct_alignment_suggests_a_power_of_two),
 		D(test_character_device_not_a_sink),
 		cmocka_unit_test(test_path_split),
+		cmocka_unit_test(test_raw_disk_whole_sectors),
 		cmocka_unit_test(test_direct_suggestion),
 #undef T
 #undef D

@@ -22,6 +22,32 @@ static void sanitize(char *s)
 	}
 }
 
+const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups)
+{
+	switch (e->cache) {
+	case VB_CACHE_NONE:
+		return direct ? "direct I/O (a raw disk: never cached)"
+			      : "raw disk I/O (never cached)";
+	case VB_CACHE_FS_BUFFERS:
+		if (direct)
+			return "direct requested; this file system buffers it";
+		break;
+	case VB_CACHE_FS_BUFFERS_EXTENDING:
+		if (!direct)
+			break;
+		if (overwrite && warmups > 0)
+			return "direct I/O (in place: the warm-up wrote the file)";
+		if (overwrite)
+			return "direct I/O in place, but the first run extends the file: this file "
+			       "system buffers it";
+		return "direct requested; this file system buffers it (each run extends the "
+		       "file; --overwrite --warmup 1 writes in place, directly)";
+	case VB_CACHE_AS_ASKED:
+		break;
+	}
+	return direct ? "direct I/O" : "buffered I/O";
+}
+
 void vb_env_label(const struct vb_env *e, char *buf, size_t n)
 {
 	const char *fs = strcmp(e->fs, "none") == 0 ? "raw" : e->fs;

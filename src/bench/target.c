@@ -44,6 +44,14 @@ static bool same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
 	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
 }
 
+bool vb_target_whole_sectors(const struct vb_target *t, const struct vb_config *cfg)
+{
+	/* A disk that is a character device (the BSDs) is raw: no cache takes a part of a
+	 * sector, so every write is whole sectors, --direct or not (FreeBSD's g_io_check,
+	 * sys/geom/geom_io.c, refuses any other with EINVAL). */
+	return cfg->direct || (t->kind == VB_TGT_DISK && t->id.type == VB_FT_CHR);
+}
+
 /* Checks that bs suits direct I/O where the target lives (fd is on it). */
 static enum vb_status check_alignment(struct vb_target *t, const struct vb_config *cfg, int fd,
 				      struct vb_err *err)
@@ -52,9 +60,14 @@ static enum vb_status check_alignment(struct vb_target *t, const struct vb_confi
 
 	if (t->align_bytes == 0)
 		t->align_bytes = t->ops->logical_block(t->ops->ctx, fd);
-	if (!cfg->direct || t->align_bytes == 0 || cfg->bs_bytes % t->align_bytes == 0)
+	if (!vb_target_whole_sectors(t, cfg) || t->align_bytes == 0 ||
+	    cfg->bs_bytes % t->align_bytes == 0)
 		return VB_OK;
 	vb_direct_suggestion(cfg->bs_bytes, t->align_bytes, hint, sizeof hint);
+	if (!cfg->direct)
+		return vb_fail(err, VB_E_SETUP, "bs=%" PRIu64 ": %s is a raw disk, written in whole "
+			       "sectors: bs must be a multiple of its %u-byte sector size (e.g. "
+			       "bs=%s)", cfg->bs_bytes, t->shown, t->align_bytes, hint);
 	return vb_fail(err, VB_E_SETUP, "bs=%" PRIu64 " with --direct: %s needs a multiple of "
 		       "the %u-byte logical block size of the device under %s (e.g. bs=%s)",
 		       cfg->bs_bytes, vb_os_caps()->direct_how, t->align_bytes, t->shown, hint);

@@ -24,4 +24,5 @@ const char *const vb_csv_names[VB_N_COLS] = {
 	[VB_COL_FLUSH_DIRTY_BYTES] = "flush_dirty_bytes",
 	[VB_COL_FLUSH_DIRTY_NS] = "flush_dirty_ns", [VB_COL_FLUSH_CALLS] = "flush_calls",
 	[VB_COL_WRITE_CACHE] = "write_cache",
+	[VB_COL_IO] = "io",
 };

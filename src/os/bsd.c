@@ -25,16 +25,20 @@
 #if defined(__FreeBSD__)
 #include <sys/disk.h>          /* DIOCGMEDIASIZE, DIOCGSECTORSIZE */
 #define VB_GEOM 1              /* GEOM knows every consumer of a disk */
+#define VB_BSD_NAME "FreeBSD"
 #define VB_FDATASYNC 1
 #elif defined(__DragonFly__)
 #include <sys/diskslice.h>     /* DIOCGPART; its sys/disk.h is for the kernel only */
 #define VB_FDATASYNC 0         /* unistd.h has it under "#if 0 XXX missing" */
+#define VB_BSD_NAME "DragonFly"
 #elif defined(__NetBSD__)
 #include <sys/disk.h>          /* struct dkwedge_info */
 #include <sys/dkio.h>          /* DIOCGMEDIASIZE, DIOCGSECTORSIZE, DIOCGWEDGEINFO */
 #define VB_FDATASYNC 1
+#define VB_BSD_NAME "NetBSD"
 #else
 #define VB_FDATASYNC 0         /* OpenBSD and others: the common part only */
+#define VB_BSD_NAME "OpenBSD"
 #endif
 
 /* NetBSD describes filesystems with statvfs (its statfs is gone), the others with statfs;
@@ -671,11 +675,14 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 			COPY(e->driver, vb_bsd_driver_for_name(disk));
 			write_cache(e, disk);
 		}
-		if (disk_geometry(fd, &bytes, &sector) == 0)
+		if (disk_geometry(fd, &bytes, &sector) == 0) {
 			e->logical_block = sector;
+			e->cache = vb_bsd_cache_truth(VB_BSD_NAME, e->fs, S_ISCHR(st.st_mode));
+		}
 	} else if (vb_fstatfs(fd, &f) == 0) {
 		COPY(e->fs, vb_bsd_fs_name(f.f_fstypename));
 		COPY(e->mount, f.f_mntonname);
+		e->cache = vb_bsd_cache_truth(VB_BSD_NAME, e->fs, false);
 		if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {
 			/* a ZFS dataset, "tmpfs", a server path: no disk of its own */
 			COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);

@@ -405,18 +405,20 @@ bool vb_bsd_is_raw_part(const char *name, char raw_letter)
 	       vb_bsd_disk_of(name, disk, sizeof disk);
 }
 
-enum vb_cache_truth vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
+enum vb_cache vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
 {
 	if (chr_disk)
 		return VB_CACHE_NONE;
-	/* FreeBSD's ffs_write (sys/ufs/ffs/ffs_vnops.c) sends a full block written with
-	 * IO_DIRECT to cluster_write, through the buffer cache; HAMMER2 writes through its
-	 * buffer cache whatever the flag (hammer2_vnops.c, hammer2_write_file). */
-	if ((strcmp(sys, "FreeBSD") == 0 && strcmp(fs, "ufs") == 0) ||
-	    strcmp(fs, "hammer2") == 0 || strcmp(fs, "zfs") == 0)
+	/* FreeBSD's ffs_write (sys/ufs/ffs/ffs_vnops.c; DragonFly's in ufs_readwrite.c is
+	 * the same) hands a full block written with IO_DIRECT to cluster_write, through the
+	 * buffer cache; only a partial block is written at once. HAMMER2 writes "via the
+	 * logical buffer cache" whatever the flag (hammer2_vnops.c, hammer2_write_file). */
+	if (((strcmp(sys, "FreeBSD") == 0 || strcmp(sys, "DragonFly") == 0) &&
+	     strcmp(fs, "ufs") == 0) || strcmp(fs, "hammer2") == 0)
 		return VB_CACHE_FS_BUFFERS;
-	/* NetBSD's genfs_directio (sys/miscfs/genfs/genfs_io.c) leaves a write that extends
-	 * the file to the buffered path (ffs_write, sys/ufs/ufs/ufs_readwrite.c). */
+	/* NetBSD's genfs_directio (sys/miscfs/genfs/genfs_io.c) leaves a chunk that "extends
+	 * past the current EOF" to the buffered path, and genfs_do_directio one over a hole:
+	 * only a rewrite of blocks already written goes direct. */
 	if (strcmp(sys, "NetBSD") == 0 && strcmp(fs, "ffs") == 0)
 		return VB_CACHE_FS_BUFFERS_EXTENDING;
 	return VB_CACHE_AS_ASKED;

@@ -104,16 +104,9 @@ uint64_t vb_bsd_part_bytes(uint64_t media, uint64_t part_bytes, bool raw);
  * disk, i.e. the whole disk. */
 bool vb_bsd_is_raw_part(const char *name, char raw_letter);
 
-/* What caching a run meets, for the header and the CSV. */
-enum vb_cache_truth {
-	VB_CACHE_AS_ASKED,       /* buffered, or direct when asked */
-	VB_CACHE_NONE,           /* a raw character disk: never cached, either way */
-	VB_CACHE_FS_BUFFERS,     /* direct asked, but this file system buffers writes */
-	VB_CACHE_FS_BUFFERS_EXTENDING /* direct asked; writes past the end are buffered */
-};
-
-/* The truth for a target on system sys ("FreeBSD", "NetBSD", "DragonFly") and file
- * system fs (as vb_os_detect names it; "none" for a device), chr_disk for a raw disk. */
-enum vb_cache_truth vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk);
+/* What caching writes meet (vb_env.cache) on system sys ("FreeBSD", "NetBSD",
+ * "DragonFly") in file system fs (as vb_os_detect names it), or on a raw disk (chr_disk:
+ * a character device that answers as a disk). */
+enum vb_cache vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk);
 
 #endif

@@ -140,7 +140,7 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	fprintf(f, ", source %s, sync %s", vb_source_name(cfg->source), vb_sync_name(cfg->sync));
 	if (c->sync_note != NULL)
 		fprintf(f, " (%s)", c->sync_note);
-	fprintf(f, ", %s%s", cfg->direct ? "direct I/O" : "buffered I/O",
+	fprintf(f, ", %s%s", vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs),
 		cfg->overwrite ? ", overwrite in place" : "");
 	if (cfg->qd > 1)
 		fprintf(f, ", %" PRIu64 " writes in flight", cfg->qd);
@@ -377,6 +377,8 @@ static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct v
 			      (double)r->intervals[i].bytes / r->intervals[i].secs : 0.0);
 	vb_buf_printf(b, ",%" PRIu64 ",%.6f,%d", cfg->qd, r->data_wait_secs, VB_SCHEMA_VERSION);
 	vb_out_csv_verdicts(b, c, r, fr);
+	vb_buf_putc(b, ',');
+	vb_csv_field(b, vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs));
 	vb_buf_puts(b, "\r\n");
 }
 
@@ -456,6 +458,8 @@ static void json_config(FILE *f, const struct vb_context *c)
 		cfg->direct ? "true" : "false", vb_sync_name(cfg->sync), cfg->qd, cfg->runs,
 		cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
 	vb_json_string(f, c->target);
+	fputs(", \"io\": ", f);
+	vb_json_string(f, vb_io_mode(c->env, cfg->direct, cfg->overwrite, cfg->warmup_runs));
 	fprintf(f, ", \"runs_auto\": %s", cfg->runs_auto ? "true" : "false");
 	if (cfg->runs_auto)
 		fprintf(f, ", \"precision\": %g, \"max_runs\": %" PRIu64 ", \"max_time_secs\": %g",
