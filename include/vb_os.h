@@ -190,6 +190,25 @@ void vb_os_worker_abandon(struct vb_worker *w);
 /* Closes this side of the channel and frees w (the worker itself is not waited for). */
 void vb_os_worker_free(struct vb_worker *w);
 
+/* In a worker process: puts the null device on standard input and output, which the
+ * worker never uses, and closes fd (an output file of the supervisor's; ignored unless
+ * above 2), so that a worker left behind in a stuck call holds none of them. Nothing
+ * where the worker is a thread. */
+void vb_os_worker_detach(int fd);
+
+/* Starts fn(arg) in a child process (the session the guard watches, vb_guard.h) whose
+ * standard input is the null device and whose standard output and error are pipes that
+ * vb_os_guard_pump copies to this process's own; fn's return value is its exit status.
+ * The vb_os_worker_* calls signal, wake, wait for, abandon and free it. NULL where there
+ * are no processes (errno ENOSYS) or none can be made. */
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg);
+
+/* Waits at most ms for output of the child started by vb_os_guard_start and copies all
+ * there is to this process's standard output and error, never waiting for the pipes'
+ * end; true when anything was copied. What cannot be written (a reader gone) is read
+ * and dropped, so that the child never blocks on a full pipe. */
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms);
+
 /* ---- output files ------------------------------------------------------------------ */
 
 /* Opens path to append to it, creating it (mode 0666 less the umask) if needed: the last
@@ -206,11 +225,12 @@ int vb_os_append_open(const char *path, char *why, size_t n);
  * (why says so); -1 when the lock cannot be taken at all (why says why). */
 int vb_os_hold(int fd, char *why, size_t n);
 
-/* Whether what is open as other_fd (an output file: the CSV, standard output) is part of
- * the storage of the target open as fd, or the target itself, by every name the system
- * gives them (Linux: loop backings, overlay layers, btrfs subvolumes): 1 with a sentence
- * fragment in why, 0 when it is not, -1 when it cannot be told (why says why). */
-int vb_os_same_storage(int fd, int other_fd, char *why, size_t n);
+/* Whether the file other (an output file: the CSV, standard output, as vb_os_io.fstat
+ * describes it) is part of the storage of the target open as fd, or the target itself,
+ * by every name the system gives them (Linux: loop backings, overlay layers, btrfs
+ * subvolumes): 1 with a sentence fragment in why, 0 when it is not, -1 when it cannot be
+ * told (why says why). */
+int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
 
 /* Takes an exclusive lock on the whole file fd, waiting at most ms; 0, or -1 with errno
  * (ETIMEDOUT when another holder kept it). vb_os_unlock releases it. */

@@ -10,16 +10,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "vb_config.h"
+#include "vb_guard.h"
 #include "vb_os.h"
 #include "vb_runner.h"
 #include "vb_status.h"
 #include "vb_target.h"
 #include "vb_writer.h"
 
-/* What the supervisor and its worker share: the signal flags and the watch. */
+/* What the guard, the supervisor and its worker share: the signal flags, the watch of
+ * the runs and the guard's watch of the session's own calls. */
 struct vb_shared {
 	struct vb_sigflags flags;
 	struct vb_watch watch;
+	struct vb_guard_watch guard;
 };
 
 /* Allocates the shared block; it must exist before the signal handlers are installed,
@@ -33,6 +36,7 @@ struct vb_supervise_io {
 	bool progress;                                     /* the worker draws progress */
 	void (*on_run)(void *arg, const struct vb_run *r); /* shows a run as it arrives */
 	void *arg;
+	int csv_fd, trace_fd;   /* output files the worker closes (ignored unless above 2) */
 };
 
 /* How the session ended. */

@@ -11,6 +11,7 @@
 #include "vb_autoruns.h"
 #include "vb_csvfile.h"
 #include "vb_env.h"
+#include "vb_guard.h"
 #include "vb_opts.h"
 #include "vb_os.h"
 #include "vb_output.h"
@@ -52,6 +53,9 @@ struct app {
 	char sync_note[128];
 	char data_note[400];
 	struct vb_err err;
+	/* what standard output and error were when vbench started (the session's are
+	 * pipes to the guard) */
+	struct vb_fileinfo stdout_id, stderr_id;
 };
 
 /* Appends rows (made by vb_out_*) to file under its header, once it has failed never again. */
@@ -64,7 +68,10 @@ static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
 		return;
 	vb_buf_init(&header);
 	header_of(&header);
-	if (vb_csvfile_append(file, &header, rows, &a->err) != VB_OK) {
+	vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
+	enum vb_status st = vb_csvfile_append(file, &header, rows, &a->err);
+	vb_guard_leave(&a->sh->guard);
+	if (st != VB_OK) {
 		vb_out_error(stderr, a->err.msg);
 		*failed = true;
 	}
@@ -241,7 +248,9 @@ static bool cleanup(struct app *a)
 {
 	char msg[4400];
 
+	vb_guard_enter(&a->sh->guard, VB_PHASE_CLEANUP);
 	vb_target_cleanup(&a->target);
+	vb_guard_leave(&a->sh->guard);
 	if (vb_target_cleanup_problem(&a->target, msg, sizeof msg) == NULL)
 		return true;
 	vb_out_error(stderr, msg);
@@ -312,9 +321,9 @@ static enum vb_status check_space(struct app *a)
  * (the storage of) a file vbench writes its results to, or the reverse; -1 or a status. */
 static int hold_target(struct app *a)
 {
-	static const char *const what[] = {"the --csv-append file", "standard output",
-					   "standard error"};
-	int outs[] = {a->csv.fd, 1, 2};
+	static const char *const what[] = {"the --csv-append file", "the --trace file",
+					   "standard output", "standard error"};
+	struct vb_fileinfo outs[4];
 	char why[600];
 	int fd = a->target.held_fd, rc;
 
@@ -327,8 +336,15 @@ static int hold_target(struct app *a)
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}
+	memset(outs, 0, sizeof outs);
+	if (a->csv.fd >= 0)
+		vb_os_io.fstat(vb_os_io.ctx, a->csv.fd, &outs[0]);
+	if (a->trace.fd >= 0)
+		vb_os_io.fstat(vb_os_io.ctx, a->trace.fd, &outs[1]);
+	outs[2] = a->stdout_id;
+	outs[3] = a->stderr_id;
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
-		if (outs[i] < 0 || (rc = vb_os_same_storage(fd, outs[i], why, sizeof why)) == 0)
+		if ((rc = vb_os_same_storage(fd, &outs[i], why, sizeof why)) == 0)
 			continue;
 		if (rc > 0)
 			snprintf(a->err.msg, sizeof a->err.msg, "%s is where vbench writes its "
@@ -343,11 +359,17 @@ static int hold_target(struct app *a)
 	return -1;
 }
 
-/* Opens the CSV file, checks the target and learns the environment; -1 or a status. */
-static int setup(struct app *a)
+/* Opens the CSV file, checks the target and learns the environment; -1 or a status.
+ * Every call here may block on a filesystem: the guard watches them. */
+static int setup_watched(struct app *a)
 {
+	struct vb_guard_watch *g = &a->sh->guard;
+
 	a->csv.fd = -1;
 	a->trace.fd = -1;
+	snprintf(g->leftover, sizeof g->leftover, "nothing was written; a file vbench was "
+		 "creating in the target's directory, if any, may be left behind");
+	vb_guard_enter(g, VB_PHASE_OUTPUT);
 	if (a->cfg.csv_append_path != NULL &&
 	    vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) {
 		vb_out_error(stderr, a->err.msg);
@@ -359,6 +381,7 @@ static int setup(struct app *a)
 		return EXIT_SETUP;
 	}
 	stop_if_signalled(a);
+	vb_guard_enter(g, VB_PHASE_SETUP);
 	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
 		char left[4400];
 		stop_if_signalled(a);
@@ -379,11 +402,21 @@ static int setup(struct app *a)
 		vb_target_cleanup(&a->target);
 		return EXIT_SETUP;
 	}
+	vb_target_leftover(&a->target, NULL, g->leftover, sizeof g->leftover);
+	vb_guard_enter(g, VB_PHASE_SETUP);
 	describe(a);
 	if (vb_fs_direct_may_cache(a->env.fs) && a->cfg.direct)
 		warn(a, "--direct on ZFS: ZFS may still cache the data (its ARC), so the figures "
 		     "may measure memory, not the disk");
 	return -1;
+}
+
+static int setup(struct app *a)
+{
+	int rc = setup_watched(a);
+
+	vb_guard_leave(&a->sh->guard);
+	return rc;
 }
 
 /* Says what happened to the session, besides the runs; returns the exit status. */
@@ -432,7 +465,8 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 
 static int run(struct app *a)
 {
-	struct vb_supervise_io io = {&vb_os_io, stderr, a->cfg.progress == VB_ON, on_run, a};
+	struct vb_supervise_io io = {&vb_os_io, stderr, a->cfg.progress == VB_ON, on_run, a,
+				     a->csv.fd, a->trace.fd};
 	struct vb_supervise_result res;
 	struct vb_buf header;
 
@@ -460,12 +494,18 @@ static int run(struct app *a)
 	 * hang too, so the target is left exactly as it is. */
 	if (!res.aborted && !cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
-	if (a->csv_failed || vb_csvfile_close(&a->csv, &a->err) != VB_OK) {
+	vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
+	enum vb_status closed = vb_csvfile_close(&a->csv, &a->err);
+	vb_guard_leave(&a->sh->guard);
+	if (a->csv_failed || closed != VB_OK) {
 		if (!a->csv_failed)
 			vb_out_error(stderr, a->err.msg);
 		status = EXIT_IO;
 	}
-	if (a->trace_failed || vb_csvfile_close(&a->trace, &a->err) != VB_OK) {
+	vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
+	closed = vb_csvfile_close(&a->trace, &a->err);
+	vb_guard_leave(&a->sh->guard);
+	if (a->trace_failed || closed != VB_OK) {
 		if (!a->trace_failed)
 			vb_out_error(stderr, a->err.msg);
 		status = EXIT_IO;
@@ -482,6 +522,23 @@ static int run(struct app *a)
 	if (res.stop_signal > 0)
 		vb_os_die(res.stop_signal);
 	return status;
+}
+
+/* Everything after parsing: in the guard's child where there are processes. */
+static int session(void *arg)
+{
+	struct app *a = arg;
+
+	vb_os_signals_install(&a->sh->flags);
+	int rc = setup(a);
+	if (rc >= 0) {
+		vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
+		vb_csvfile_close(&a->csv, &a->err);
+		vb_csvfile_close(&a->trace, &a->err);
+		vb_guard_leave(&a->sh->guard);
+		return rc;
+	}
+	return run(a);
 }
 
 int main(int argc, char *argv[])
@@ -510,12 +567,13 @@ int main(int argc, char *argv[])
 		vb_out_error(stderr, "cannot allocate the memory shared with the benchmark process");
 		return EXIT_SETUP;
 	}
+	vb_os_io.fstat(vb_os_io.ctx, 1, &a.stdout_id);
+	vb_os_io.fstat(vb_os_io.ctx, 2, &a.stderr_id);
+	/* The guard's handlers write into the same shared flags as the session's. */
 	vb_os_signals_install(&a.sh->flags);
-	rc = setup(&a);
-	if (rc >= 0) {
-		vb_csvfile_close(&a.csv, &a.err);
-		vb_csvfile_close(&a.trace, &a.err);
-		return rc;
+	switch (vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, &rc)) {
+	case VB_OK: return rc;
+	case VB_E_SETUP: return EXIT_SETUP;
+	default: return EXIT_IO;
 	}
-	return run(&a);
 }

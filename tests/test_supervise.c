@@ -64,7 +64,7 @@ static int teardown(void **state)
 
 static enum vb_status supervise(FILE *status, struct vb_supervise_result *res)
 {
-	struct vb_supervise_io io = {&ops, status, false, on_run, NULL};
+	struct vb_supervise_io io = {&ops, status, false, on_run, NULL, -1, -1};
 	struct vb_err err;
 	return vb_supervise(&cfg, &tgt, sh, &io, &session, res, &err);
 }

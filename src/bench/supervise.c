@@ -79,6 +79,12 @@ static int worker_main(void *arg, int chan)
 				  &w->sh->watch, send_run, w, send_flush};
 
 	w->chan = chan;
+	/* A worker left behind in a stuck call keeps none of the descriptors a caller
+	 * waits on (`$(vbench ...)`, `| tee`), nor the CSV file. */
+	if (vb_os_worker_is_process()) {
+		vb_os_worker_detach(w->io->csv_fd);
+		vb_os_worker_detach(w->io->trace_fd);
+	}
 	vb_engine_run(w->cfg, w->t, &io, &res);
 	return send_msg(chan, MSG_DONE, &res, sizeof res, NULL, 0, NULL, 0) ? 0 : 1;
 }

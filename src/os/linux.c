@@ -1276,22 +1276,19 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 			       vb_os_holds(fi->dev, fi->ino), holder, n);
 }
 
-int vb_fam_same_storage(int fd, int other_fd, char *why, size_t n)
+int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
 	char path[PATH_MAX];
-	struct stat a, b;
-	struct vb_fileinfo fa, fb;
+	struct stat a;
+	struct vb_fileinfo fa;
 
-	if (fstat(fd, &a) != 0 || fstat(other_fd, &b) != 0)
-		return 0;
+	if (fstat(fd, &a) != 0 || other->type != VB_FT_REG)
+		return 0;   /* a terminal, a pipe: no storage */
 	memset(&fa, 0, sizeof fa);
-	memset(&fb, 0, sizeof fb);
 	fa.type = S_ISREG(a.st_mode) ? VB_FT_REG : S_ISBLK(a.st_mode) ? VB_FT_BLK : VB_FT_OTHER;
 	fa.dev = (uint64_t)a.st_dev;
 	fa.ino = (uint64_t)a.st_ino;
 	fa.rdev = (uint64_t)a.st_rdev;
-	fb.dev = (uint64_t)b.st_dev;
-	fb.ino = (uint64_t)b.st_ino;
 	if (fa.type == VB_FT_OTHER)
 		return 0;
 	if (fa.type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
@@ -1299,16 +1296,7 @@ int vb_fam_same_storage(int fd, int other_fd, char *why, size_t n)
 			 "/proc/self/fd (is /proc mounted?)");
 		return -1;
 	}
-	if (S_ISBLK(b.st_mode) || S_ISCHR(b.st_mode)) {
-		if (fa.type == VB_FT_BLK && b.st_rdev == a.st_rdev) {
-			snprintf(why, n, "it is the same device");
-			return 1;
-		}
-		return 0;
-	}
-	if (!S_ISREG(b.st_mode))
-		return 0;
-	return vb_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, &fb, why, n);
+	return vb_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, other, why, n);
 }
 
 #else

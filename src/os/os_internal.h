@@ -122,7 +122,7 @@ int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *
 		    const struct vb_fileinfo *other, char *why, size_t n);
 
 /* linux.c: vb_os_same_storage. */
-int vb_fam_same_storage(int fd, int other_fd, char *why, size_t n);
+int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
 #endif
 
 /* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and

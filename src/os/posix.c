@@ -590,6 +590,8 @@ struct vb_worker {
 	int chan;
 	bool ended;
 	int status, signo;
+	int out, err;              /* a guarded session's output pipes, -1 when closed */
+	bool out_lost, err_lost;   /* what they carry can no longer be written */
 #if VB_PROCESS_WORKER
 	pid_t pid;
 #else
@@ -621,7 +623,12 @@ void vb_os_worker_free(struct vb_worker *w)
 {
 	if (w == NULL)
 		return;
-	close(w->chan);
+	if (w->chan >= 0)
+		close(w->chan);
+	if (w->out >= 0)
+		close(w->out);
+	if (w->err >= 0)
+		close(w->err);
 #if !VB_PROCESS_WORKER
 	if (!w->ended)
 		return;   /* a thread still running owns w; the process ends before it */
@@ -653,6 +660,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 
 	if (w == NULL)
 		return NULL;
+	w->out = w->err = -1;
 	if (pipe(p) != 0) {
 		free(w);
 		return NULL;
@@ -728,6 +736,127 @@ void vb_os_worker_abandon(struct vb_worker *w)
 		kill(w->pid, SIGKILL);
 }
 
+void vb_os_worker_detach(int fd)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		if (null > 2)
+			close(null);
+	}
+	if (fd > 2)
+		close(fd);
+}
+
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
+{
+	struct vb_worker *w = calloc(1, sizeof *w);
+	int po[2] = {-1, -1}, pe[2] = {-1, -1};
+
+	if (w == NULL)
+		return NULL;
+	if (pipe(po) != 0 || pipe(pe) != 0) {
+		int e = errno;
+		if (po[0] >= 0) {
+			close(po[0]);
+			close(po[1]);
+		}
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	w->pid = fork();
+	if (w->pid < 0) {
+		int e = errno;
+		close(po[0]);
+		close(po[1]);
+		close(pe[0]);
+		close(pe[1]);
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	if (w->pid == 0) {
+		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
+		int null = open("/dev/null", O_RDONLY);
+		if (null >= 0 && null != 0) {
+			dup2(null, 0);
+			close(null);
+		}
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(po[1]);
+		close(pe[0]);
+		close(pe[1]);
+		int rc = fn(arg);
+		fflush(stdout);
+		fflush(stderr);
+		_exit(rc);
+	}
+	close(po[1]);
+	close(pe[1]);
+	w->chan = -1;
+	w->out = po[0];
+	w->err = pe[0];
+	for (int i = 0; i < 2; i++) {
+		int fd = i ? w->err : w->out;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	}
+	return w;
+}
+
+/* Copies what can be read from *from to descriptor to; true when anything was read. */
+static bool copy_out(int *from, int to, bool *lost)
+{
+	char buf[65536];
+	bool moved = false;
+
+	while (*from >= 0) {
+		ssize_t n = read(*from, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		if (n <= 0) {
+			close(*from);
+			*from = -1;
+			break;
+		}
+		moved = true;
+		if (!*lost && vb_os_write_all(to, buf, (size_t)n) != 0)
+			*lost = true;
+	}
+	return moved;
+}
+
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
+{
+	struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000};
+	fd_set rd;
+	int top = w->out > w->err ? w->out : w->err;
+
+	if (top < 0) {
+		vb_os_sleep_ms(ms);
+		return false;
+	}
+	FD_ZERO(&rd);
+	if (w->out >= 0)
+		FD_SET(w->out, &rd);
+	if (w->err >= 0)
+		FD_SET(w->err, &rd);
+	if (select(top + 1, &rd, NULL, NULL, &tv) <= 0)
+		return false;
+	/* Standard output first: the session flushes it before it writes to stderr. */
+	bool moved = copy_out(&w->out, 1, &w->out_lost);
+	return copy_out(&w->err, 2, &w->err_lost) || moved;
+}
+
 #else /* a thread */
 
 bool vb_os_worker_orphaned(void)
@@ -764,6 +893,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 
 	if (w == NULL)
 		return NULL;
+	w->out = w->err = -1;
 	if (pipe(p) != 0) {
 		free(w);
 		return NULL;
@@ -818,6 +948,26 @@ bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo
 void vb_os_worker_abandon(struct vb_worker *w)
 {
 	(void)w;   /* a thread stuck in the kernel cannot be killed: the process exits */
+}
+
+void vb_os_worker_detach(int fd)
+{
+	(void)fd;   /* the worker is a thread: the descriptors are the process's */
+}
+
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
+{
+	(void)fn;
+	(void)arg;
+	errno = ENOSYS;
+	return NULL;
+}
+
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
+{
+	(void)w;
+	vb_os_sleep_ms(ms);
+	return false;
 }
 
 #endif
@@ -903,22 +1053,21 @@ int vb_os_hold(int fd, char *why, size_t n)
 	return 0;
 }
 
-int vb_os_same_storage(int fd, int other_fd, char *why, size_t n)
+int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
 #if VB_OS_LINUX
-	return vb_fam_same_storage(fd, other_fd, why, n);
+	return vb_fam_same_storage(fd, other, why, n);
 #else
-	struct stat a, b;
+	struct stat a;
 
-	if (fstat(fd, &a) != 0 || fstat(other_fd, &b) != 0)
+	if (fstat(fd, &a) != 0 || other->type != VB_FT_REG)
 		return 0;
-	if (S_ISREG(a.st_mode) && S_ISREG(b.st_mode) && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino) {
+	if (S_ISREG(a.st_mode) && (uint64_t)a.st_dev == other->dev &&
+	    (uint64_t)a.st_ino == other->ino) {
 		snprintf(why, n, "it is the same file");
 		return 1;
 	}
-	if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && S_ISREG(b.st_mode) &&
-	    b.st_dev == a.st_rdev) {
+	if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && other->dev == (uint64_t)a.st_rdev) {
 		snprintf(why, n, "the file lies on it");
 		return 1;
 	}

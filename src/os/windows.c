@@ -1352,6 +1352,27 @@ void vb_os_worker_abandon(struct vb_worker *w)
 	(void)w;   /* a thread stuck in the kernel ends with the process */
 }
 
+void vb_os_worker_detach(int fd)
+{
+	(void)fd;   /* the worker is a thread: the descriptors are the process's */
+}
+
+/* No processes of vbench's own here: the session runs in the process itself. */
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
+{
+	(void)fn;
+	(void)arg;
+	errno = ENOSYS;
+	return NULL;
+}
+
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
+{
+	(void)w;
+	Sleep(ms);
+	return false;
+}
+
 void vb_os_worker_free(struct vb_worker *w)
 {
 	if (w == NULL)
@@ -1440,9 +1461,12 @@ static bool same_file(HANDLE a, HANDLE b)
 	       x.nFileIndexHigh == y.nFileIndexHigh && x.nFileIndexLow == y.nFileIndexLow;
 }
 
-int vb_os_same_storage(int fd, int other_fd, char *why, size_t n)
+int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
-	if (!same_file(handle_of(fd), handle_of(other_fd)))
+	struct vb_fileinfo a;
+
+	if (w_fstat(NULL, fd, &a) != 0 || a.type != VB_FT_REG || other->type != VB_FT_REG ||
+	    a.dev != other->dev || a.ino != other->ino)
 		return 0;
 	snprintf(why, n, "it is the same file");
 	return 1;

@@ -133,13 +133,20 @@ wait_pid() {
 	return 0
 }
 
-# The worker process vbench runs its writes in, a child of PID.
-worker_of() {
+# The processes vbench runs its session and its writes in: every descendant of PID (the
+# session is its child, the worker the session's).
+children_of() {
 	if command -v pgrep >/dev/null 2>&1; then
 		pgrep -P "$1"
 	else
 		cat /proc/"$1"/task/*/children 2>/dev/null
 	fi
+}
+worker_of() {
+	for _k in $(children_of "$1"); do
+		echo "$_k"
+		worker_of "$_k"
+	done
 }
 
 # vb_stop PID / vb_cont PID: stop and continue vbench and its worker, as ^Z and fg do.

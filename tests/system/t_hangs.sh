@@ -27,3 +27,92 @@ else
 	not_ok "the FIFO case never got under way" "$(cat "$SCRATCH/f.err")"
 	kill "$pid"
 fi
+
+# ---------------------------------------------------------------------------------------
+need_root "the cases with frozen filesystems"
+need_linux "the cases with frozen filesystems"
+if ! command -v fsfreeze >/dev/null 2>&1; then
+	skip "fsfreeze missing (apt-get install util-linux): the frozen cases are not tried"
+	exit 0
+fi
+d=$(new_dir)
+truncate -s 256M "$d/f.img" "$d/c.img"
+mkfs.ext4 -q "$d/f.img"
+mkfs.ext4 -q "$d/c.img"
+mkdir "$d/fm" "$d/cm"
+if ! mount -o loop "$d/f.img" "$d/fm" || ! mount -o loop "$d/c.img" "$d/cm"; then
+	skip "cannot loop-mount an ext4 image"
+	exit 0
+fi
+add_mount "$d/fm"
+add_mount "$d/cm"
+# thaw_later MNT SECS: a safety net, so that a vbench that hangs fails its test instead
+# of hanging the suite.
+thaw_later() { (sleep "$2"; fsfreeze -u "$1" 2>/dev/null) >/dev/null 2>&1 & }
+
+# --- setup on a frozen filesystem: creating the file blocks ---------------------------------
+fsfreeze -f "$d/fm"
+thaw_later "$d/fm" 40
+t0=$(date +%s)
+run_vb --no-progress --timeout 2 --stall-timeout 1 bs=4k count=16 runs=1 "$d/fm"
+t1=$(date +%s)
+fsfreeze -u "$d/fm" 2>/dev/null
+check "setup stuck: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
+expect_rc 2 "setup stuck: a setup error"
+expect_err "stall: while examining" "setup stuck: the stall is reported"
+expect_err "while examining .*: a call has not returned for .* 2 s after --timeout 2 expired" "setup stuck: the message says what and how long"
+sleep 1
+
+fsfreeze -f "$d/fm"
+thaw_later "$d/fm" 40
+rm -f "$SCRATCH/t.out" "$SCRATCH/t.err"
+"$VBENCH" --no-progress bs=4k count=16 runs=1 "$d/fm" >"$SCRATCH/t.out" 2>"$SCRATCH/t.err" &
+pid=$!
+sleep 1
+kill -TERM "$pid"
+t0=$(date +%s)
+wait_pid "$pid" 60
+t1=$(date +%s)
+fsfreeze -u "$d/fm" 2>/dev/null
+check "setup stuck, SIGTERM: vbench exits about 10 s later ($((t1 - t0)) s)" [ $((t1 - t0)) -le 16 ]
+check "setup stuck, SIGTERM: dies of it (status $WAIT_RC)" [ "$WAIT_RC" = 143 ]
+check "setup stuck, SIGTERM: says so" grep -q "did not stop within 10 s of the signal" "$SCRATCH/t.err"
+sleep 1
+
+# --- --csv-append onto a filesystem that freezes during the session ----------------------------
+rm -f "$SCRATCH/c.out" "$SCRATCH/c.err"
+"$VBENCH" --no-progress --timeout 2 --sync dsync bs=4k count=2000 runs=6 --csv-append "$d/cm/runs.csv" "$d/fm" >"$SCRATCH/c.out" 2>"$SCRATCH/c.err" &
+pid=$!
+if wait_for "^# run 1 of 6" "$SCRATCH/c.out"; then
+	fsfreeze -f "$d/cm"
+	thaw_later "$d/cm" 40
+	t0=$(date +%s)
+	wait_pid "$pid" 60
+	t1=$(date +%s)
+	fsfreeze -u "$d/cm" 2>/dev/null
+	check "CSV file frozen: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
+	check "CSV file frozen: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
+	check "CSV file frozen: the message says it was writing the results" grep -q "while writing the results" "$SCRATCH/c.err"
+else
+	not_ok "the CSV case never got under way" "$(cat "$SCRATCH/c.err")"
+	kill "$pid"
+fi
+sleep 1
+
+# --- out=$(vbench --timeout 2 ...) returns when vbench exits, not when the stuck call does -----
+thaw_later "$d/fm" 30
+(sleep 2; fsfreeze -f "$d/fm") &
+t0=$(date +%s)
+out=$("$VBENCH" --no-progress --timeout 2 --sync dsync bs=4k count=40000 runs=3 "$d/fm" 2>&1)
+t1=$(date +%s)
+fsfreeze -u "$d/fm" 2>/dev/null
+check "\$(vbench ...) returns within a few seconds of the freeze ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
+check "and holds the message" has "$out" "stuck"
+sleep 1
+t0=$(date +%s)
+(sleep 2; fsfreeze -f "$d/fm") &
+thaw_later "$d/fm" 30
+"$VBENCH" --no-progress --timeout 2 --sync dsync bs=4k count=40000 runs=3 "$d/fm" 2>&1 | cat >"$SCRATCH/tee.out"
+t1=$(date +%s)
+fsfreeze -u "$d/fm" 2>/dev/null
+check "vbench | cat returns within a few seconds of the freeze ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
