@@ -85,6 +85,9 @@ typedef struct statfs vb_fsinfo;
 #if __has_include(<sys/vnioctl.h>)
 #include <sys/vnioctl.h>
 #endif
+#if __has_include(<vfs/hammer/hammer_ioctl.h>)
+#include <vfs/hammer/hammer_ioctl.h>   /* HAMMERIOC_LIST_VOLUMES */
+#endif
 #endif
 #ifndef VB_XSWDEV
 #define VB_XSWDEV 0
@@ -243,6 +246,7 @@ struct sysctx {
 	char *store;
 	char *conftxt;          /* FreeBSD: kern.geom.conftxt, read once */
 	bool conftxt_read;
+	char (*volumes)[1024];  /* DragonFly: each HAMMER mount's volumes, joined by ':' */
 };
 
 static bool sys_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n)
@@ -361,6 +365,36 @@ static long sys_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, si
 		c->mounts[i].from = mnt[i].f_mntfromname;
 		c->mounts[i].on = mnt[i].f_mntonname;
 		c->mounts[i].fstype = mnt[i].f_fstypename;
+#if defined(__DragonFly__) && defined(HAMMERIOC_LIST_VOLUMES)
+		/* HAMMER shows its label as the source; its volumes are what hammer(8)
+		 * volume-list asks, HAMMERIOC_LIST_VOLUMES on the mount point
+		 * (hammer_ioc_volume_list, sys/vfs/hammer/hammer_volume.c). Unanswered, the
+		 * label stays and the check refuses. */
+		if (strcmp(mnt[i].f_fstypename, "hammer") == 0) {
+			if (c->volumes == NULL)
+				c->volumes = calloc((size_t)k, sizeof *c->volumes);
+			struct hammer_ioc_volume *vols = calloc(256, sizeof *vols);
+			struct hammer_ioc_volume_list ioc = {vols, 256};
+			int fd = c->volumes && vols ? open(mnt[i].f_mntonname, O_RDONLY) : -1;
+			if (fd >= 0 && ioctl(fd, HAMMERIOC_LIST_VOLUMES, &ioc) == 0 && ioc.nvols > 0) {
+				char *j = c->volumes[i];
+				bool whole = true;
+				for (int v = 0; v < ioc.nvols && v < 256 && whole; v++) {
+					vols[v].device_name[sizeof vols[v].device_name - 1] = '\0';
+					size_t used = strlen(j);
+					whole = (size_t)snprintf(j + used, sizeof c->volumes[i] - used,
+								 "%s%s", v ? ":" : "",
+								 vols[v].device_name) <
+						sizeof c->volumes[i] - used;
+				}
+				if (whole)
+					c->mounts[i].from = j;
+			}
+			if (fd >= 0)
+				close(fd);
+			free(vols);
+		}
+#endif
 	}
 	*out = c->mounts;
 	return k;
@@ -618,6 +652,7 @@ static void sys_done(struct sysctx *c)
 	free(c->backs);
 	free(c->store);
 	free(c->conftxt);
+	free(c->volumes);
 }
 
 int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
