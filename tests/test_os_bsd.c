@@ -463,6 +463,10 @@ static void test_dragonfly_mount_sources(void **state)
 	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: the hammer file system "
 			    "mounted on / names no device (its source is \"ROOT\")");
+	/* a root the kernel mounted from "da0s1d" (no /dev/) */
+	mnt[0] = (struct vb_bsd_mount){"da0s1d@ROOT", "/", "hammer2"};
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
 	mnt[0] = (struct vb_bsd_mount){"/dev/serno/GONE.s1a", "/", "ufs"};
 	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
 	f.n_mounts = -1;

@@ -102,13 +102,16 @@ static int mount_on(const struct vb_bsd_sys *sys, const struct vb_bsd_mount *m,
 		next = hammer ? strchr(p, ':') : NULL;
 		if (next != NULL)
 			*next++ = '\0';
-		if (strncmp(p, "/dev/", 5) != 0) {
+		/* A root mounted by the kernel may name its device without /dev/ ("da0s1d"):
+		 * taken as one only when it resolves as a name under /dev. */
+		bool named = strncmp(p, "/dev/", 5) == 0;
+		if (!named && (p[0] == '\0' || p[0] == '/' || !vb_bsd_resolve(sys, p, d, sizeof d))) {
 			snprintf(holder, n, "cannot tell whether it is in use: the %s file system "
 				 "mounted on %s names no device (its source is \"%s\")", m->fstype,
 				 m->on, m->from);
 			return -1;
 		}
-		if (!vb_bsd_resolve(sys, p, d, sizeof d)) {
+		if (named && !vb_bsd_resolve(sys, p, d, sizeof d)) {
 			snprintf(holder, n, "cannot tell whether it is in use: %s (mounted on %s) "
 				 "lies on a disk vbench cannot name", p, m->on);
 			return -1;
