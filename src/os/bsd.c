@@ -511,8 +511,10 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	*out = c->backs;
 	return k;
 #elif defined(__NetBSD__) && VB_VNDIOCGET
-	/* vnd(4): VNDIOCGET gives each unit's file as vnu_dev and vnu_ino (the file's
-	 * va_fsid and va_fileid, sys/dev/vnd.c), 0 for a unit not configured. */
+	/* vnd(4): VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and
+	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c), 0 for a unit not in
+	 * use; vnconfig(8) -l asks each unit that has a node in /dev, vbench every unit
+	 * below 256 (ENXIO: no such unit). */
 	char node[32];
 	int raw = 3;
 	size_t rl = sizeof raw;
@@ -520,24 +522,29 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		snprintf(why, wn, "sysctl kern.rawpartition: %s", strerror(errno));
 		return -1;
 	}
-	snprintf(node, sizeof node, "/dev/rvnd0%c", 'a' + raw);
-	int fd = open(node, O_RDONLY | O_NONBLOCK);
+	int fd = -1;
+	for (int unit = 0; unit < 4 && fd < 0; unit++) {
+		snprintf(node, sizeof node, "/dev/rvnd%d%c", unit, 'a' + raw);
+		fd = open(node, O_RDONLY | O_NONBLOCK);
+		if (fd < 0 && errno != ENOENT)
+			break;
+	}
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENXIO) {
 			*out = NULL;
-			return 0;   /* no vnd(4) in this kernel */
+			return 0;   /* no vnd(4) node, or none in this kernel */
 		}
 		snprintf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
 	long k = 0;
-	for (int unit = 0;; unit++) {
+	for (int unit = 0; unit < 256; unit++) {
 		struct vnd_user vnu;
 		memset(&vnu, 0, sizeof vnu);
 		vnu.vnu_unit = unit;
 		if (ioctl(fd, VNDIOCGET, &vnu) != 0) {
 			if (errno == ENXIO)
-				break;
+				continue;
 			snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
 			close(fd);
 			return -1;
