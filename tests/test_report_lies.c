@@ -168,12 +168,28 @@ static void test_notes_rolled_back(void **state)
 	free(csv);
 }
 
+/* A --trace file is refused: its samples are not runs. */
+static void test_trace_file_refused(void **state)
+{
+	static const char trace[] = "label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\n"
+				    "x,1,0,0.000000,0.500000,1000000,2000000\r\n";
+	struct vb_dataset d;
+	char err[256];
+	(void)state;
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read(&d, trace, strlen(trace), "t.csv", err, sizeof err), -1);
+	assert_non_null(strstr(err, "t.csv:1: a --trace file"));
+	assert_int_equal(d.n_samples, 0);
+	vb_dataset_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notes_read_back),
 		cmocka_unit_test(test_notes_from_json),
 		cmocka_unit_test(test_notes_rolled_back),
+		cmocka_unit_test(test_trace_file_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -202,6 +202,11 @@ static size_t csv_index(const struct csv_rec *r, const char *s)
 static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char *name,
 			  char *err, size_t errlen)
 {
+	/* A --trace file names runs and rates too, but its rows are samples within runs:
+	 * averaged as runs they would make a figure nobody measured. */
+	if (csv_index(h, "start_secs") != SIZE_MAX)
+		return vbr_fail(err, errlen, name, h->line, "a --trace file: its rows are samples "
+				"within runs, not runs; plot it, or report the CSV of the runs");
 	for (size_t i = 0; i < N_REQUIRED; i++) {
 		m->col[i] = csv_index(h, csv_required[i]);
 		if (m->col[i] == SIZE_MAX)
