@@ -272,11 +272,12 @@ static struct vb_fileinfo reg(uint64_t dev, uint64_t ino)
 	return fi;
 }
 
-/* NetBSD's device names (MAKEDEV): wd0 is block major 0 and character major 3, dk is
- * 168 and 168; the numbers here are made up, the names and their kinds are not. */
+/* NetBSD's device names by number and kind: wd is block major 0 and character major 3,
+ * and character major 0 is the console (sys/arch/amd64/conf/majors.amd64); the minors
+ * here are made up, the names and their kinds are not. */
 static const struct fake_name netbsd_names[] = {
 	{0x0300, false, "rwd0d"}, {0x0003, true, "wd0d"}, {0x0308, false, "rwd1d"},
-	{0x000b, true, "wd1d"}, {0x000b, false, "rsd0d"}, {0xa801, false, "rdk1"},
+	{0x000b, true, "wd1d"}, {0x000b, false, "console"}, {0xa801, false, "rdk1"},
 	{0xa801, true, "dk1"}, {0xa802, false, "rdk2"}, {0, false, NULL},
 };
 
