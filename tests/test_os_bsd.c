@@ -429,8 +429,8 @@ static void test_files_in_use(void **state)
 	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 }
 
-/* Finding 4: DragonFly mounts by serial number (/dev/serno/SERIAL.s1a, a link to the
- * disk's node, devfs(5)), HAMMER2 as DEVICE@LABEL (mount_hammer2(8)), and HAMMER shows
+/* Finding 4: DragonFly mounts by serial number (/dev/serno/SERIAL.s1a, an alias of the
+ * slice's node: make_dev_alias in sys/kern/subr_disk.c, disk_probe_slice), HAMMER2 as DEVICE@LABEL (mount_hammer2(8)), and HAMMER shows
  * its label; a source that names no device refuses every disk. */
 static void test_dragonfly_mount_sources(void **state)
 {
