@@ -211,6 +211,72 @@ static void test_open_flags(void **state)
 	}
 }
 
+static void test_components(void **state)
+{
+	char out[64];
+	static const char *const good[][2] = {
+		{"x.img", "x.img"}, {"vbench-abc.tmp", "vbench-abc.tmp"}, {"file.", "file"},
+		{"file . .", "file"}, {"a b", "a b"}, {".hidden", ".hidden"},
+		{"\xc3\xa9t\xc3\xa9", "\xc3\xa9t\xc3\xa9"},
+	};
+	static const char *const bad[] = {
+		"", ".", "..", "...", " ", "a\\b", "a/b", "x.img:stream", "a*", "a?", "a\"b", "a<b",
+		"a>b", "a|b", "tab\there",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+		if (!vb_win_component(good[i][0], out, sizeof out))
+			fail_msg("\"%s\" refused", good[i][0]);
+		assert_string_equal(out, good[i][1]);
+	}
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		if (vb_win_component(bad[i], out, sizeof out))
+			fail_msg("\"%s\" taken as \"%s\"", bad[i], out);
+	/* longer than the room: refused, not cut */
+	assert_false(vb_win_component("abcdefghij", out, 10));
+	assert_true(vb_win_component("abcdefghi", out, 10));
+}
+
+static void test_nt_create(void **state)
+{
+	static const struct vb_open_req reqs[] = {
+		{VB_OPEN_ANON, false, false, false}, {VB_OPEN_ANON, true, true, false},
+		{VB_OPEN_CREATE, false, true, false}, {VB_OPEN_EXISTING, true, false, false},
+	};
+	struct vb_win_open o;
+	struct vb_win_nt nt;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
+		const struct vb_open_req *r = &reqs[i];
+		vb_win_open_flags(r, false, &o);
+		vb_win_nt_create(&o, &nt);
+		assert_int_equal(nt.disposition, r->kind == VB_OPEN_EXISTING ? VB_NT_FILE_OPEN
+									       : VB_NT_FILE_CREATE);
+		/* the same promise as CreateFileW's flags, in NtCreateFile's words */
+		assert_int_equal(nt.attributes, VB_WIN_ATTRIBUTE_NORMAL);
+		assert_int_equal(!!(nt.options & VB_NT_NO_INTERMEDIATE_BUFFERING), r->direct);
+		assert_int_equal(!!(nt.options & VB_NT_WRITE_THROUGH), r->dsync);
+		assert_int_equal(!!(nt.options & VB_NT_DELETE_ON_CLOSE), r->kind == VB_OPEN_ANON);
+		assert_true(nt.options & VB_NT_OPEN_REPARSE_POINT);
+		assert_true(nt.options & VB_NT_NON_DIRECTORY_FILE);
+		assert_true(nt.options & VB_NT_SYNCHRONOUS_IO_NONALERT);
+		assert_false(nt.options & VB_NT_OPEN_FOR_BACKUP_INTENT);
+	}
+	/* TEMPORARY never reaches the file, even if asked */
+	o.flags |= VB_WIN_ATTRIBUTE_TEMPORARY;
+	vb_win_nt_create(&o, &nt);
+	assert_int_equal(nt.attributes & VB_WIN_ATTRIBUTE_TEMPORARY, 0);
+	/* backup semantics (a look at a name that may be a directory) */
+	o.flags = VB_WIN_FLAG_BACKUP_SEMANTICS | VB_WIN_FLAG_OPEN_REPARSE_POINT;
+	o.creation = VB_WIN_OPEN_EXISTING;
+	vb_win_nt_create(&o, &nt);
+	assert_true(nt.options & VB_NT_OPEN_FOR_BACKUP_INTENT);
+	assert_false(nt.options & VB_NT_NON_DIRECTORY_FILE);
+	assert_int_equal(nt.attributes, 0);
+}
+
 static void test_long_paths(void **state)
 {
 	wchar_t out[64];
@@ -277,6 +343,8 @@ int main(void)
 		cmocka_unit_test(test_in_use_decision),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_components),
+		cmocka_unit_test(test_nt_create),
 		cmocka_unit_test(test_long_paths),
 		cmocka_unit_test(test_version_names),
 	};

@@ -227,6 +227,7 @@ bool vb_win_is_reserved(const char *name);
 #define VB_WIN_FLAG_NO_BUFFERING 0x20000000u
 #define VB_WIN_FLAG_DELETE_ON_CLOSE 0x04000000u
 #define VB_WIN_FLAG_OPEN_REPARSE_POINT 0x00200000u
+#define VB_WIN_FLAG_BACKUP_SEMANTICS 0x02000000u
 
 /* CreateFileW's access, share mode, creation disposition and flags. */
 struct vb_win_open {
@@ -235,6 +236,32 @@ struct vb_win_open {
 
 /* win_names.c: how to open a target for req; device: a disk (\\.\PhysicalDriveN). */
 void vb_win_open_flags(const struct vb_open_req *req, bool device, struct vb_win_open *o);
+
+/* win_names.c: name as the one component Windows would look up in a directory, into
+ * out: trailing dots and spaces dropped (as a Win32 path loses them); false when nothing
+ * is left, or when it holds a separator, a colon (a stream), a wildcard or a control
+ * character. */
+bool vb_win_component(const char *name, char *out, size_t n);
+
+/* NtCreateFile's disposition and options (wdm.h), for opens relative to a held
+ * directory, and the values of vb_win_nt_create. */
+#define VB_NT_FILE_OPEN 0x1u
+#define VB_NT_FILE_CREATE 0x2u
+#define VB_NT_WRITE_THROUGH 0x2u
+#define VB_NT_NO_INTERMEDIATE_BUFFERING 0x8u
+#define VB_NT_SYNCHRONOUS_IO_NONALERT 0x20u
+#define VB_NT_NON_DIRECTORY_FILE 0x40u
+#define VB_NT_DELETE_ON_CLOSE 0x1000u
+#define VB_NT_OPEN_FOR_BACKUP_INTENT 0x4000u
+#define VB_NT_OPEN_REPARSE_POINT 0x200000u
+
+struct vb_win_nt {
+	uint32_t disposition, options, attributes;
+};
+
+/* win_names.c: NtCreateFile's disposition, options and attributes for what
+ * CreateFileW would be given as o (access and sharing are the same for both). */
+void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt);
 
 /* win_names.c: full (a path GetFullPathNameW made absolute) with the prefix that lifts
  * the MAX_PATH limit: "C:\x" -> "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x";

@@ -337,3 +337,46 @@ void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool se
 	else
 		snprintf(out, n, "%u.%u.%u", major, minor, build);
 }
+
+/* ---- names relative to a held directory ------------------------------------------------ */
+
+bool vb_win_component(const char *name, char *out, size_t n)
+{
+	size_t len = strlen(name);
+
+	/* Win32 drops trailing dots and spaces from a name; an open relative to a handle
+	 * does not, so they are dropped here, as the path-based open would have. */
+	while (len > 0 && (name[len - 1] == '.' || name[len - 1] == ' '))
+		len--;
+	if (len == 0 || len >= n)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+		if (c < 0x20 || c == '\\' || c == '/' || c == ':' || c == '*' || c == '?' ||
+		    c == '"' || c == '<' || c == '>' || c == '|')
+			return false;
+	}
+	memcpy(out, name, len);
+	out[len] = '\0';
+	return true;
+}
+
+void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt)
+{
+	nt->disposition = o->creation == VB_WIN_CREATE_NEW ? VB_NT_FILE_CREATE : VB_NT_FILE_OPEN;
+	/* The attribute bits are the low ones of the flags; TEMPORARY never among them. */
+	nt->attributes = o->flags & 0xffffu & ~(uint32_t)VB_WIN_ATTRIBUTE_TEMPORARY;
+	nt->options = VB_NT_SYNCHRONOUS_IO_NONALERT;
+	if (o->flags & VB_WIN_FLAG_NO_BUFFERING)
+		nt->options |= VB_NT_NO_INTERMEDIATE_BUFFERING;
+	if (o->flags & VB_WIN_FLAG_WRITE_THROUGH)
+		nt->options |= VB_NT_WRITE_THROUGH;
+	if (o->flags & VB_WIN_FLAG_DELETE_ON_CLOSE)
+		nt->options |= VB_NT_DELETE_ON_CLOSE;
+	if (o->flags & VB_WIN_FLAG_OPEN_REPARSE_POINT)
+		nt->options |= VB_NT_OPEN_REPARSE_POINT;
+	if (o->flags & VB_WIN_FLAG_BACKUP_SEMANTICS)
+		nt->options |= VB_NT_OPEN_FOR_BACKUP_INTENT;
+	else
+		nt->options |= VB_NT_NON_DIRECTORY_FILE;
+}

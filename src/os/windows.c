@@ -15,6 +15,7 @@
 #include <initguid.h>   /* so that winioctl.h defines GUID_DEVINTERFACE_DISK */
 #include <winioctl.h>
 #include <ntsecapi.h>   /* RtlGenRandom */
+#include <winternl.h>   /* NtCreateFile */
 #include <cfgmgr32.h>
 #include <setupapi.h>
 #include <shellapi.h>
@@ -50,8 +51,18 @@ _Static_assert(VB_WIN_GENERIC_READ == GENERIC_READ && VB_WIN_GENERIC_WRITE == GE
 	       VB_WIN_FLAG_WRITE_THROUGH == FILE_FLAG_WRITE_THROUGH &&
 	       VB_WIN_FLAG_NO_BUFFERING == FILE_FLAG_NO_BUFFERING &&
 	       VB_WIN_FLAG_DELETE_ON_CLOSE == FILE_FLAG_DELETE_ON_CLOSE &&
-	       VB_WIN_FLAG_OPEN_REPARSE_POINT == FILE_FLAG_OPEN_REPARSE_POINT,
+	       VB_WIN_FLAG_OPEN_REPARSE_POINT == FILE_FLAG_OPEN_REPARSE_POINT &&
+	       VB_WIN_FLAG_BACKUP_SEMANTICS == FILE_FLAG_BACKUP_SEMANTICS,
 	       "the CreateFileW values of os_internal.h");
+_Static_assert(VB_NT_FILE_OPEN == FILE_OPEN && VB_NT_FILE_CREATE == FILE_CREATE &&
+	       VB_NT_WRITE_THROUGH == FILE_WRITE_THROUGH &&
+	       VB_NT_NO_INTERMEDIATE_BUFFERING == FILE_NO_INTERMEDIATE_BUFFERING &&
+	       VB_NT_SYNCHRONOUS_IO_NONALERT == FILE_SYNCHRONOUS_IO_NONALERT &&
+	       VB_NT_NON_DIRECTORY_FILE == FILE_NON_DIRECTORY_FILE &&
+	       VB_NT_DELETE_ON_CLOSE == FILE_DELETE_ON_CLOSE &&
+	       VB_NT_OPEN_FOR_BACKUP_INTENT == FILE_OPEN_FOR_BACKUP_INTENT &&
+	       VB_NT_OPEN_REPARSE_POINT == FILE_OPEN_REPARSE_POINT,
+	       "the NtCreateFile values of os_internal.h");
 
 static const struct vb_caps caps = {
 	.direct_how = "FILE_FLAG_NO_BUFFERING",
@@ -129,6 +140,8 @@ static int map_error(DWORD e)
 		return EINTR;   /* CancelSynchronousIo: the watchdog or a stop */
 	case ERROR_FILENAME_EXCED_RANGE:
 		return ENAMETOOLONG;
+	case ERROR_INVALID_NAME:
+		return EINVAL;
 	case ERROR_NOT_ENOUGH_MEMORY:
 	case ERROR_OUTOFMEMORY:
 		return ENOMEM;
@@ -253,6 +266,12 @@ static wchar_t *sys_path(const wchar_t *p)
 	return out;
 }
 
+/* Whether a normalized path is in the device namespace (\\.\PhysicalDrive1). */
+static bool device_path(const wchar_t *p)
+{
+	return wcsncmp(p, L"\\\\.\\", 4) == 0;
+}
+
 /* The normalized path of name in directory dirfd, a new string, or NULL. A reserved
  * device name is never joined to a directory: NUL alone is the null device, anything
  * else is refused (vb_win_name_kind has refused it with a reason before). */
@@ -301,6 +320,68 @@ static wchar_t *join(int dirfd, const char *name)
 
 	free(n);
 	return s;
+}
+
+/* Opens name in the directory held as dir: NtCreateFile with dir as the root of the name,
+ * so that the name is looked up in that very directory, whatever has become of the path
+ * it was opened at (Win32 has no such call; ntdll has had it since NT). The handle, or
+ * INVALID_HANDLE_VALUE with the Win32 error set. */
+static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_win_open *o)
+{
+	struct vb_win_nt nt;
+	UNICODE_STRING us;
+	OBJECT_ATTRIBUTES oa;
+	IO_STATUS_BLOCK iosb;
+	HANDLE h = NULL;
+	size_t n = wcslen(name);
+
+	if (n == 0 || n > 32767) {
+		SetLastError(ERROR_INVALID_NAME);
+		return INVALID_HANDLE_VALUE;
+	}
+	vb_win_nt_create(o, &nt);
+	us.Buffer = (PWSTR)name;
+	us.Length = us.MaximumLength = (USHORT)(n * sizeof *name);
+	InitializeObjectAttributes(&oa, &us, OBJ_CASE_INSENSITIVE, dir, NULL);
+	NTSTATUS st = NtCreateFile(&h, o->access | SYNCHRONIZE, &oa, &iosb, NULL, nt.attributes,
+				   o->share, nt.disposition, nt.options, NULL, 0);
+	if (st < 0) {
+		SetLastError(RtlNtStatusToDosError(st));
+		return INVALID_HANDLE_VALUE;
+	}
+	return h;
+}
+
+/* Opens name in directory dirfd as o says: relative to the directory's handle, or a
+ * device (\\.\PhysicalDrive1, NUL) by its path. The handle, or INVALID_HANDLE_VALUE with
+ * the Win32 error set; *norm is the normalized path, for remember(), or NULL. */
+static HANDLE open_at(int dirfd, const char *name, const struct vb_win_open *o, wchar_t **norm)
+{
+	char comp[1024];
+	HANDLE h;
+
+	*norm = join_norm(dirfd, name);
+	if (*norm == NULL) {
+		SetLastError(errno == EBADF ? ERROR_INVALID_HANDLE : ERROR_INVALID_NAME);
+		return INVALID_HANDLE_VALUE;
+	}
+	if (device_path(*norm)) {
+		wchar_t *sp = sys_path(*norm);
+		h = sp != NULL ? CreateFileW(sp, o->access, o->share, NULL, o->creation, o->flags,
+					     NULL) : INVALID_HANDLE_VALUE;
+		if (sp == NULL)
+			SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+		free(sp);
+		return h;
+	}
+	wchar_t *w = vb_win_component(name, comp, sizeof comp) ? widen(comp) : NULL;
+	if (w == NULL) {
+		SetLastError(ERROR_INVALID_NAME);
+		return INVALID_HANDLE_VALUE;
+	}
+	h = nt_open_at(handle_of(dirfd), w, o);
+	free(w);
+	return h;
 }
 
 /* A descriptor for handle h; the handle is closed when the descriptor cannot be made. */
@@ -529,12 +610,6 @@ static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 	fi->nlink = 1;
 }
 
-/* Whether a normalized path is in the device namespace (\\.\PhysicalDrive1). */
-static bool device_path(const wchar_t *p)
-{
-	return wcsncmp(p, L"\\\\.\\", 4) == 0;
-}
-
 /* ---- the ops table -------------------------------------------------------------------- */
 
 /* The directory is held without delete sharing: while vbench holds it, no one can
@@ -564,7 +639,8 @@ static int w_open_dir(void *ctx, const char *path, bool nofollow)
 		errno = kind == VB_WIN_NAME_PLAIN && errno != EINVAL ? errno : ENOTDIR;
 		return -1;
 	}
-	HANDLE h = CreateFileW(sp, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+	HANDLE h = CreateFileW(sp, FILE_READ_ATTRIBUTES | FILE_TRAVERSE,
+			       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
 			       OPEN_EXISTING,
 			       FILE_FLAG_BACKUP_SEMANTICS | (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0),
 			       NULL);
@@ -609,25 +685,27 @@ static void temp_name(const char *prefix, char *name, size_t n)
 	snprintf(name, n, "%s-%s.tmp", prefix, tag);
 }
 
-/* Opens the normalized path p as o says; the descriptor (remembering p), or -1. */
-static int open_as(const wchar_t *p, const struct vb_win_open *o, int flags)
+/* Opens name in dirfd as o says (open_at); the descriptor, which remembers the path, or
+ * -1 with errno. A link or a directory is refused. */
+static int open_in(int dirfd, const char *name, const struct vb_win_open *o, int flags)
 {
-	wchar_t *sp = sys_path(p);
-	if (sp == NULL)
-		return -1;
-	HANDLE h = CreateFileW(sp, o->access, o->share, NULL, o->creation, o->flags, NULL);
-	free(sp);
-	if (h == INVALID_HANDLE_VALUE)
+	wchar_t *p;
+	HANDLE h = open_at(dirfd, name, o, &p);
+	if (h == INVALID_HANDLE_VALUE) {
+		free(p);
 		return fail_win();
+	}
 	struct vb_fileinfo fi;
 	fill_info(h, p, &fi);
 	if (fi.type == VB_FT_LINK || fi.type == VB_FT_DIR) {
 		CloseHandle(h);
+		free(p);
 		errno = fi.type == VB_FT_LINK ? ELOOP : EISDIR;
 		return -1;
 	}
 	int fd = fd_of(h, flags);
 	remember(fd, p, false);
+	free(p);
 	return fd;
 }
 
@@ -645,53 +723,45 @@ static int w_openat(void *ctx, int dirfd, const char *name, const struct vb_open
 	if (p == NULL)
 		return -1;
 	vb_win_open_flags(req, device_path(p) && !is_nul(p), &o);
-	int fd = open_as(p, &o, 0);
 	free(p);
-	return fd;
+	return open_in(dirfd, name, &o, 0);
 }
 
 static int w_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *fi)
 {
+	wchar_t *p;
+
 	(void)ctx;
 	memset(fi, 0, sizeof *fi);
-	wchar_t *p = join_norm(dirfd, name);
-	wchar_t *sp = p != NULL ? sys_path(p) : NULL;
-	if (sp == NULL) {
-		free(p);
-		return -1;
-	}
-	bool dev = device_path(p);
-	HANDLE h = CreateFileW(sp, dev ? 0 : FILE_READ_ATTRIBUTES,
-			       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
-			       OPEN_EXISTING,
-			       dev ? 0 : FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
-			       NULL);
+	wchar_t *probe = join_norm(dirfd, name);
+	bool dev = probe != NULL && device_path(probe);
+	free(probe);
+	/* No access at all for a device (which opening may not disturb), attributes only
+	 * for a file or directory, whatever shares it. */
+	const struct vb_win_open o = {
+		dev ? 0 : FILE_READ_ATTRIBUTES,
+		FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
+		dev ? 0 : FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
+	};
+	HANDLE h = open_at(dirfd, name, &o, &p);
 	if (h == INVALID_HANDLE_VALUE) {
 		DWORD e = GetLastError();
+		free(p);
 		if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) {
-			free(p);
-			free(sp);
 			fi->type = VB_FT_MISSING;
 			return 0;
 		}
 		if (e == ERROR_SHARING_VIOLATION && !dev) {
-			/* open elsewhere without sharing: it exists, as a file */
-			DWORD a = GetFileAttributesW(sp);
-			free(p);
-			free(sp);
-			fi->type = a == INVALID_FILE_ATTRIBUTES ? VB_FT_OTHER :
-				   a & FILE_ATTRIBUTE_DIRECTORY ? VB_FT_DIR : VB_FT_REG;
+			/* open elsewhere without sharing: it exists, as a file or directory */
+			fi->type = VB_FT_OTHER;
 			fi->nlink = 1;
 			return 0;
 		}
-		free(p);
-		free(sp);
 		errno = map_error(e);
 		return -1;
 	}
 	fill_info(h, p, fi);
 	free(p);
-	free(sp);
 	CloseHandle(h);
 	return 0;
 }
@@ -708,15 +778,23 @@ static int w_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
 	return 0;
 }
 
+/* Opened in the held directory with delete on close, and closed: the name that goes is
+ * the one in that directory, never one a changed path leads to. */
 static int w_unlinkat(void *ctx, int dirfd, const char *name)
 {
+	const struct vb_win_open o = {
+		DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
+		FILE_FLAG_DELETE_ON_CLOSE | FILE_FLAG_OPEN_REPARSE_POINT,
+	};
+	wchar_t *p;
+
 	(void)ctx;
-	wchar_t *p = join(dirfd, name);
-	if (p == NULL)
-		return -1;
-	BOOL ok = DeleteFileW(p);
+	HANDLE h = open_at(dirfd, name, &o, &p);
 	free(p);
-	return ok ? 0 : fail_win();
+	if (h == INVALID_HANDLE_VALUE)
+		return fail_win();
+	CloseHandle(h);
+	return 0;
 }
 
 static ssize_t w_pwrite(void *ctx, int fd, const void *buf, size_t n, uint64_t offset)
@@ -1558,17 +1636,14 @@ ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
 int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
 {
 	for (int tries = 0; tries < 100; tries++) {
+		const struct vb_win_open o = {
+			GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_NEW,
+			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
+		};
 		temp_name(prefix, name, n);
-		wchar_t *p = join(dirfd, name);
-		if (p == NULL)
-			return -1;
-		HANDLE h = CreateFileW(p, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, NULL,
-				       CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
-		free(p);
-		if (h != INVALID_HANDLE_VALUE)
-			return fd_of(h, 0);
-		if (GetLastError() != ERROR_FILE_EXISTS)
-			return fail_win();
+		int fd = open_in(dirfd, name, &o, 0);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
 	}
 	errno = EEXIST;
 	return -1;
@@ -1577,22 +1652,21 @@ int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
 int vb_os_open_read(int dirfd, const char *name)
 {
 	struct vb_fileinfo fi;
-	wchar_t *p = join(dirfd, name);
+	const struct vb_win_open o = {
+		GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
+		FILE_FLAG_OPEN_REPARSE_POINT,
+	};
+	int fd = open_in(dirfd, name, &o, _O_RDONLY);
 
-	if (p == NULL)
+	if (fd < 0)
 		return -1;
-	HANDLE h = CreateFileW(p, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-			       NULL, OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-	free(p);
-	if (h == INVALID_HANDLE_VALUE)
-		return fail_win();
-	fill_info(h, NULL, &fi);
+	fill_info(handle_of(fd), NULL, &fi);
 	if (fi.type != VB_FT_REG) {
-		CloseHandle(h);
-		errno = fi.type == VB_FT_LINK ? ELOOP : EINVAL;
+		_close(fd);
+		errno = EINVAL;
 		return -1;
 	}
-	return fd_of(h, _O_RDONLY);
+	return fd;
 }
 
 int vb_os_rename(int dirfd, const char *from, const char *to)

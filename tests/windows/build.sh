@@ -44,13 +44,13 @@ compile() {
 	"$(compiler "$arch")" -std=c11 -O2 -g0 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 \
 		-D_WIN32_WINNT=0x0600 -D_FILE_OFFSET_BITS=64 -DVB_VERSION="\"$version\"" \
 		-Isrc/os/win32 -Iinclude -Isrc/os -Isrc/report -static -o "$out" "$@" \
-		-ladvapi32 -lsetupapi -lcfgmgr32 -lshell32
+		-ladvapi32 -lsetupapi -lcfgmgr32 -lshell32 -lntdll
 }
 
 # check ARCH EXE: the DLLs and imports of EXE.
 check_imports() {
 	# Every DLL it needs is one every Windows since XP has.
-	allowed=" kernel32.dll msvcrt.dll advapi32.dll setupapi.dll cfgmgr32.dll shell32.dll "
+	allowed=" kernel32.dll ntdll.dll msvcrt.dll advapi32.dll setupapi.dll cfgmgr32.dll shell32.dll "
 	dlls=$("$1"-w64-mingw32-objdump -p "$2" | sed -n 's/^[[:space:]]*DLL Name: //p')
 	bad=""
 	for d in $dlls; do

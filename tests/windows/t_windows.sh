@@ -218,6 +218,42 @@ else
 	kill "$pid"
 fi
 
+# The directory is held, and each run's file is opened relative to its handle: a
+# directory moved away in the middle of a session, and a file put in its place, change
+# nothing (a path-based open would fail the next run: the path now names a file).
+if is_root && [ "$(uname -s)" = Linux ]; then
+	m=$(new_dir)
+	if mount -t tmpfs -o size=1g tmpfs "$m"; then
+		add_mount "$m"
+		mkdir "$m/d"
+		rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
+		"$VBENCH" --progress bs=4k count=120000 runs=2 "$(winpath "$m/d")" \
+			>"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+		pid=$!
+		if wait_for ETA "$SCRATCH/s.err"; then
+			mv "$m/d" "$m/held"
+			printf 'impostor\n' >"$m/d"
+			wait_pid "$pid" 60
+			check "a swapped directory: the session completes (got $WAIT_RC)" [ "$WAIT_RC" = 0 ]
+			check "both runs" [ "$(grep -c "^120000+0 records out$" "$SCRATCH/s.out")" = 2 ]
+			check "the file put in its place is untouched" [ "$(cat "$m/d")" = impostor ]
+			# Wine deletes a delete-on-close file by the path its directory had when
+			# it was opened, which the move took away: the runs' files stay in the
+			# held directory here (Windows deletes the file itself, by its handle).
+			check "the runs wrote in the held directory, nowhere else" \
+				sh -c '[ -n "$(ls -A "$1")" ] && [ -z "$(ls -A "$1" | grep -v "^vbench-.*\.tmp$")" ]' _ "$m/held"
+		else
+			not_ok "the swap run never got under way" "$(cat "$SCRATCH/s.err")"
+			kill "$pid"
+		fi
+		umount "$m"
+	else
+		skip "cannot mount a tmpfs"
+	fi
+else
+	skip "not root: the swapped-directory case needs a tmpfs"
+fi
+
 # A full disk (root: a small tmpfs): ENOSPC is an I/O error, with nothing left.
 if is_root && [ "$(uname -s)" = Linux ]; then
 	m=$(new_dir)
