@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "vb_analysis.h"
 #include "vb_output.h"
 #include "vb_report.h"
@@ -183,6 +184,100 @@ static void test_trace_file_refused(void **state)
 	vb_dataset_free(&d);
 }
 
+/* Writes text to path. */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* vbench report of --trace files: each run's rates and knee as text, one label's lines
+ * as a chart; a trace is not mixed with runs. */
+static void test_trace_report(void **state)
+{
+	static struct vb_config cfg;
+	static struct vb_env env;
+	struct vb_context ctx;
+	struct vb_interval iv[40];
+	struct vb_run r;
+	struct vb_buf b;
+	char dir[] = "/tmp/vbench-lies-XXXXXX", trace[64], runs[64], svg[64];
+	char *out = NULL, *err = NULL;
+	size_t olen = 0, elen = 0;
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(trace, sizeof trace, "%s/t.csv", dir);
+	snprintf(runs, sizeof runs, "%s/r.csv", dir);
+	snprintf(svg, sizeof svg, "%s/t.svg", dir);
+	vb_config_defaults(&cfg);
+	memset(&env, 0, sizeof env);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.cfg = &cfg;
+	ctx.env = &env;
+	ctx.label = "nbd-cache";
+	/* 1 GB/s for 5 samples of 0.5 s, then 100 MB/s */
+	for (size_t i = 0; i < 40; i++) {
+		iv[i].start_secs = 0.5 * (double)i;
+		iv[i].secs = 0.5;
+		iv[i].bytes = i < 5 ? 500000000 : 50000000;
+	}
+	memset(&r, 0, sizeof r);
+	r.run = 1;
+	r.intervals = iv;
+	r.n_intervals = 40;
+	vb_buf_init(&b);
+	vb_out_trace_header(&b);
+	vb_out_trace_run(&b, &ctx, &r);
+	assert_false(b.oom);
+	put_file(trace, b.p);
+	vb_buf_free(&b);
+	char *argv[] = {"report", "--svg", svg, "--label", "nbd-cache", trace, NULL};
+	FILE *fo = open_memstream(&out, &olen), *fe = open_memstream(&err, &elen);
+	assert_int_equal(vb_report_main(6, argv, fo, fe), VB_OK);
+	fclose(fo);
+	fclose(fe);
+	assert_non_null(strstr(out, "nbd-cache run 1: 40 samples over 20.0 s, 100.0 to 1000.0 MB/s"));
+	assert_non_null(strstr(out, "; knee at 2.5 s: burst 1000.0 MB/s for the first 2500.0 MB, "
+				    "then 100.0 MB/s\n"));
+	free(out);
+	free(err);
+	FILE *f = fopen(svg, "r");
+	assert_non_null(f);
+	char head[4096];
+	size_t n = fread(head, 1, sizeof head - 1, f);
+	head[n] = '\0';
+	fclose(f);
+	assert_non_null(strstr(head, "<!-- made by vbench report -->"));
+	assert_non_null(strstr(head, "nbd-cache: write rate within each run"));
+	assert_non_null(strstr(head, "stroke-dasharray"));   /* the knee */
+	/* an unknown label, and a trace mixed with runs, are refused */
+	char *bad[] = {"report", "--label", "nope", trace, NULL};
+	fo = open_memstream(&out, &olen);
+	fe = open_memstream(&err, &elen);
+	assert_int_equal(vb_report_main(4, bad, fo, fe), VB_E_USAGE);
+	fclose(fo);
+	fclose(fe);
+	assert_non_null(strstr(err, "--label nope: no such label"));
+	free(out);
+	free(err);
+	put_file(runs, "label,run,bytes,secs,bytes_per_sec\nx,1,1000,1,1000\n");
+	char *mixed[] = {"report", trace, runs, NULL};
+	fo = open_memstream(&out, &olen);
+	fe = open_memstream(&err, &elen);
+	assert_int_equal(vb_report_main(3, mixed, fo, fe), VB_E_USAGE);
+	fclose(fo);
+	fclose(fe);
+	assert_non_null(strstr(err, "cannot be reported together"));
+	free(out);
+	free(err);
+	unlink(trace);
+	unlink(runs);
+	unlink(svg);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -190,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_notes_from_json),
 		cmocka_unit_test(test_notes_rolled_back),
 		cmocka_unit_test(test_trace_file_refused),
+		cmocka_unit_test(test_trace_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,13 +9,14 @@
 #include "vb_io.h"
 #include "vb_os.h"
 #include "vb_report.h"
+#include "report_internal.h"
 
 /* Big enough for a file name, a line number and a sentence. */
 #define ERR_MAX 1024
 
 /* The options of `vbench report`, parsed by the same rules as vbench's own: each may be
  * given once, and a value that looks like an option is a forgotten value. */
-enum ropt { R_FORMAT, R_BASELINE, R_SVG, R_FORCE, R_HELP, R_NOPTS };
+enum ropt { R_FORMAT, R_BASELINE, R_SVG, R_FORCE, R_HELP, R_LABEL, R_NOPTS };
 
 static const struct {
 	const char *name, *short_name;
@@ -23,7 +24,7 @@ static const struct {
 } ropts[R_NOPTS] = {
 	[R_FORMAT] = {"--format", "-f", true}, [R_BASELINE] = {"--baseline", NULL, true},
 	[R_SVG] = {"--svg", NULL, true}, [R_FORCE] = {"--force", NULL, false},
-	[R_HELP] = {"--help", "-h", false},
+	[R_HELP] = {"--help", "-h", false}, [R_LABEL] = {"--label", NULL, true},
 };
 
 /* What the command line of `vbench report` asked for. */
@@ -32,6 +33,7 @@ struct report_args {
 	const char *baseline;      /* NULL: the first label */
 	const char *svg;           /* NULL: no chart */
 	bool force;                /* --svg may replace a file vbench did not write */
+	const char *label;         /* --label: the label of a --trace file --svg draws */
 	bool help;
 	char **files;              /* points into argv */
 	size_t n_files;
@@ -61,6 +63,8 @@ void vb_report_usage(FILE *f)
 	      "                     vbench report did not write is replaced only with --force,\n"
 	      "                     an input never, a link never followed\n"
 	      "      --force        let --svg replace an existing file\n"
+	      "      --label L      with files of vbench --trace: the label --svg draws (the\n"
+	      "                     first by default); the text says each run's rates and knee\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
 	      "Warm-up and partial runs, and runs that took 0 seconds, are left out. Runs of\n"
@@ -132,6 +136,7 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 	case R_SVG: ra->svg = val; break;
 	case R_FORCE: ra->force = true; break;
 	case R_HELP: ra->help = true; break;
+	case R_LABEL: ra->label = val; break;
 	case R_NOPTS: break;
 	}
 	return 0;
@@ -224,9 +229,10 @@ static int note_input(struct input *in, size_t k, FILE *f, const char *name, FIL
 	return 0;
 }
 
-/* Reads one named file ("-": standard input) into d; prints why on err if it cannot. */
-static int read_one(struct vb_dataset *d, struct input *inputs, size_t k, const char *path,
-		    FILE *err)
+/* Reads one named file ("-": standard input) into d, or a --trace file into t; prints
+ * why on err if it cannot. */
+static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inputs, size_t k,
+		    const char *path, FILE *err)
 {
 	char msg[ERR_MAX];
 	bool is_stdin = strcmp(path, "-") == 0;
@@ -253,7 +259,10 @@ static int read_one(struct vb_dataset *d, struct input *inputs, size_t k, const 
 		say(err, msg);
 		return -1;
 	}
-	rc = vb_report_read(d, buf, len, path, msg, sizeof msg);
+	if (vbr_is_trace(buf, len))
+		rc = vbr_read_trace(t, buf, len, path, msg, sizeof msg);
+	else
+		rc = vb_report_read(d, buf, len, path, msg, sizeof msg);
 	free(buf);
 	if (rc < 0)
 		say(err, msg);
@@ -316,8 +325,20 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 
 /* Writes the chart to a new temporary file beside path, then renames it over path, so
  * that path is never written in place and never half-written. */
-static int write_svg(const struct report_args *ra, const struct vb_comparison *a,
-		     const char *config, const struct input *in, size_t n_in, FILE *err)
+struct chart {
+	const struct vb_comparison *a;   /* the bar chart of a comparison, */
+	const char *config;
+	const struct vbr_trace *t;       /* or the lines of a trace */
+};
+
+static int draw(FILE *f, const struct chart *c, const struct report_args *ra)
+{
+	return c->t != NULL ? vbr_trace_svg(f, c->t, ra->label)
+			    : vb_report_print_svg(f, c->a, c->config);
+}
+
+static int write_svg(const struct report_args *ra, const struct chart *chart,
+		     const struct input *in, size_t n_in, FILE *err)
 {
 	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600];
 	int dirfd = -1, fd = -1, rc = -1;
@@ -338,7 +359,7 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 				vb_os_io.unlinkat(NULL, dirfd, tmp);
 			}
 		} else {
-			int prc = vb_report_print_svg(f, a, config);
+			int prc = draw(f, chart, ra);
 			int e = errno;
 			if (fclose(f) != 0 && prc == 0) {
 				e = errno;
@@ -363,6 +384,38 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 	return rc;
 }
 
+/* Reports --trace files: each run's rates and knee, and with --svg one label's lines. */
+static enum vb_status run_trace(const struct report_args *ra, const struct vbr_trace *t,
+				const struct input *in, FILE *out, FILE *err)
+{
+	struct chart chart = {NULL, NULL, t};
+	char msg[ERR_MAX];
+
+	if (ra->format != VB_REPORT_TEXT || ra->baseline != NULL) {
+		say(err, "a --trace file is reported as text, without --baseline");
+		return VB_E_USAGE;
+	}
+	if (ra->label != NULL) {
+		size_t l = 0;
+		while (l < t->n_labels && strcmp(t->labels[l], ra->label) != 0)
+			l++;
+		if (l == t->n_labels) {
+			snprintf(msg, sizeof msg, "--label %s: no such label in the trace",
+				 ra->label);
+			say(err, msg);
+			return VB_E_USAGE;
+		}
+	}
+	enum vb_status st = VB_OK;
+	if (vbr_trace_print(out, t) < 0) {
+		say(err, "write error on standard output");
+		st = VB_E_IO;
+	}
+	if (ra->svg != NULL && write_svg(ra, &chart, in, ra->n_files, err) < 0)
+		st = st == VB_OK ? VB_E_USAGE : st;
+	return st;
+}
+
 /* Reads every file (all of them, so that every bad one is named), then reports. */
 static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *err)
 {
@@ -376,13 +429,24 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		say(err, "out of memory");
 		return VB_E_USAGE;
 	}
+	struct vbr_trace t = {0};
 	vb_dataset_init(&d);
 	for (size_t i = 0; i < ra->n_files; i++)
-		bad |= read_one(&d, inputs, i, ra->files[i], err) < 0;
-	if (bad) {
+		bad |= read_one(&d, &t, inputs, i, ra->files[i], err) < 0;
+	if (!bad && t.n > 0 && d.n_samples > 0) {
+		say(err, "files of vbench --trace (samples within runs) and files of runs cannot "
+			 "be reported together");
+		bad = 1;
+	} else if (!bad && t.n == 0 && ra->label != NULL) {
+		say(err, "--label applies to files of vbench --trace");
+		bad = 1;
+	}
+	if (bad || t.n > 0) {
+		enum vb_status st = bad ? VB_E_USAGE : run_trace(ra, &t, inputs, out, err);
+		vbr_trace_free(&t);
 		vb_dataset_free(&d);
 		free(inputs);
-		return VB_E_USAGE;
+		return st;
 	}
 	if (d.skipped_zero > 0) {
 		snprintf(msg, sizeof msg, "note: left out %zu run%s that took 0 seconds (no rate)",
@@ -406,7 +470,8 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		say(err, "write error on standard output");
 		st = VB_E_IO;
 	}
-	if (ra->svg != NULL && write_svg(ra, &a, config, inputs, ra->n_files, err) < 0)
+	struct chart chart = {&a, config, NULL};
+	if (ra->svg != NULL && write_svg(ra, &chart, inputs, ra->n_files, err) < 0)
 		st = st == VB_OK ? VB_E_USAGE : st;
 	vb_comparison_free(&a);
 	free(inputs);

@@ -412,3 +412,71 @@ size_t vbr_csv_header_names(const char *text, size_t len)
 	csv_rec_free(&r);
 	return named;
 }
+
+
+/* ---- --trace files ---------------------------------------------------------------- */
+
+bool vbr_is_trace(const char *text, size_t len)
+{
+	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
+	struct csv_rec r = {0};
+	bool trace = csv_next(&c, &r, "", NULL, 0) == 1 && csv_has(&r, "start_secs");
+	csv_rec_free(&r);
+	return trace;
+}
+
+/* The columns of a trace, in the order vb_out_trace_header writes them. */
+static const char *const trace_cols[] = {"label", "run", "warmup", "start_secs", "secs",
+					 "bytes"};
+#define N_TRACE_COLS (sizeof trace_cols / sizeof trace_cols[0])
+
+/* One sample row of a trace into t. */
+static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_rec *r,
+		     const char *name, char *err, size_t errlen)
+{
+	struct vbr_tsample s;
+	const char *v[N_TRACE_COLS];
+
+	for (size_t i = 0; i < N_TRACE_COLS; i++) {
+		if (col[i] >= r->n)
+			return vbr_fail(err, errlen, name, r->line, "missing column %s",
+					trace_cols[i]);
+		v[i] = csv_field(r, col[i]);
+	}
+	memset(&s, 0, sizeof s);
+	s.warmup = strcmp(v[2], "1") == 0;
+	if (v[0][0] == '\0' || !vbr_parse_u64(v[1], strlen(v[1]), &s.run) ||
+	    !vbr_parse_number(v[3], strlen(v[3]), &s.start_secs) ||
+	    !vbr_parse_number(v[4], strlen(v[4]), &s.secs) ||
+	    !vbr_parse_u64(v[5], strlen(v[5]), &s.bytes))
+		return vbr_fail(err, errlen, name, r->line, "not a sample (label, run, start_secs, "
+				"secs and bytes are needed)");
+	if (vbr_trace_add(t, vb_csv_plain(v[0]), &s) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	return 0;
+}
+
+int vbr_read_trace(struct vbr_trace *t, const char *text, size_t len, const char *name,
+		   char *err, size_t errlen)
+{
+	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
+	struct csv_rec h = {0}, r = {0};
+	size_t col[N_TRACE_COLS];
+	int rc = csv_next(&c, &h, name, err, errlen);
+
+	if (rc == 1) {
+		for (size_t i = 0; i < N_TRACE_COLS && rc == 1; i++)
+			if ((col[i] = csv_index(&h, trace_cols[i])) == SIZE_MAX)
+				rc = vbr_fail(err, errlen, name, h.line, "missing column %s",
+					      trace_cols[i]);
+	}
+	while (rc == 1 && (rc = csv_next(&c, &r, name, err, errlen)) == 1) {
+		if (csv_blank(&r) || csv_same(&r, &h))
+			continue;
+		if (trace_row(t, col, &r, name, err, errlen) < 0)
+			rc = -1;
+	}
+	csv_rec_free(&h);
+	csv_rec_free(&r);
+	return rc < 0 ? -1 : 0;
+}

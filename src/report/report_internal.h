@@ -66,6 +66,42 @@ struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
 /* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
 void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 
+/* trace.c: a --trace file (interval samples within runs), read, summed up and drawn. */
+struct vbr_tsample {
+	size_t label;          /* index into labels */
+	uint64_t run;
+	bool warmup;
+	double start_secs, secs;
+	uint64_t bytes;
+};
+struct vbr_trace {
+	char **labels;         /* owned, first-seen order */
+	size_t n_labels, cap_labels;
+	struct vbr_tsample *s;
+	size_t n, cap;
+};
+
+/* Frees what t owns and makes it empty (a zeroed vbr_trace is empty too). */
+void vbr_trace_free(struct vbr_trace *t);
+
+/* Appends a sample under label; 0, or -1 without memory. */
+int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsample *s);
+
+/* csv.c: whether text is a --trace file (its header names start_secs). */
+bool vbr_is_trace(const char *text, size_t len);
+
+/* csv.c: reads a --trace file into t; 0, or -1 with "name:line: ..." in err. */
+int vbr_read_trace(struct vbr_trace *t, const char *text, size_t len, const char *name,
+		   char *err, size_t errlen);
+
+/* trace.c: per label and measured run: the samples, the slowest, mean and fastest rate
+ * in MB/s, and the knee when there is one; 0, or -1 on a write error. */
+int vbr_trace_print(FILE *f, const struct vbr_trace *t);
+
+/* trace.c: the SVG line chart of the rate (MB/s) against time within each measured run
+ * of label (NULL: the first); 0, -1 on a write error, -2 when there is no such label. */
+int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label);
+
 /* lies.c: the notes on the storage (vb_storage_note). */
 
 /* Adds the note of a flush probe row: its verdict word ("no-work", "works", ...) and its

@@ -36,6 +36,9 @@ if [ -f "$SCRATCH/trace.csv" ]; then
 	total=$(awk -F, 'NR > 1 { s += $6 } END { print s }' "$SCRATCH/trace.csv")
 	check "the trace's bytes add up to the runs' ($total of 24576000)" [ "$total" = 24576000 ]
 	check "the trace has rows of both runs" sh -c "grep -q '^tr,1,' '$SCRATCH/trace.csv' && grep -q '^tr,2,' '$SCRATCH/trace.csv'"
+	run_vb report --svg "$SCRATCH/trace.svg" "$SCRATCH/trace.csv"
+	expect_out '^tr run 2: [0-9]+ samples over ' "report sums up each run of the trace"
+	check "and draws it" grep -q 'tr: write rate within each run' "$SCRATCH/trace.svg"
 else
 	not_ok "--trace made no file"
 fi

@@ -1,0 +1,251 @@
+/* A --trace file in `vbench report`: the rate within each run, summed up as text (with
+ * the knee, see vb_knee.h) and drawn as lines for one label. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_internal.h"
+#include "vb_escape.h"
+#include "vb_knee.h"
+#include "vb_result.h"
+
+void vbr_trace_free(struct vbr_trace *t)
+{
+	for (size_t i = 0; i < t->n_labels; i++)
+		free(t->labels[i]);
+	free(t->labels);
+	free(t->s);
+	memset(t, 0, sizeof *t);
+}
+
+int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsample *s)
+{
+	size_t li = 0;
+
+	while (li < t->n_labels && strcmp(t->labels[li], label) != 0)
+		li++;
+	if (li == t->n_labels) {
+		if (vbr_grow((void **)&t->labels, &t->cap_labels, t->n_labels + 1,
+			     sizeof *t->labels) < 0 ||
+		    (t->labels[t->n_labels] = vbr_dup_n(label, strlen(label))) == NULL)
+			return -1;
+		t->n_labels++;
+	}
+	if (vbr_grow((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s) < 0)
+		return -1;
+	t->s[t->n] = *s;
+	t->s[t->n].label = li;
+	t->n++;
+	return 0;
+}
+
+/* The samples of one measured run, in file order, as intervals; their count (the caller
+ * frees *out). A run is the samples of one label and run number that are not warm-up. */
+static size_t run_samples(const struct vbr_trace *t, size_t label, uint64_t run,
+			  struct vb_interval **out)
+{
+	size_t n = 0;
+	struct vb_interval *iv = malloc((t->n ? t->n : 1) * sizeof *iv);
+
+	*out = iv;
+	if (iv == NULL)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct vbr_tsample *s = &t->s[i];
+		if (s->label == label && s->run == run && !s->warmup) {
+			iv[n].start_secs = s->start_secs;
+			iv[n].secs = s->secs;
+			iv[n].bytes = s->bytes;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Calls fn for each measured run of label once, in first-seen order. */
+static int each_run(const struct vbr_trace *t, size_t label,
+		    int (*fn)(void *arg, uint64_t run, const struct vb_interval *iv, size_t n),
+		    void *arg)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		const struct vbr_tsample *s = &t->s[i];
+		bool first = s->label == label && !s->warmup;
+		for (size_t j = 0; first && j < i; j++)
+			first = !(t->s[j].label == label && t->s[j].run == s->run && !t->s[j].warmup);
+		if (!first)
+			continue;
+		struct vb_interval *iv;
+		size_t n = run_samples(t, label, s->run, &iv);
+		int rc = iv == NULL ? -1 : fn(arg, s->run, iv, n);
+		free(iv);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+struct print_ctx {
+	FILE *f;
+	const char *label;
+};
+
+static int print_run(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+{
+	struct print_ctx *p = arg;
+	double lo = INFINITY, hi = 0, bytes = 0, secs = 0;
+	struct vb_knee k;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(iv[i].secs > 0))
+			continue;
+		double r = (double)iv[i].bytes / iv[i].secs;
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+		bytes += (double)iv[i].bytes;
+		secs += iv[i].secs;
+	}
+	vb_text(p->f, p->label);
+	fprintf(p->f, " run %llu: %zu samples over %.1f s", (unsigned long long)run, n, secs);
+	if (secs > 0)
+		fprintf(p->f, ", %.1f to %.1f MB/s, %.1f MB/s in all", lo / 1e6, hi / 1e6,
+			bytes / secs / 1e6);
+	vb_knee_find(iv, n, &k);
+	if (k.found)
+		fprintf(p->f, "; knee at %.1f s: burst %.1f MB/s for the first %.1f MB, then %.1f "
+			"MB/s", k.at_secs, k.burst_bytes_per_sec / 1e6, (double)k.at_bytes / 1e6,
+			k.sustained_bytes_per_sec / 1e6);
+	else if (k.checked)
+		fputs("; no knee", p->f);
+	fputc('\n', p->f);
+	return 0;
+}
+
+int vbr_trace_print(FILE *f, const struct vbr_trace *t)
+{
+	for (size_t l = 0; l < t->n_labels; l++) {
+		struct print_ctx p = {f, t->labels[l]};
+		if (each_run(t, l, print_run, &p) < 0)
+			return -1;
+	}
+	return vbr_finish(f);
+}
+
+/* ---- the chart ---------------------------------------------------------------------- */
+
+#define W 760.0
+#define H 420.0
+#define LEFT 70.0
+#define TOP 50.0
+#define PW (W - LEFT - 150.0)
+#define PH (H - TOP - 60.0)
+
+struct svg_ctx {
+	FILE *f;
+	double x_max, y_max;     /* seconds, bytes/sec at the plot's edges */
+	size_t drawn;
+};
+
+static int extent(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+{
+	struct svg_ctx *c = arg;
+	(void)run;
+	for (size_t i = 0; i < n; i++) {
+		double end = iv[i].start_secs + iv[i].secs;
+		double r = iv[i].secs > 0 ? (double)iv[i].bytes / iv[i].secs : 0;
+		c->x_max = end > c->x_max ? end : c->x_max;
+		c->y_max = r > c->y_max ? r : c->y_max;
+	}
+	return 0;
+}
+
+static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+				     "#8c564b", "#e377c2", "#7f7f7f"};
+#define N_COLORS (sizeof colors / sizeof colors[0])
+
+static int line(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+{
+	struct svg_ctx *c = arg;
+	const char *color = colors[c->drawn % N_COLORS];
+	struct vb_knee k;
+
+	fprintf(c->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
+	for (size_t i = 0; i < n; i++) {
+		if (!(iv[i].secs > 0))
+			continue;
+		double x = LEFT + (iv[i].start_secs + iv[i].secs / 2) / c->x_max * PW;
+		double y = TOP + PH - (double)iv[i].bytes / iv[i].secs / c->y_max * PH;
+		fprintf(c->f, "%.1f,%.1f ", x, y);
+	}
+	fputs("\"/>\n", c->f);
+	vb_knee_find(iv, n, &k);
+	if (k.found) {
+		double x = LEFT + k.at_secs / c->x_max * PW;
+		fprintf(c->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-dasharray=\"4 3\"/>\n", x, TOP, x, TOP + PH, color);
+	}
+	double ly = TOP + 14.0 * (double)c->drawn;
+	fprintf(c->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+		"stroke-width=\"2\"/><text x=\"%.1f\" y=\"%.1f\">run %llu%s</text>\n",
+		LEFT + PW + 15, ly, LEFT + PW + 35, ly, color, LEFT + PW + 40, ly + 4,
+		(unsigned long long)run, k.found ? " (knee dashed)" : "");
+	c->drawn++;
+	return 0;
+}
+
+/* A round step (1, 2 or 5 times a power of ten) near raw. */
+static double round_step(double raw)
+{
+	double p = pow(10, floor(log10(raw)));
+	double m = raw / p;
+	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
+{
+	size_t l = 0;
+	struct svg_ctx c = {f, 0, 0, 0};
+
+	if (label != NULL)
+		while (l < t->n_labels && strcmp(t->labels[l], label) != 0)
+			l++;
+	if (l >= t->n_labels)
+		return -2;
+	if (each_run(t, l, extent, &c) < 0)
+		return -1;
+	if (!(c.x_max > 0))
+		c.x_max = 1;
+	double ystep = round_step(c.y_max > 0 ? c.y_max / 1e6 / 5 : 1);
+	c.y_max = ceil(c.y_max / 1e6 / ystep) * ystep * 1e6;
+	if (!(c.y_max > 0))
+		c.y_max = ystep * 1e6;
+	double xstep = round_step(c.x_max / 8);
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s\n<svg xmlns=\"http://www.w3.org/"
+		"2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+		"fill=\"white\"/>\n<text x=\"%.1f\" y=\"22\" font-size=\"15\">", VB_SVG_MARK, W, H, W,
+		H, LEFT);
+	vb_report_xml_text(f, t->labels[l]);
+	fputs(": write rate within each run</text>\n", f);
+	for (double y = 0; y <= c.y_max / 1e6 + ystep / 2; y += ystep) {
+		double py = TOP + PH - y * 1e6 / c.y_max * PH;
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", LEFT, py,
+			LEFT + PW, py, LEFT - 6, py + 4, y);
+	}
+	for (double x = 0; x <= c.x_max + xstep / 2; x += xstep) {
+		double px = LEFT + x / c.x_max * PW;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", px,
+			TOP + PH + 18, x);
+	}
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n"
+		"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n"
+		"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">seconds into the run</text>\n"
+		"<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">"
+		"MB/s (10^6 bytes/s)</text>\n", LEFT, TOP + PH, LEFT + PW, TOP + PH, LEFT, TOP,
+		LEFT, TOP + PH, LEFT + PW / 2, TOP + PH + 40, TOP + PH / 2, TOP + PH / 2);
+	if (each_run(t, l, line, &c) < 0)
+		return -1;
+	fputs("</svg>\n", f);
+	return vbr_finish(f);
+}
