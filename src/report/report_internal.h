@@ -66,6 +66,9 @@ struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
 /* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
 void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 
+/* svg.c: a round tick step (1, 2 or 5 times a power of ten) near raw. */
+double vbr_nice_step(double raw);
+
 /* trace.c: a --trace file (interval samples within runs), read, summed up and drawn. */
 struct vbr_tsample {
 	size_t label;          /* index into labels */

@@ -67,7 +67,7 @@ struct chart {
 #define SVG_LABEL_MAX 24
 
 /* A round tick step (1, 2 or 5 times a power of ten) near raw. */
-static double nice_step(double raw)
+double vbr_nice_step(double raw)
 {
 	double p = pow(10, floor(log10(raw)));
 	double m = raw / p;
@@ -100,7 +100,7 @@ static struct chart chart_layout(const struct vb_comparison *a, size_t subtitle_
 	if (!(ymax > 0) || !isfinite(ymax))
 		ymax = 1;
 	ymax *= 1.08;   /* room above the highest whisker for a mean written there */
-	c.y_step = nice_step(ymax / 5);
+	c.y_step = vbr_nice_step(ymax / 5);
 	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
 	/* The subtitles are never cut: the chart is widened to the longer of them, and the
 	 * plot takes all the width there is, its bars wider (up to a point) when few. */

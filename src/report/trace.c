@@ -193,14 +193,6 @@ static int line(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
 	return 0;
 }
 
-/* A round step (1, 2 or 5 times a power of ten) near raw. */
-static double round_step(double raw)
-{
-	double p = pow(10, floor(log10(raw)));
-	double m = raw / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
 int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 {
 	size_t l = 0;
@@ -215,11 +207,11 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 		return -1;
 	if (!(c.x_max > 0))
 		c.x_max = 1;
-	double ystep = round_step(c.y_max > 0 ? c.y_max / 1e6 / 5 : 1);
+	double ystep = vbr_nice_step(c.y_max > 0 ? c.y_max / 1e6 / 5 : 1);
 	c.y_max = ceil(c.y_max / 1e6 / ystep) * ystep * 1e6;
 	if (!(c.y_max > 0))
 		c.y_max = ystep * 1e6;
-	double xstep = round_step(c.x_max / 8);
+	double xstep = vbr_nice_step(c.x_max / 8);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s\n<svg xmlns=\"http://www.w3.org/"
 		"2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
