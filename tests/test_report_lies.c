@@ -90,6 +90,10 @@ static void test_notes_read_back(void **state)
 	text = print(&a, vb_report_print_markdown);
 	assert_non_null(strstr(text, "\nStorage:\n\n- ext4-virtio_blk: run 2: burst"));
 	free(text);
+	text = print(&a, vb_report_print_json);
+	assert_non_null(strstr(text, "\"storage_notes\": [\n    {\"label\": \"ext4-virtio_blk\", "
+				     "\"text\": \"run 2: burst"));
+	free(text);
 	vb_comparison_free(&a);
 	vb_dataset_free(&d);
 	free(csv);

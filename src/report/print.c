@@ -388,7 +388,15 @@ int vb_report_print_json(FILE *f, const struct vb_comparison *a)
 		json_comparison(f, &a->groups[g]);
 		fputs("    }", f);
 	}
-	fputs("\n  ]\n}\n", f);
+	fputs("\n  ],\n  \"storage_notes\": [", f);
+	for (size_t i = 0; i < a->n_notes; i++) {
+		fputs(i ? ",\n    {" : "\n    {", f);
+		json_key_str(f, "label", a->notes[i].label);
+		fputs(", ", f);
+		json_key_str(f, "text", a->notes[i].text);
+		fputs("}", f);
+	}
+	fputs(a->n_notes ? "\n  ]\n}\n" : "]\n}\n", f);
 	return vbr_finish(f);
 }
 
