@@ -129,6 +129,37 @@ static void test_bucket_formula(void **state)
 	assert_int_equal(h.max_ns, 7);
 }
 
+/* The summary reports each quantile as its own: one value in a hundred above all the
+ * others moves p99 and max, not p90. */
+static void test_summary_quantiles_are_their_own(void **state)
+{
+	struct vb_hist h;
+	(void)state;
+	vb_hist_init(&h);
+	for (int i = 0; i < 89; i++)
+		vb_hist_add(&h, 1000);
+	for (int i = 0; i < 10; i++)
+		vb_hist_add(&h, 100000);
+	vb_hist_add(&h, 10000000);
+	struct vb_latency l = vb_hist_summary(&h);
+	assert_int_equal(l.writes, 100);
+	assert_true(l.p50_ns >= 900 && l.p50_ns <= 1100);
+	assert_true(l.p90_ns >= 90000 && l.p90_ns <= 110000);
+	assert_true(l.p99_ns >= 90000 && l.p99_ns <= 110000);
+	/* one in a thousand of a hundred: the top value */
+	assert_true(l.p999_ns >= 9000000 && l.p999_ns <= 11000000);
+	assert_int_equal(l.max_ns, 10000000);
+	/* with the tail one write in ten, p99 sits in it and p90 does not */
+	vb_hist_init(&h);
+	for (int i = 0; i < 95; i++)
+		vb_hist_add(&h, 1000);
+	for (int i = 0; i < 5; i++)
+		vb_hist_add(&h, 1000000);
+	l = vb_hist_summary(&h);
+	assert_true(l.p90_ns >= 900 && l.p90_ns <= 1100);
+	assert_true(l.p99_ns >= 900000 && l.p99_ns <= 1100000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_single_and_huge),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_bucket_formula),
+		cmocka_unit_test(test_summary_quantiles_are_their_own),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -806,6 +806,62 @@ static void test_locked_file(void **state)
 	expect_held(&b, 0, NULL);
 }
 
+/* The end-of-run calls really reach the kernel: on a pipe, fsync and fdatasync fail
+ * with EINVAL, where a call made of nothing would say yes. */
+static void test_sync_calls_reach_the_kernel(void **state)
+{
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	errno = 0;
+	assert_int_equal(vb_os_io.sync(NULL, p[1], VB_CALL_FDATASYNC), -1);
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_int_equal(vb_os_io.sync(NULL, p[1], VB_CALL_FSYNC), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(vb_os_io.sync(NULL, p[1], VB_CALL_NONE), 0);
+	close(p[0]);
+	close(p[1]);
+}
+
+/* --direct and --sync dsync open the file with O_DIRECT and O_DSYNC themselves (as the
+ * kernel reports the open file's flags), where the filesystem takes them. */
+static void test_open_flags_reach_the_kernel(void **state)
+{
+	char dir[] = "/var/tmp/vbench-flags.XXXXXX";
+	struct vb_open_req req = {VB_OPEN_CREATE, true, true, false};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	int fd = vb_os_io.openat(NULL, dfd, "f", &req);
+	if (fd < 0 && errno == EINVAL) {
+		unlinkat(dfd, "f", 0);
+		close(dfd);
+		rmdir(dir);
+		print_message("skip: /var/tmp takes no O_DIRECT\n");
+		skip();
+	}
+	assert_true(fd >= 0);
+	int fl = fcntl(fd, F_GETFL);
+	assert_true((fl & O_DIRECT) != 0);
+	assert_true((fl & O_DSYNC) == O_DSYNC);
+	close(fd);
+	req.kind = VB_OPEN_EXISTING;
+	req.direct = req.dsync = false;
+	fd = vb_os_io.openat(NULL, dfd, "f", &req);
+	assert_true(fd >= 0);
+	fl = fcntl(fd, F_GETFL);
+	assert_true((fl & O_DIRECT) == 0);
+	assert_true((fl & O_NONBLOCK) == 0);   /* opened without waiting, then cleared */
+	close(fd);
+	unlinkat(dfd, "f", 0);
+	close(dfd);
+	rmdir(dir);
+}
+
 /* Without /proc/locks, nothing can tell whether a program has the file locked. */
 static void test_no_proc_locks_fails_closed(void **state)
 {
@@ -969,6 +1025,8 @@ int main(void)
 		cmocka_unit_test(test_locked_file),
 		cmocka_unit_test(test_unidentified_loop_fails_closed),
 		cmocka_unit_test(test_no_proc_locks_fails_closed),
+		cmocka_unit_test(test_sync_calls_reach_the_kernel),
+		cmocka_unit_test(test_open_flags_reach_the_kernel),
 		cmocka_unit_test(test_btrfs_lock_under_filesystem_device),
 		cmocka_unit_test(test_overlay_layers_are_one_file),
 		cmocka_unit_test(test_disk_mounted_or_held),

@@ -184,6 +184,11 @@ static void test_every_offset_once_and_results_joined(void **state)
 	assert_int_equal(r.partial_blocks, 0);
 	assert_int_equal(r.latency.writes, 1000);
 	assert_int_equal(h.count, 1000);
+	/* each write's latency is its own, from its submission: a write holds 200 us,
+	 * while the run takes 50 ms at least (generous bounds for a loaded machine) */
+	assert_true(r.latency.p50_ns >= 200000);
+	assert_true(r.latency.max_ns < 5000000000ULL);
+	assert_true(r.latency.p50_ns < r.secs * 1e9 / 10);
 	/* one sync and one close, after all the writers */
 	assert_int_equal(pf.syncs, 1);
 	assert_int_equal(pf.closes, 1);

@@ -20,11 +20,32 @@ if wait_for "^# run 1 of 20" "$SCRATCH/f.out"; then
 	rm -f "$d/f.img"
 	mkfifo "$d/f.img"
 	wait_pid "$pid" 20
+	# a vbench that waited is released (its session outlives the kill of the guard)
+	[ "$WAIT_RC" = 137 ] && timeout 2 cat "$d/f.img" >/dev/null 2>&1
 	check "a FIFO in place of the file: vbench does not wait for a reader (exit $WAIT_RC)" [ "$WAIT_RC" = 3 ]
 	check "and says the name no longer holds its file" grep -q "no longer names the file vbench created" "$SCRATCH/f.err"
 	check "the FIFO is left alone" [ -p "$d/f.img" ]
 else
 	not_ok "the FIFO case never got under way" "$(cat "$SCRATCH/f.err")"
+	kill "$pid"
+fi
+
+# --- the worker holds none of the descriptors it does not need --------------------------------
+d=$(new_dir)
+rm -f "$SCRATCH/w.out" "$SCRATCH/w.err"
+"$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=5 --csv-append "$d/runs.csv" "$d" >"$SCRATCH/w.out" 2>"$SCRATCH/w.err" &
+pid=$!
+if wait_for "^# run 1 of 5" "$SCRATCH/w.out" && [ -d /proc/self/fd ]; then
+	w=$(worker_of "$pid" | tail -n 1)
+	fds=$(for f in /proc/"$w"/fd/*; do readlink "$f"; done 2>/dev/null)
+	check "the worker ($w) does not hold the --csv-append file" sh -c '! printf "%s\n" "$1" | grep -q "runs.csv"' _ "$fds"
+	check "its standard output is the null device" [ "$(readlink /proc/"$w"/fd/1)" = /dev/null ]
+	check "and so is its standard input" [ "$(readlink /proc/"$w"/fd/0)" = /dev/null ]
+	check "vbench's own standard output is the user's" [ "$(readlink /proc/"$pid"/fd/1)" = "$SCRATCH/w.out" ]
+	kill "$pid"
+	wait_pid "$pid" 30
+else
+	not_ok "the descriptor case never got under way" "$(cat "$SCRATCH/w.err")"
 	kill "$pid"
 fi
 

@@ -30,6 +30,9 @@ run_vb --no-progress --force bs=4k count=1 runs=1 --csv-append "$d/runs.csv" "$d
 expect_rc 2 "the --csv-append file as the target is refused, even with --force"
 expect_err "where vbench writes its results" "the message says why"
 check "the collected results are intact" [ "$(cksum <"$d/runs.csv")" = "$sum" ]
+run_vb --no-progress --force bs=4k count=1 runs=1 --trace "$d/runs.csv" "$d/runs.csv"
+expect_rc 2 "the --trace file as the target is refused"
+check "and is intact" [ "$(cksum <"$d/runs.csv")" = "$sum" ]
 "$VBENCH" --no-progress --force bs=4k count=1 runs=1 "$d/runs.csv" >>"$d/runs.csv" 2>"$SCRATCH/err"
 check "standard output as the target is refused (exit $?)" [ $? = 2 ]
 check "and says so" grep -q "standard output" "$SCRATCH/err"
@@ -48,6 +51,15 @@ if wait_for "^# target" "$SCRATCH/a.out" || wait_for "records" "$SCRATCH/a.out";
 	run_vb --no-progress --force bs=4k count=1 runs=1 "$d/img"
 	expect_rc 2 "a second vbench on the file the first is writing is refused"
 	expect_err "in use" "the message says it is in use"
+	if [ -n "$holdlock" ]; then
+		# a program that locks what it uses, started after vbench, is refused by it
+		for kind in ofd posix flock; do
+			"$holdlock" $kind "$d/img" >/dev/null 2>&1 &
+			lp=$!
+			wait_pid "$lp" 5
+			check "a $kind lock on the file vbench is writing is refused (exit $WAIT_RC)" [ "$WAIT_RC" = 2 ]
+		done
+	fi
 	kill "$pid" 2>/dev/null
 	wait_pid "$pid" 30
 else
