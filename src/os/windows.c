@@ -312,16 +312,6 @@ static wchar_t *join_norm(int dirfd, const char *name)
 	return norm;
 }
 
-/* join_norm, as CreateFileW is given it. */
-static wchar_t *join(int dirfd, const char *name)
-{
-	wchar_t *n = join_norm(dirfd, name);
-	wchar_t *s = n != NULL ? sys_path(n) : NULL;
-
-	free(n);
-	return s;
-}
-
 /* Opens name in the directory held as dir: NtCreateFile with dir as the root of the name,
  * so that the name is looked up in that very directory, whatever has become of the path
  * it was opened at (Win32 has no such call; ntdll has had it since NT). The handle, or
@@ -1669,16 +1659,47 @@ int vb_os_open_read(int dirfd, const char *name)
 	return fd;
 }
 
+/* Within the held directory, by handle: from is opened relative to it, and renamed to a
+ * name relative to it (FILE_RENAME_INFORMATION with the directory as RootDirectory). */
 int vb_os_rename(int dirfd, const char *from, const char *to)
 {
-	wchar_t *a = join(dirfd, from), *b = join(dirfd, to);
-	BOOL ok = a != NULL && b != NULL && MoveFileExW(a, b, MOVEFILE_REPLACE_EXISTING);
-	DWORD e = GetLastError();
+	const struct vb_win_open o = {
+		DELETE | SYNCHRONIZE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+		OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT,
+	};
+	char comp[1024];
+	wchar_t *p;
+	IO_STATUS_BLOCK iosb;
 
-	free(a);
-	free(b);
-	if (!ok) {
-		errno = map_error(e);
+	wchar_t *w = vb_win_component(to, comp, sizeof comp) && !vb_win_is_reserved(comp)
+			     ? widen(comp) : NULL;
+	if (w == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	HANDLE h = open_at(dirfd, from, &o, &p);
+	free(p);
+	if (h == INVALID_HANDLE_VALUE) {
+		free(w);
+		return fail_win();
+	}
+	size_t len = wcslen(w) * sizeof *w;
+	FILE_RENAME_INFORMATION *ri = calloc(1, sizeof *ri + len);
+	bool room = ri != NULL;
+	NTSTATUS st = -1;
+	if (room) {
+		ri->ReplaceIfExists = TRUE;
+		ri->RootDirectory = handle_of(dirfd);
+		ri->FileNameLength = (ULONG)len;
+		memcpy(ri->FileName, w, len);
+		st = NtSetInformationFile(h, &iosb, ri, (ULONG)(sizeof *ri + len),
+					  FileRenameInformation);
+	}
+	free(ri);
+	free(w);
+	CloseHandle(h);
+	if (st < 0) {
+		errno = !room ? ENOMEM : map_error(RtlNtStatusToDosError(st));
 		return -1;
 	}
 	return 0;
