@@ -106,6 +106,8 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.write_bps_device" ]; th
 	mm=$(lsblk -dno MAJ:MIN "$L" | tr -d ' ')
 	g=$cg/vbench-lies-$$
 	mkdir "$g"
+	# The group goes however this file ends (once empty: its process has ended).
+	trap 'rmdir "$g" 2>/dev/null; finish' EXIT
 	rate=16777216   # 16 MiB/s
 	echo "$mm $rate" >"$g/blkio.throttle.write_bps_device"
 	# The shell moves itself into the group, then becomes vbench; the worker follows.
@@ -117,6 +119,7 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.write_bps_device" ]; th
 	ERR=$(cat "$SCRATCH/err")
 	echo $$ >"$cg/cgroup.procs" 2>/dev/null
 	rmdir "$g" 2>/dev/null
+	trap finish EXIT
 	expect_rc 0 "vbench under the blkio throttle"
 	checked=$(json_member "$OUT" runs_checked)
 	found=$(json_member "$OUT" runs_with_knee)
