@@ -1,6 +1,8 @@
 /* The pure rules of the Windows backend, compiled on every system so that the unit
- * tests check them where they run: driver and filesystem labels from what Windows
- * reports, and the in-use decision for a disk. */
+ * tests check them where they run: driver and file system labels from what Windows
+ * reports, the in-use decision for a disk, what a target's name names (reserved device
+ * names, volumes, NUL), the flags files are opened with, long paths, one component of
+ * a name, and the name of the Windows version. */
 #include "os_internal.h"
 
 #include <stdio.h>

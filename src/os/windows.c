@@ -1,11 +1,13 @@
-/* Windows: CreateFileW with FILE_FLAG_NO_BUFFERING for --direct and
- * FILE_FLAG_WRITE_THROUGH for --sync dsync, FlushFileBuffers for the syncs,
- * QueryPerformanceCounter for the clock, files of a directory target created with
- * CREATE_NEW and FILE_FLAG_DELETE_ON_CLOSE, disks as \\.\PhysicalDriveN and volumes as
- * \\.\E:, the console's Ctrl+C, Ctrl+Break and close as the stop signals, and the worker
- * as a thread whose blocked call CancelSynchronousIo interrupts. Descriptors are the C
- * runtime's, over the Win32 handles (_open_osfhandle); paths are UTF-8 inside vbench and
- * UTF-16 at the system. The pure rules are in win_names.c. */
+/* Windows, XP to 11: FILE_FLAG_NO_BUFFERING for --direct and FILE_FLAG_WRITE_THROUGH for
+ * --sync dsync, FlushFileBuffers for the syncs, QueryPerformanceCounter for the clock;
+ * files of a directory target created relative to the held directory (NtCreateFile)
+ * with delete on close; disks as \\.\PhysicalDriveN (volumes and other devices are
+ * refused by name); the console's Ctrl+C, Ctrl+Break and close as the stop signals; the
+ * worker as a thread whose blocked call CancelSynchronousIo interrupts where Windows has
+ * it. Only functions Windows XP has are imported; later ones are looked up (kernel32_fn).
+ * Descriptors are the C runtime's, over the Win32 handles (_open_osfhandle); paths are
+ * UTF-8 inside vbench and UTF-16 at the system. The pure rules are in win_names.c, the
+ * threads in win_threads.c. */
 #include "os_internal.h"
 
 #if VB_OS_WINDOWS
