@@ -40,9 +40,6 @@ struct vb_run_analysis {
 void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
 		const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a);
 
-/* Whether run r ended with its first O_DIRECT write refused (EINVAL at offset 0): an
- * alignment the platform could not report beforehand, so a setup error, not an I/O one. */
-int vb_direct_refused(const struct vb_config *cfg, const struct vb_run *r);
 
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
  * results are not stable") into buf; returns 0 when there is nothing to say. */

@@ -44,6 +44,9 @@ struct vb_run {
 	double data_held_back;        /* that time as a fraction of the writers' time */
 	bool data_note;               /* data_held_back is above VB_DATA_NOTE: say so */
 	bool paused;                  /* the process was stopped (SIGSTOP) during the run */
+	bool direct_refused;          /* its first direct write was refused (EINVAL at offset
+				       * 0): an alignment the platform could not report
+				       * beforehand, so a setup error, not an I/O one */
 	char detail[192];             /* what held or replaced the target, when that failed it */
 	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */

@@ -460,7 +460,7 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 	}
 	if (st == VB_OK)
 		return EXIT_OK;
-	return last != NULL && vb_direct_refused(&a->cfg, last) ? EXIT_SETUP : EXIT_IO;
+	return last != NULL && last->direct_refused ? EXIT_SETUP : EXIT_IO;
 }
 
 static int run(struct app *a)

@@ -387,6 +387,27 @@ static void check_write_fault(int err)
 	vb_run_free(&r);
 }
 
+/* Only a direct run's first write refused with EINVAL is the alignment the platform
+ * could not report beforehand (a setup error); later, or without direct I/O, it is an
+ * I/O error like any other. */
+static void test_direct_refusal_is_told_apart(void **state)
+{
+	const struct step first[] = {{0, EINVAL, 0}};
+	const struct step later[] = {{0, 0, 0}, {0, EINVAL, 0}};
+	struct vb_run r;
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		struct fake f = {.script = i == 1 ? later : first, .n_script = i == 1 ? 2 : 1};
+		struct vb_io_ops o = fake_ops(&f);
+		struct vb_write_plan p = plan_for(4, VB_SYNC_FSYNC);
+		p.req.direct = i < 2;
+		assert_int_equal(vb_write_run(&o, &p, &r), -1);
+		assert_int_equal(r.err, EINVAL);
+		assert_true(r.direct_refused == (i == 0));
+		vb_run_free(&r);
+	}
+}
+
 static void test_write_faults(void **state)
 {
 	(void)state;
@@ -685,6 +706,7 @@ int main(void)
 		T(test_eintr_retried),
 		T(test_eintr_with_stop_flag_stops),
 		T(test_write_faults),
+		T(test_direct_refusal_is_told_apart),
 		T(test_sync_eio),
 		T(test_sink_sync_refusal_is_not_an_error),
 		T(test_close_error),

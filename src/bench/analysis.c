@@ -1,5 +1,4 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,10 +151,4 @@ int vb_analysis_loop_text(const char *loop, char *buf, size_t n)
 		 "cache of the file under it, so the figures may measure memory, not the disk; "
 		 "set it up with losetup --direct-io=on", loop);
 	return 1;
-}
-
-int vb_direct_refused(const struct vb_config *cfg, const struct vb_run *r)
-{
-	return cfg->direct && r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_WRITE &&
-	       r->err == EINVAL && r->err_offset_bytes == 0;
 }

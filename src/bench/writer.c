@@ -641,6 +641,9 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	release(ops, p, keep_fd, out->bytes);
 	if (p->resumed != NULL && atomic_exchange(p->resumed, 0))
 		out->paused = true;
+	out->direct_refused = p->req.direct && out->stop == VB_STOP_ERROR &&
+			      out->stage == VB_STAGE_WRITE && out->err == EINVAL &&
+			      out->err_offset_bytes == 0;
 	out->latency = vb_hist_summary(hist);
 	return rc;
 }

@@ -311,7 +311,7 @@ void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run
 	else if (r->stop == VB_STOP_TIMEOUT)
 		fprintf(f, "vbench: %s %llu aborted: a %s of %s did not return within --timeout "
 			"%.0f s (at offset %llu)\n", kind, n, what, tgt, cfg->timeout_secs, off);
-	else if (vb_direct_refused(cfg, r))
+	else if (r->direct_refused)
 		fprintf(f, "vbench: %s: the first %s write of %llu bytes was refused "
 			"(EINVAL): bs must be a multiple of the device's logical block size\n",
 			tgt, vb_os_caps()->direct_how ? vb_os_caps()->direct_how : "direct",
