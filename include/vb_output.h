@@ -15,6 +15,7 @@
 #include "vb_buf.h"
 #include "vb_config.h"
 #include "vb_env.h"
+#include "vb_live.h"
 #include "vb_flush.h"
 #include "vb_result.h"
 
@@ -34,33 +35,17 @@ struct vb_context {
 	const char *auto_note;    /* runs=auto: why the runs stopped (vb_auto_text), or NULL */
 };
 
-/* A live progress reading. */
-struct vb_progress {
-	uint64_t run, runs;
-	uint64_t bytes_done, bytes_total;
-	double elapsed_secs;
-	double current_bytes_per_sec;  /* over the last refresh; 0 when not yet known */
-};
-
 /* BSD dd's status line: "N bytes transferred in S secs (R bytes/sec)". */
 void vb_format_status(char *buf, size_t n, uint64_t bytes, double secs);
 
 /* One progress line (no newline): bytes, percent, current and average rate, ETA. */
 void vb_format_progress(char *buf, size_t n, const struct vb_progress *p);
 
-/* Draws the progress line over the previous one (a terminal line, no newline). */
-void vb_out_progress(FILE *f, const char *line);
-
-/* Erases a drawn progress line. */
-void vb_out_progress_erase(FILE *f);
-
-/* A status line (SIGUSR1, SIGINFO) on a line of its own, erasing a drawn progress line. */
-void vb_out_status_line(FILE *f, const char *line, bool progress_drawn);
-
-/* The stall warning: "vbench: stall: run 2: write at offset N has not returned after
- * 30 s"; who names a writer when several are in flight (or is ""). */
-void vb_out_stall(FILE *f, bool progress_drawn, const char *kind, uint64_t run,
-		  const char *stage, const char *who, uint64_t offset, double secs);
+/* The live lines on f (vb_live.h): the progress line drawn over the previous one, a
+ * status line (SIGUSR1, SIGINFO) on a line of its own, the stall warning "vbench:
+ * stall: run 2: write at offset N has not returned after 30 s" (naming the writer when
+ * several are in flight). */
+struct vb_live vb_out_live(FILE *f);
 
 /* "vbench: MSG" on a line of its own, the message escaped: it may quote paths. */
 void vb_out_error(FILE *f, const char *msg);

@@ -11,6 +11,7 @@
 #include "vb_flush.h"
 #include "vb_hist.h"
 #include "vb_io.h"
+#include "vb_live.h"
 #include "vb_os.h"
 #include "vb_result.h"
 #include "vb_target.h"
@@ -19,7 +20,7 @@
 /* How the engine reaches the system and reports. */
 struct vb_engine_io {
 	const struct vb_io_ops *ops;  /* system calls (fakes in tests) */
-	FILE *status;                 /* progress and status lines: stderr */
+	struct vb_live live;          /* progress and status lines (main.c: vb_out_live) */
 	bool progress;                /* draw the live progress line */
 	struct vb_sigflags *flags;    /* stop and status requests */
 	struct vb_watch *watch;       /* the call in progress, for a watchdog (may be NULL) */

@@ -32,7 +32,8 @@ struct vb_shared *vb_shared_new(void);
 /* How the supervisor talks to the user. */
 struct vb_supervise_io {
 	const struct vb_io_ops *ops;                       /* the worker's calls (fakes in tests) */
-	FILE *status;                                      /* stall lines: stderr */
+	struct vb_live live;                               /* progress, status and stall
+							    * lines (main.c: vb_out_live) */
 	bool progress;                                     /* the worker draws progress */
 	void (*on_run)(void *arg, const struct vb_run *r); /* shows a run as it arrives */
 	void *arg;

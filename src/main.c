@@ -465,8 +465,8 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 
 static int run(struct app *a)
 {
-	struct vb_supervise_io io = {&vb_os_io, stderr, a->cfg.progress == VB_ON, on_run, a,
-				     a->csv.fd, a->trace.fd};
+	struct vb_supervise_io io = {&vb_os_io, vb_out_live(stderr), a->cfg.progress == VB_ON,
+				     on_run, a, a->csv.fd, a->trace.fd};
 	struct vb_supervise_result res;
 	struct vb_buf header;
 

@@ -239,7 +239,9 @@ static void test_data_wait_of_several_writers(void **state)
 	atomic_store(&made, 0);
 	assert_int_equal(vb_source_init(&src, VB_SRC_RANDOM, BS, 4096, 4, MAX_BLOCKS * BS, 3, true),
 			 0);
-	struct vb_ring_tuning t = {20000, 20000000, 5000000, false, false, slow_make, &made};
+	struct vb_ring_tuning t = {.first_nap_ns = 20000, .nap_max_ns = 20000000,
+				  .recheck_ns = 5000000, .on_make = slow_make,
+				  .on_make_arg = &made};
 	vb_source_ring_tune(&src, &t);
 	uint64_t count = VB_RING_MIN_BYTES / BS + 40;
 	struct vb_write_plan p = plan(&src, count, 4);

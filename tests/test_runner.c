@@ -5,6 +5,7 @@
 #include <string.h>
 #include "fake_io.h"
 #include "vb_analysis.h"
+#include "vb_output.h"
 #include "vb_runner.h"
 
 #define MS 1000000ULL
@@ -61,7 +62,8 @@ static int teardown(void **state)
 
 static bool run(FILE *status, struct vb_engine_result *res)
 {
-	struct vb_engine_io io = {&ops, status, false, &flags, NULL, on_run, NULL, NULL};
+	struct vb_engine_io io = {&ops, vb_out_live(status), false, &flags, NULL, on_run, NULL,
+				  NULL};
 	return vb_engine_run(&cfg, &tgt, &io, res);
 }
 
@@ -190,7 +192,8 @@ static void test_status_request_prints_a_dd_status_line(void **state)
 static void test_recording_failure_stops(void **state)
 {
 	struct vb_engine_result res;
-	struct vb_engine_io io = {&ops, stderr, false, &flags, NULL, NULL, NULL, NULL};
+	struct vb_engine_io io = {&ops, vb_out_live(stderr), false, &flags, NULL, NULL, NULL,
+				  NULL};
 	(void)state;
 	io.on_run = NULL;
 	assert_true(vb_engine_run(&cfg, &tgt, &io, &res));   /* nothing to record into: fine */

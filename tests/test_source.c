@@ -281,8 +281,9 @@ static pthread_t start_waiting_get(struct blocked_get *g, struct vb_source_buf *
 
 /* The maker naps an hour, and a waiting writer looks again after an hour: only a
  * wake-up ends a wait within a test. */
-static const struct vb_ring_tuning hour_waits = {3600000000000ULL, 3600000000000ULL,
-						  3600000000000ULL, false};
+static const struct vb_ring_tuning hour_waits = {
+	.first_nap_ns = 3600000000000ULL, .nap_max_ns = 3600000000000ULL,
+	.recheck_ns = 3600000000000ULL};
 
 /* A ring of 1 MiB blocks at qd 1, which has 4 slots, its first run begun and blocks 0
  * to 3 taken (none given back): the maker now waits for block 0's slot; with hour_naps,
@@ -476,7 +477,8 @@ static void test_ring_lost_wakeups_cost_no_run(void **state)
 	assert_int_equal(vb_source_init(&s, VB_SRC_RANDOM, 1 << 20, 4096, 1, 100 << 20, 1, true),
 			 0);
 	/* naps of 1 s, so that each get waits; the default recheck; no wake-ups */
-	const struct vb_ring_tuning mute = {1000000000, 1000000000, 5000000, true};
+	const struct vb_ring_tuning mute = {.first_nap_ns = 1000000000, .nap_max_ns = 1000000000,
+					    .recheck_ns = 5000000, .mute_maker = true};
 	vb_source_ring_tune(&s, &mute);
 	/* run_begin waits for the ring to fill, which nobody announces either */
 	struct begin_in b0 = {&s, 0, -1};

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "fake_io.h"
+#include "vb_output.h"
 #include "vb_supervise.h"
 
 static struct fake fk;
@@ -64,7 +65,7 @@ static int teardown(void **state)
 
 static enum vb_status supervise(FILE *status, struct vb_supervise_result *res)
 {
-	struct vb_supervise_io io = {&ops, status, false, on_run, NULL, -1, -1};
+	struct vb_supervise_io io = {&ops, vb_out_live(status), false, on_run, NULL, -1, -1};
 	struct vb_err err;
 	return vb_supervise(&cfg, &tgt, sh, &io, &session, res, &err);
 }

@@ -198,7 +198,9 @@ static void slow_make(void *arg)
 
 static void slow_random(struct vb_source_buf *s, struct fake *f, uint64_t count)
 {
-	struct vb_ring_tuning t = {20000, 20000000, 5000000, false, true, slow_make, f};
+	struct vb_ring_tuning t = {.first_nap_ns = 20000, .nap_max_ns = 20000000,
+				  .recheck_ns = 5000000, .no_maker = true,
+				  .on_make = slow_make, .on_make_arg = f};
 
 	assert_int_equal(vb_source_init(s, VB_SRC_RANDOM, 4096, 4096, 1, count * 4096, 1, true),
 			 0);

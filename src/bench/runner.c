@@ -6,7 +6,6 @@
 
 #include "vb_autoruns.h"
 #include "vb_flushprobe.h"
-#include "vb_output.h"
 #include "vb_plan.h"
 #include "vb_runner.h"
 #include "vb_source.h"
@@ -45,14 +44,14 @@ static int drawn(struct engine *c)
 static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64_t start)
 {
 	struct engine *c = arg;
-	char line[256];
+	const struct vb_live *live = &c->io->live;
 
 	/* A worker whose supervisor was killed stops instead of writing on for nobody. */
 	if (vb_os_worker_orphaned())
 		atomic_store(&c->io->flags->stop, SIGTERM);
 	if (atomic_exchange(&c->io->flags->status, 0)) {
-		vb_format_status(line, sizeof line, sofar->bytes, (double)(now - start) / 1e9);
-		vb_out_status_line(c->io->status, line, drawn(c));
+		if (live->status != NULL)
+			live->status(live->arg, sofar->bytes, (double)(now - start) / 1e9, drawn(c));
 		set_drawn(c, 0);
 	}
 	if (!c->io->progress || now < c->next_progress_ns)
@@ -69,16 +68,18 @@ static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64
 					   ((double)(now - c->last_progress_ns) / 1e9);
 	c->last_progress_ns = now;
 	c->last_progress_bytes = sofar->bytes;
-	vb_format_progress(line, sizeof line, &pr);
-	vb_out_progress(c->io->status, line);
-	set_drawn(c, 1);
+	if (live->progress != NULL) {
+		live->progress(live->arg, &pr);
+		set_drawn(c, 1);
+	}
 	return now + TICK_NS;
 }
 
 static void erase_progress(struct engine *c)
 {
 	if (drawn(c)) {
-		vb_out_progress_erase(c->io->status);
+		if (c->io->live.erase != NULL)
+			c->io->live.erase(c->io->live.arg);
 		set_drawn(c, 0);
 	}
 }

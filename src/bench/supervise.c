@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_output.h"
 #include "vb_supervise.h"
 
 /* How long the supervisor waits for its worker before it reads the watch again. */
@@ -75,7 +74,7 @@ static int worker_main(void *arg, int chan)
 {
 	struct worker *w = arg;
 	struct vb_engine_result res;
-	struct vb_engine_io io = {w->io->ops ? w->io->ops : &vb_os_io, w->io->status, w->io->progress, &w->sh->flags,
+	struct vb_engine_io io = {w->io->ops ? w->io->ops : &vb_os_io, w->io->live, w->io->progress, &w->sh->flags,
 				  &w->sh->watch, send_run, w, send_flush};
 
 	w->chan = chan;
@@ -219,14 +218,13 @@ static bool receive(struct sup *p)
 static void warn_stall(struct sup *p, unsigned slot, uint64_t held_ns)
 {
 	struct vb_watch *w = &p->sh->watch;
-	char who[64] = "";
+	struct vb_stall s = {atomic_load(&w->warmup) != 0, atomic_load(&w->run),
+			     vb_stage_name((enum vb_stage)atomic_load(&w->slot[slot].stage)),
+			     slot + 1, (unsigned)p->cfg->qd, atomic_load(&w->slot[slot].offset_bytes),
+			     (double)held_ns / 1e9};
 
-	if (p->cfg->qd > 1)
-		snprintf(who, sizeof who, " (writer %u of %" PRIu64 ")", slot + 1, p->cfg->qd);
-	vb_out_stall(p->io->status, atomic_load(&w->progress_drawn),
-		     atomic_load(&w->warmup) ? "warm-up" : "run", atomic_load(&w->run),
-		     vb_stage_name((enum vb_stage)atomic_load(&w->slot[slot].stage)), who,
-		     atomic_load(&w->slot[slot].offset_bytes), (double)held_ns / 1e9);
+	if (p->io->live.stall != NULL)
+		p->io->live.stall(p->io->live.arg, &s, atomic_load(&w->progress_drawn));
 }
 
 /* The oldest call in progress, after warning about every stalled one. */

@@ -77,31 +77,46 @@ static void latency_line(FILE *f, const char *prefix, const struct vb_latency *l
 	fprintf(f, " max %s (%" PRIu64 " writes)\n", text, l->writes);
 }
 
-void vb_out_progress(FILE *f, const char *line)
+static void live_progress(void *arg, const struct vb_progress *p)
 {
-	fprintf(f, "\r\033[K%s", line);
-	fflush(f);
+	char line[256];
+
+	vb_format_progress(line, sizeof line, p);
+	fprintf(arg, "\r\033[K%s", line);
+	fflush(arg);
 }
 
-void vb_out_progress_erase(FILE *f)
+static void live_erase(void *arg)
 {
-	fputs("\r\033[K", f);
-	fflush(f);
+	fputs("\r\033[K", arg);
+	fflush(arg);
 }
 
-void vb_out_status_line(FILE *f, const char *line, bool progress_drawn)
+static void live_status(void *arg, uint64_t bytes, double secs, bool progress_drawn)
 {
-	fprintf(f, "%s%s\n", progress_drawn ? "\r\033[K" : "", line);
-	fflush(f);
+	char line[160];
+
+	vb_format_status(line, sizeof line, bytes, secs);
+	fprintf(arg, "%s%s\n", progress_drawn ? "\r\033[K" : "", line);
+	fflush(arg);
 }
 
-void vb_out_stall(FILE *f, bool progress_drawn, const char *kind, uint64_t run,
-		  const char *stage, const char *who, uint64_t offset, double secs)
+static void live_stall(void *arg, const struct vb_stall *s, bool progress_drawn)
 {
-	fprintf(f, "%svbench: stall: %s %" PRIu64 "%s: %s at offset %" PRIu64 " has not "
-		"returned after %.0f s\n", progress_drawn ? "\n" : "", kind, run, who, stage,
-		offset, secs);
-	fflush(f);
+	char who[64] = "";
+
+	if (s->writers > 1)
+		snprintf(who, sizeof who, " (writer %u of %u)", s->writer, s->writers);
+	fprintf(arg, "%svbench: stall: %s %" PRIu64 "%s: %s at offset %" PRIu64 " has not "
+		"returned after %.0f s\n", progress_drawn ? "\n" : "", s->warmup ? "warm-up" : "run",
+		s->run, who, s->stage, s->offset, s->secs);
+	fflush(arg);
+}
+
+struct vb_live vb_out_live(FILE *f)
+{
+	struct vb_live l = {live_progress, live_erase, live_status, live_stall, f};
+	return l;
 }
 
 void vb_out_error(FILE *f, const char *msg)

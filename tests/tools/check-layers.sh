@@ -3,8 +3,13 @@
 #  1. No cycle between source files: a file that calls into another is never called
 #     back by it, directly or around a loop (read from the symbols of the compiled
 #     objects in ARCHIVE, default build/libvbench.a).
-#  2. No cycle between headers included with quotes.
-#  3. Nothing outside the platform layer (src/os/) names an operating system.
+#  2. Calls between the directories of src/ go one way only, down the layers:
+#        main.c (on top, not in the archive)
+#        cli -> bench -> common, os
+#        out -> common, os      report -> common, os      os -> common
+#     (read from the same symbols); any other edge is a back-edge, and fails.
+#  3. No cycle between headers included with quotes.
+#  4. Nothing outside the platform layer (src/os/) names an operating system.
 set -u
 cd "$(dirname "$0")/../.."
 archive=${1:-build/libvbench.a}
@@ -45,6 +50,35 @@ else
 	status=1
 fi
 
+# The directories each directory of src/ may call into; a directory not listed here is
+# refused too, so that a new one is given its place.
+allowed='cli:bench,common,os bench:common,os out:common,os report:common,os os:common common:'
+if [ -f "$archive" ]; then
+	nm -A "$archive" 2>/dev/null | awk -v allowed="$allowed" '
+		{ split($1, f, ":"); obj = f[2] }
+		$(NF-1) ~ /^[TDBR]$/ { def[$NF] = obj }
+		$(NF-1) == "U" { use[obj, $NF] = 1 }
+		# objects are named after their path: src/bench/writer.c -> bench_writer.o
+		function dir(o) { sub(/_.*/, "", o); return o }
+		END {
+			n = split(allowed, rules, " ")
+			for (i = 1; i <= n; i++) {
+				split(rules[i], kv, ":"); known[kv[1]] = 1
+				m = split(kv[2], to, ","); for (j = 1; j <= m; j++) ok[kv[1], to[j]] = 1
+			}
+			for (k in use) {
+				split(k, p, SUBSEP)
+				if (!(p[2] in def)) continue
+				a = dir(p[1]); b = dir(def[p[2]])
+				if (!(a in known)) bad[a " is no known layer (" p[1] ")"] = 1
+				else if (a != b && !((a, b) in ok))
+					bad[a " -> " b ": " p[1] " calls " p[2]] = 1
+			}
+			for (e in bad) { print "check-layers: back-edge: " e; found = 1 }
+			exit found
+		}' || status=1
+fi
+
 if ! for f in $(find include src -name '*.[ch]'); do
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
 		echo "$(basename "$f") $h"
@@ -60,5 +94,5 @@ if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*'); then
 	echo "check-layers: an operating system is named outside src/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; no operating system named outside src/os/"
+[ $status = 0 ] && echo "check-layers: no cycle; calls go down the layers; no operating system named outside src/os/"
 exit $status
