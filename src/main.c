@@ -58,6 +58,61 @@ struct app {
 	struct vb_fileinfo stdout_id, stderr_id;
 };
 
+/* What each --format prints on standard output: before the first run, each run as it
+ * ends, and the summary (NULL: nothing then); rows: the CSV rows go there too (they
+ * always go to the --csv-append file). */
+struct format {
+	void (*header)(struct app *a);
+	void (*run)(struct app *a, const struct vb_run *r);
+	void (*summary)(struct app *a, const struct vb_run_analysis *an,
+			const char *const *warnings, size_t n_warnings);
+	bool rows;
+};
+
+static void human_header(struct app *a)
+{
+	if (!a->cfg.quiet)
+		vb_out_human_header(stdout, &a->ctx);
+}
+
+static void human_run(struct app *a, const struct vb_run *r)
+{
+	vb_out_human_run(stdout, &a->ctx, r);
+}
+
+static void human_summary(struct app *a, const struct vb_run_analysis *an,
+			  const char *const *warnings, size_t n_warnings)
+{
+	(void)warnings;
+	(void)n_warnings;   /* they follow on stderr */
+	vb_out_human_summary(stdout, &a->ctx, an);
+}
+
+static void csv_header(struct app *a)
+{
+	struct vb_buf header;
+
+	if (a->cfg.no_header)
+		return;
+	vb_buf_init(&header);
+	vb_out_csv_header(&header);
+	fwrite(header.p, 1, header.len, stdout);
+	vb_buf_free(&header);
+}
+
+static void json_document(struct app *a, const struct vb_run_analysis *an,
+			  const char *const *warnings, size_t n_warnings)
+{
+	vb_out_json(stdout, &a->ctx, a->session.runs, a->session.n_runs, an, warnings,
+		    n_warnings);
+}
+
+static const struct format formats[] = {
+	[VB_FMT_HUMAN] = {human_header, human_run, human_summary, false},
+	[VB_FMT_CSV] = {csv_header, NULL, NULL, true},
+	[VB_FMT_JSON] = {NULL, NULL, json_document, false},
+};
+
 /* Appends rows (made by vb_out_*) to file under its header, once it has failed never again. */
 static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
 			void (*header_of)(struct vb_buf *), const struct vb_buf *rows)
@@ -81,7 +136,7 @@ static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
 /* A CSV row to standard output (--format csv) and to the --csv-append file. */
 static void emit_row(struct app *a, const struct vb_buf *row)
 {
-	if (a->cfg.format == VB_FMT_CSV)
+	if (formats[a->cfg.format].rows)
 		fwrite(row->p, 1, row->len, stdout);
 	append_rows(a, &a->csv, &a->csv_failed, vb_out_csv_header, row);
 }
@@ -91,8 +146,8 @@ static void on_run(void *arg, const struct vb_run *r)
 	struct app *a = arg;
 	struct vb_buf row;
 
-	if (a->cfg.format == VB_FMT_HUMAN)
-		vb_out_human_run(stdout, &a->ctx, r);
+	if (formats[a->cfg.format].run != NULL)
+		formats[a->cfg.format].run(a, r);
 	vb_buf_init(&row);
 	vb_out_csv_run(&row, &a->ctx, r);
 	emit_row(a, &row);
@@ -183,10 +238,8 @@ static void finish_output(struct app *a)
 	vb_format_result_line(line, sizeof line, a->label, &a->cfg, &an.rate);
 	a->ctx.result_line = line;
 	a->ctx.auto_note = a->cfg.runs_auto ? auto_note(a, autobuf, sizeof autobuf) : NULL;
-	if (a->cfg.format == VB_FMT_HUMAN)
-		vb_out_human_summary(stdout, &a->ctx, &an);
-	else if (a->cfg.format == VB_FMT_JSON)
-		vb_out_json(stdout, &a->ctx, a->session.runs, a->session.n_runs, &an, warnings, nw);
+	if (formats[a->cfg.format].summary != NULL)
+		formats[a->cfg.format].summary(a, &an, warnings, nw);
 	fflush(stdout);
 	/* After the summary, so that on a terminal the warning is the last thing read. */
 	for (size_t i = 0; i < nw; i++)
@@ -468,16 +521,9 @@ static int run(struct app *a)
 	struct vb_supervise_io io = {&vb_os_io, vb_out_live(stderr), a->cfg.progress == VB_ON,
 				     on_run, a, a->csv.fd, a->trace.fd};
 	struct vb_supervise_result res;
-	struct vb_buf header;
 
-	if (a->cfg.format == VB_FMT_HUMAN && !a->cfg.quiet)
-		vb_out_human_header(stdout, &a->ctx);
-	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header) {
-		vb_buf_init(&header);
-		vb_out_csv_header(&header);
-		fwrite(header.p, 1, header.len, stdout);
-		vb_buf_free(&header);
-	}
+	if (formats[a->cfg.format].header != NULL)
+		formats[a->cfg.format].header(a);
 	fflush(stdout);
 	vb_session_init(&a->session);
 	enum vb_status st = vb_supervise(&a->cfg, &a->target, a->sh, &io, &a->session, &res,
