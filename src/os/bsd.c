@@ -136,13 +136,6 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 	return 0;
 }
 
-int vb_fam_after_open(int fd, const struct vb_open_req *req)
-{
-	(void)fd;
-	(void)req;
-	return 0;
-}
-
 int vb_fam_sync(int fd, enum vb_sync_call call)
 {
 #if VB_FDATASYNC
@@ -754,18 +747,6 @@ uint64_t vb_fam_ram_bytes(void)
 		return (uint64_t)v;
 #endif
 	return 0;
-}
-
-/* Free pages alone undercount what can be allocated, so no figure is given. */
-uint64_t vb_fam_avail_mem(void)
-{
-	return 0;
-}
-
-void vb_fam_worker_child(void)
-{
-	/* No parent-death signal here: a worker whose parent died fails on its next
-	 * report (the channel is closed) and stops. */
 }
 
 #else

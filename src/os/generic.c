@@ -37,13 +37,6 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 	return 0;
 }
 
-int vb_fam_after_open(int fd, const struct vb_open_req *req)
-{
-	(void)fd;
-	(void)req;
-	return 0;
-}
-
 int vb_fam_sync(int fd, enum vb_sync_call call)
 {
 	(void)call;
@@ -63,15 +56,6 @@ uint32_t vb_fam_logical_block(int fd)
 	return 0;
 }
 
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
-{
-	(void)fd;
-	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
-		return 0;
-	snprintf(holder, n, "this build of vbench cannot tell whether a disk is in use here");
-	return -1;
-}
-
 void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	(void)e;
@@ -87,15 +71,6 @@ uint64_t vb_fam_ram_bytes(void)
 		return (uint64_t)pages * (uint64_t)size;
 #endif
 	return 0;
-}
-
-uint64_t vb_fam_avail_mem(void)
-{
-	return 0;
-}
-
-void vb_fam_worker_child(void)
-{
 }
 
 #else

@@ -59,13 +59,6 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 	return 0;
 }
 
-int vb_fam_after_open(int fd, const struct vb_open_req *req)
-{
-	(void)fd;
-	(void)req;
-	return 0;
-}
-
 int vb_fam_sync(int fd, enum vb_sync_call call)
 {
 	return call == VB_CALL_FDATASYNC ? fdatasync(fd) : fsync(fd);

@@ -98,17 +98,6 @@ uint32_t vb_fam_logical_block(int fd)
 #endif
 }
 
-/* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
- * disks are refused: fail closed. */
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
-{
-	(void)fd;
-	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
-		return 0;
-	snprintf(holder, n, "this build of vbench cannot tell whether a disk is in use here");
-	return -1;
-}
-
 void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	struct statfs f;
@@ -140,15 +129,6 @@ uint64_t vb_fam_ram_bytes(void)
 	size_t len = sizeof v;
 
 	return sysctlbyname("hw.memsize", &v, &len, NULL, 0) == 0 ? v : 0;
-}
-
-uint64_t vb_fam_avail_mem(void)
-{
-	return 0;
-}
-
-void vb_fam_worker_child(void)
-{
 }
 
 #else

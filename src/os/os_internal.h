@@ -37,6 +37,18 @@
 #endif
 #endif
 
+/* The family calls below that a family has of its own; the others get the default of
+ * defaults.c, defined once. */
+#if VB_OS_LINUX
+#define VB_FAM_HAS_IN_USE 1
+#define VB_FAM_HAS_AVAIL_MEM 1
+#define VB_FAM_HAS_WORKER_CHILD 1
+#elif VB_OS_BSD
+#define VB_FAM_HAS_IN_USE 1
+#elif VB_OS_MACOS
+#define VB_FAM_HAS_AFTER_OPEN 1
+#endif
+
 /* The signal that interrupts a blocked call without asking to stop (POSIX). */
 #define VB_WAKE_SIGNAL SIGURG
 

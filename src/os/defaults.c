@@ -1,0 +1,51 @@
+/* The family calls of os_internal.h that most POSIX families do the same way, defined
+ * once here (fio's os/ way); a family with its own says so with a VB_FAM_HAS_ macro in
+ * os_internal.h, and this default is left out for it. */
+#include "os_internal.h"
+
+#if VB_OS_POSIX
+
+#include <stdio.h>
+
+#if !VB_FAM_HAS_AFTER_OPEN
+/* Nothing follows the open: the open flags said everything. */
+int vb_fam_after_open(int fd, const struct vb_open_req *req)
+{
+	(void)fd;
+	(void)req;
+	return 0;
+}
+#endif
+
+#if !VB_FAM_HAS_IN_USE
+/* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
+ * disks are refused: fail closed. */
+int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+{
+	(void)fd;
+	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
+		return 0;
+	snprintf(holder, n, "this build of vbench cannot tell whether a disk is in use here");
+	return -1;
+}
+#endif
+
+#if !VB_FAM_HAS_AVAIL_MEM
+/* Free pages alone undercount what can be allocated, so no figure is given. */
+uint64_t vb_fam_avail_mem(void)
+{
+	return 0;
+}
+#endif
+
+#if !VB_FAM_HAS_WORKER_CHILD
+/* No parent-death signal: a worker whose parent died fails on its next report (the
+ * channel is closed) and stops. */
+void vb_fam_worker_child(void)
+{
+}
+#endif
+
+#else
+typedef int vb_os_defaults_unused;
+#endif
