@@ -653,44 +653,27 @@ void *vb_os_shared(size_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+/* Starts fn(arg, chan[1]) in a child process; 0, or an errno value. */
+static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *arg,
+		  const int chan[2])
 {
-	struct vb_worker *w = calloc(1, sizeof *w);
-	int p[2];
-
-	if (w == NULL)
-		return NULL;
-	w->out = w->err = -1;
-	if (pipe(p) != 0) {
-		free(w);
-		return NULL;
-	}
-	fcntl(p[0], F_SETFD, FD_CLOEXEC);
-	fcntl(p[1], F_SETFD, FD_CLOEXEC);
 	fflush(stdout);
 	fflush(stderr);
 	pid_t parent = getpid();
 	w->pid = fork();
-	if (w->pid < 0) {
-		int e = errno;
-		close(p[0]);
-		close(p[1]);
-		free(w);
-		errno = e;
-		return NULL;
-	}
+	if (w->pid < 0)
+		return errno;
 	if (w->pid == 0) {
-		close(p[0]);
+		close(chan[0]);
 		supervisor = parent;
 		vb_fam_worker_child();
 		if (getppid() != parent)
 			_exit(125);   /* the parent died before the worker could follow it */
 		/* _exit, never exit: the parent's unflushed stdio buffers are the parent's. */
-		_exit(fn(arg, p[1]));
+		_exit(fn(arg, chan[1]));
 	}
-	close(p[1]);
-	w->chan = p[0];
-	return w;
+	close(chan[1]);
+	return 0;
 }
 
 void vb_os_worker_signal(struct vb_worker *w, int signo)
@@ -885,35 +868,20 @@ static void *worker_thread(void *p)
 	return NULL;
 }
 
-struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+/* Starts fn(arg, chan[1]) in a thread; 0, or an errno value. */
+static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *arg,
+		  const int chan[2])
 {
-	struct vb_worker *w = calloc(1, sizeof *w);
 	pthread_attr_t attr;
-	int p[2];
 
-	if (w == NULL)
-		return NULL;
-	w->out = w->err = -1;
-	if (pipe(p) != 0) {
-		free(w);
-		return NULL;
-	}
-	w->chan = p[0];
-	w->wchan = p[1];
+	w->wchan = chan[1];
 	w->fn = fn;
 	w->arg = arg;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 1u << 20);
 	int rc = pthread_create(&w->thread, &attr, worker_thread, w);
 	pthread_attr_destroy(&attr);
-	if (rc != 0) {
-		close(p[0]);
-		close(p[1]);
-		free(w);
-		errno = rc;
-		return NULL;
-	}
-	return w;
+	return rc;
 }
 
 void vb_os_worker_signal(struct vb_worker *w, int signo)
@@ -971,6 +939,32 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
 }
 
 #endif
+
+struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+{
+	struct vb_worker *w = calloc(1, sizeof *w);
+	int chan[2];
+
+	if (w == NULL)
+		return NULL;
+	w->out = w->err = -1;
+	if (pipe(chan) != 0) {
+		free(w);
+		return NULL;
+	}
+	fcntl(chan[0], F_SETFD, FD_CLOEXEC);
+	fcntl(chan[1], F_SETFD, FD_CLOEXEC);
+	w->chan = chan[0];
+	int e = launch(w, fn, arg, chan);
+	if (e != 0) {
+		close(chan[0]);
+		close(chan[1]);
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	return w;
+}
 
 /* ---- output files ------------------------------------------------------------------ */
 
