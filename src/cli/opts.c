@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vb_args.h"
 #include "vb_opts.h"
 #include "vb_status.h"
 #include "vb_size.h"
@@ -316,14 +317,6 @@ static int apply_operand(struct parse_state *st, const char *arg)
 		    (int)n, arg, arg);
 }
 
-/* "-q" or "--quiet" after an option that needs a value means the value was forgotten;
- * "-1" is a value (and then refused as a sign). */
-static int looks_like_option(const char *a)
-{
-	return a[0] == '-' && (a[1] == '-' || (a[1] >= 'a' && a[1] <= 'z') ||
-			       (a[1] >= 'A' && a[1] <= 'Z'));
-}
-
 static const struct optdef *find_long(const char *name, size_t n)
 {
 	for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -362,7 +355,7 @@ static int parse_long(struct parse_state *st, int argc, char *const argv[], int 
 	snprintf(how, sizeof how, "--%s ", o->name);
 	if (eq != NULL)
 		return apply(st, o->key, how, eq + 1);
-	if (*i + 1 >= argc || looks_like_option(argv[*i + 1]))
+	if (*i + 1 >= argc || vb_arg_is_option(argv[*i + 1]))
 		return fail(st, "option --%s needs a value", o->name);
 	*i += 1;
 	return apply(st, o->key, how, argv[*i]);
@@ -386,7 +379,7 @@ static int parse_short(struct parse_state *st, int argc, char *const argv[], int
 		snprintf(how, sizeof how, "-%c ", *p);
 		if (p[1] != '\0')
 			return apply(st, o->key, how, p + 1);
-		if (*i + 1 >= argc || looks_like_option(argv[*i + 1]))
+		if (*i + 1 >= argc || vb_arg_is_option(argv[*i + 1]))
 			return fail(st, "option -%c needs a value", *p);
 		*i += 1;
 		return apply(st, o->key, how, argv[*i]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vb_args.h"
 #include "vb_escape.h"
 #include "vb_io.h"
 #include "vb_os.h"
@@ -81,13 +82,6 @@ static void say(FILE *err, const char *msg)
 	fputc('\n', err);
 }
 
-/* "-q" or "--quiet" where a value should be means the value was forgotten. */
-static bool looks_like_option(const char *a)
-{
-	return a[0] == '-' && (a[1] == '-' || (a[1] >= 'a' && a[1] <= 'z') ||
-			       (a[1] >= 'A' && a[1] <= 'Z'));
-}
-
 /* Handles option argv[*i]; 0, or -1 with a message in err. */
 static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, char *err,
 			size_t errlen)
@@ -115,7 +109,7 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 	}
 	ra->seen_as[k] = arg;
 	if (ropts[k].takes_value && val == NULL) {
-		if (*i + 1 >= argc || looks_like_option(argv[*i + 1])) {
+		if (*i + 1 >= argc || vb_arg_is_option(argv[*i + 1])) {
 			snprintf(err, errlen, "option %s needs a value", arg);
 			return -1;
 		}
