@@ -224,10 +224,9 @@ static void make_block(const struct vb_source_buf *s, uint64_t block, unsigned c
  * full, naps on a timer for about the time the writers take to give back a quarter of
  * the ring (measured as it goes), and wakes by itself. Waking a sleeping thread from the
  * writer's side costs the writer a system call and, in a virtual machine, an
- * interprocessor interrupt: on the development VM 10 us for each 1 MiB block written to
- * a tmpfs (3% of the run) and 30 us for each written with O_DIRECT. Only a writer that
- * runs out of made blocks wakes the maker, as does the end of the run; so the nap's
- * length decides how soon the maker comes back, never whether it does.
+ * interprocessor interrupt, for every block (bench/README.md has what it cost). Only a
+ * writer that runs out of made blocks wakes the maker, as does the end of the run; so
+ * the nap's length decides how soon the maker comes back, never whether it does.
  *
  * A side that must wait for the other spins a little first (the other side is usually
  * microseconds away), then sleeps on its condition variable. Waking uses the Dekker
@@ -373,8 +372,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 
 	/* The writers' pace is measured from the moment the ring is first full, when they
 	 * start: the time the maker took to fill it is not theirs (counted in, it made the
-	 * first paced nap too long, and the writer ran dry at its sixth block of every run,
-	 * 65 us on the development VM). */
+	 * first paced nap too long, and the writer ran dry early in every run). */
 	if (b == r->n_slots) {
 		r->seen_ns = vb_now_ns();
 		r->seen_done = 0;
