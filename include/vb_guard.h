@@ -42,10 +42,11 @@ struct vb_shared;
 /* Runs session(arg) under the guard as above. Returns VB_OK with what session returned
  * in *exit_status, or dies of the signal the session died of; VB_E_SETUP or VB_E_IO when
  * the session was given up on, stuck in setup or later (after saying so). target is the
- * path as given, for messages. Where no child process can be made (Windows, whose
- * worker is a thread), runs session(arg) here. */
+ * path as given, for messages, which go to say (main.c: vb_out_error on stderr). Where
+ * no child process can be made (Windows, whose worker is a thread), runs session(arg)
+ * here. */
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			    const char *target, int (*session)(void *arg), void *arg,
-			    int *exit_status);
+			    void (*say)(const char *msg), int *exit_status);
 
 #endif

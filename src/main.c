@@ -571,6 +571,12 @@ static int run(struct app *a)
 }
 
 /* Everything after parsing: in the guard's child where there are processes. */
+/* The guard's messages (vb_guard_run), on stderr. */
+static void say_error(const char *msg)
+{
+	vb_out_error(stderr, msg);
+}
+
 static int session(void *arg)
 {
 	struct app *a = arg;
@@ -617,7 +623,7 @@ int main(int argc, char *argv[])
 	vb_os_io.fstat(vb_os_io.ctx, 2, &a.stderr_id);
 	/* The guard's handlers write into the same shared flags as the session's. */
 	vb_os_signals_install(&a.sh->flags);
-	switch (vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, &rc)) {
+	switch (vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, say_error, &rc)) {
 	case VB_OK: return rc;
 	case VB_E_SETUP: return EXIT_SETUP;
 	default: return EXIT_IO;

@@ -5,7 +5,6 @@
 
 #include "vb_guard.h"
 #include "vb_os.h"
-#include "vb_output.h"
 #include "vb_supervise.h"
 
 /* A call still stuck this long after --timeout is given up on, as a run's is. */
@@ -42,6 +41,7 @@ struct guard {
 	const struct vb_config *cfg;
 	struct vb_shared *sh;
 	const char *target;
+	void (*say)(const char *msg);
 	struct vb_worker *w;
 	uint64_t stop_seen, woken, warned_start, next_warn;
 	int forwarded;
@@ -76,7 +76,7 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 		if (now >= g->next_warn) {
 			snprintf(msg, sizeof msg, "stall: %s %s: a call has not returned for %.1f s",
 				 phase_text(atomic_load(&gw->phase)), g->target, (double)held / 1e9);
-			vb_out_error(stderr, msg);
+			g->say(msg);
 			g->next_warn += stall;
 		}
 	}
@@ -105,16 +105,17 @@ static void give_up(struct guard *g, uint64_t held)
 	snprintf(msg, sizeof msg, "%s %s: a call has not returned for %.1f s %s, and cannot be "
 		 "interrupted; exiting without waiting for it", phase_text(atomic_load(&gw->phase)),
 		 g->target, (double)held / 1e9, why);
-	vb_out_error(stderr, msg);
+	g->say(msg);
 	gw->leftover[sizeof gw->leftover - 1] = '\0';
 	if (gw->leftover[0] != '\0')
-		vb_out_error(stderr, gw->leftover);
+		g->say(gw->leftover);
 }
 
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
-			    const char *target, int (*session)(void *arg), void *arg, int *exit_status)
+			    const char *target, int (*session)(void *arg), void *arg,
+			    void (*say)(const char *msg), int *exit_status)
 {
-	struct guard g = {cfg, sh, target, NULL, 0, 0, 0, 0, 0};
+	struct guard g = {cfg, sh, target, say, NULL, 0, 0, 0, 0, 0};
 	int status = 0, signo = 0;
 	uint64_t held = 0;
 
