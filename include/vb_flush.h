@@ -21,7 +21,9 @@ enum vb_flush_verdict {
 };
 
 /* A flush is "no work" when it costs at most this many times a small write, dirty data
- * included, and "work" at this many times or more; in between the probe cannot tell. */
+ * included, and "work" at this many times or more; in between the probe cannot tell.
+ * Flushes and writes are compared by their fastest tenth (p10), the dirty flush by the
+ * fastest of its rounds against the median small flush. */
 #define VB_FLUSH_SAME 2.0
 #define VB_FLUSH_MORE 3.0
 /* A flush after dirty data persists it only if it takes at least this share of the time
@@ -43,9 +45,11 @@ struct vb_flush_result {
 	uint64_t samples;             /* small writes each followed by the call */
 	uint64_t flush_p50_ns, flush_p99_ns;
 	uint64_t write_p50_ns;        /* the same writes without the call */
+	uint64_t flush_p10_ns;        /* the fastest tenth, which the verdict compares: load */
+	uint64_t write_p10_ns;        /* from elsewhere only ever adds time */
 	uint64_t dirty_bytes;         /* written just before one more call; 0: not done */
 	uint64_t dirty_write_ns;      /* the writes of those bytes */
-	uint64_t dirty_flush_ns;      /* that call */
+	uint64_t dirty_flush_ns;      /* that call (of three rounds, the fastest call's) */
 	uint64_t calls;               /* sync calls the probe made in all */
 	uint64_t bytes;               /* bytes the probe wrote in all */
 	double secs;                  /* how long the probe took */

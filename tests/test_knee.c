@@ -191,6 +191,8 @@ static void test_summary_and_text(void **state)
 	assert_non_null(strstr(text, "burst 2."));
 	assert_non_null(strstr(text, "GB/s for the first "));
 	assert_non_null(strstr(text, "MB/s sustained (in 1 of 2 runs)"));
+	/* twice the 12 samples of 1 GB at 2 GB/s, 12 GB (11.2 GiB): 23 GiB */
+	assert_non_null(strstr(text, "such as --size 23g"));
 	memset(&a, 0, sizeof a);
 	assert_int_equal(vb_knee_text(&a.s, text, sizeof text), 0);
 }

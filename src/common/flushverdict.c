@@ -14,11 +14,12 @@ void vb_flush_decide(struct vb_flush_result *r)
 			 (unsigned long long)r->samples);
 		return;
 	}
-	double write = (double)r->write_p50_ns;
-	double flush = (double)r->flush_p50_ns;
-	/* The dirty flush is held against the slowest ordinary flush as well as a write: a
-	 * flush that must persist megabytes takes longer than one that persists a block. */
-	double base = (double)(r->flush_p99_ns > r->write_p50_ns ? r->flush_p99_ns
+	/* The fastest tenth: what a flush and a write cost when nothing else intervenes. */
+	double write = (double)(r->write_p10_ns ? r->write_p10_ns : r->write_p50_ns);
+	double flush = (double)(r->flush_p10_ns ? r->flush_p10_ns : r->flush_p50_ns);
+	/* The dirty flush is held against an ordinary flush as well as a write: a flush that
+	 * must persist megabytes takes longer than one that persists a block. */
+	double base = (double)(r->flush_p50_ns > r->write_p50_ns ? r->flush_p50_ns
 								 : r->write_p50_ns);
 	double dirty = (double)r->dirty_flush_ns;
 	double share = VB_FLUSH_DIRTY_SHARE * (double)r->dirty_write_ns;

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,9 +190,18 @@ static void si(char *buf, size_t n, double v, const char *unit)
 		 prefix[i], unit);
 }
 
+/* A size in --size's syntax at least twice bytes: whole MiB ("30m") or GiB ("5g"). */
+static void twice(char *buf, size_t n, double bytes)
+{
+	double want = 2 * bytes, unit = want >= 1073741824.0 ? 1073741824.0 : 1048576.0;
+	double k = ceil(want / unit);
+
+	snprintf(buf, n, "%.0f%c", k > 1 ? k : 1, unit > 1048576.0 ? 'g' : 'm');
+}
+
 int vb_knee_text(const struct vb_knee_summary *s, char *buf, size_t n)
 {
-	char burst[32], at[32], sustained[32], runs[64] = "";
+	char burst[32], at[32], sustained[32], runs[64] = "", size[32];
 
 	if (s->found == 0)
 		return 0;
@@ -201,8 +211,9 @@ int vb_knee_text(const struct vb_knee_summary *s, char *buf, size_t n)
 	if (s->checked > 1)
 		snprintf(runs, sizeof runs, " (in %llu of %llu runs)", (unsigned long long)s->found,
 			 (unsigned long long)s->checked);
+	twice(size, sizeof size, s->at_bytes);
 	snprintf(buf, n, "burst %s for the first %s, then %s sustained%s: a cache of about %s "
-		 "sits in front of this disk; use --size larger than it to measure the disk",
-		 burst, at, sustained, runs, at);
+		 "sits in front of this disk; to measure the disk, use a size well beyond it, "
+		 "such as --size %s", burst, at, sustained, runs, at, size);
 	return 1;
 }

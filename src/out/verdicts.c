@@ -66,13 +66,15 @@ void vb_out_json_verdicts(FILE *f, const struct vb_run_analysis *a)
 	}
 	if (fr->verdict != 0 || fr->samples > 0)
 		fprintf(f, ", \"full\": %s, \"call\": \"%s\", \"samples\": %" PRIu64
-			", \"write_bytes\": %u, \"flush_p50_ns\": %" PRIu64 ", \"flush_p99_ns\": %"
-			PRIu64 ", \"write_p50_ns\": %" PRIu64 ", \"dirty_bytes\": %" PRIu64
+			", \"write_bytes\": %u, \"flush_p10_ns\": %" PRIu64 ", \"flush_p50_ns\": %"
+			PRIu64 ", \"flush_p99_ns\": %" PRIu64 ", \"write_p10_ns\": %" PRIu64
+			", \"write_p50_ns\": %" PRIu64 ", \"dirty_bytes\": %" PRIu64
 			", \"dirty_write_ns\": %" PRIu64 ", \"dirty_flush_ns\": %" PRIu64
 			", \"calls\": %" PRIu64 ", \"secs\": %.6f",
 			fr->full ? "true" : "false",
 			fr->call == VB_CALL_FDATASYNC ? "fdatasync" : "fsync", fr->samples,
-			fr->write_bytes, fr->flush_p50_ns, fr->flush_p99_ns, fr->write_p50_ns,
+			fr->write_bytes, fr->flush_p10_ns, fr->flush_p50_ns, fr->flush_p99_ns,
+			fr->write_p10_ns, fr->write_p50_ns,
 			fr->dirty_bytes, fr->dirty_write_ns, fr->dirty_flush_ns, fr->calls, fr->secs);
 	fputs("}", f);
 }
