@@ -277,6 +277,41 @@ static void test_nt_create(void **state)
 	assert_int_equal(nt.attributes, 0);
 }
 
+static void test_handle_kinds(void **state)
+{
+	static const struct {
+		struct vb_win_handle h;
+		enum vb_ftype want;
+		bool sink;
+	} cases[] = {
+		/* COM1, CON, LPT1: character devices, never sinks */
+		{{VB_WIN_FILE_TYPE_CHAR, false, 0, false, false}, VB_FT_CHR, false},
+		/* the null device, opened as NUL */
+		{{VB_WIN_FILE_TYPE_CHAR, false, 0, false, true}, VB_FT_CHR, true},
+		{{VB_WIN_FILE_TYPE_PIPE, false, 0, false, false}, VB_FT_FIFO, false},
+		/* a name that was to be NUL but is not a character device is no sink */
+		{{VB_WIN_FILE_TYPE_DISK, true, 0x80, false, true}, VB_FT_REG, false},
+		{{VB_WIN_FILE_TYPE_DISK, true, 0x20, false, false}, VB_FT_REG, false},
+		{{VB_WIN_FILE_TYPE_DISK, true, 0x10, false, false}, VB_FT_DIR, false},
+		{{VB_WIN_FILE_TYPE_DISK, true, 0x410, false, false}, VB_FT_LINK, false},
+		{{VB_WIN_FILE_TYPE_DISK, true, 0x400, false, false}, VB_FT_LINK, false},
+		/* a disk opened as a device: no file information, a disk number */
+		{{VB_WIN_FILE_TYPE_DISK, false, 0, true, false}, VB_FT_BLK, false},
+		/* neither: a device that is not a disk (a tape, a dynamic volume) */
+		{{VB_WIN_FILE_TYPE_DISK, false, 0, false, false}, VB_FT_OTHER, false},
+		{{0, false, 0, true, false}, VB_FT_OTHER, false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bool sink = !cases[i].sink;
+		enum vb_ftype got = vb_win_handle_kind(&cases[i].h, &sink);
+		if (got != cases[i].want || sink != cases[i].sink)
+			fail_msg("case %zu: kind %d sink %d, want %d %d", i, (int)got, (int)sink,
+				 (int)cases[i].want, (int)cases[i].sink);
+	}
+}
+
 static void test_long_paths(void **state)
 {
 	wchar_t out[64];
@@ -343,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_in_use_decision),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_open_flags),
+		cmocka_unit_test(test_handle_kinds),
 		cmocka_unit_test(test_components),
 		cmocka_unit_test(test_nt_create),
 		cmocka_unit_test(test_long_paths),

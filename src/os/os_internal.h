@@ -275,6 +275,27 @@ struct vb_win_nt {
  * CreateFileW would be given as o (access and sharing are the same for both). */
 void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt);
 
+/* GetFileType's answers and the attribute bits vb_win_handle_kind looks at. */
+#define VB_WIN_FILE_TYPE_DISK 1u
+#define VB_WIN_FILE_TYPE_CHAR 2u
+#define VB_WIN_FILE_TYPE_PIPE 3u
+#define VB_WIN_ATTRIBUTE_DIRECTORY 0x10u
+#define VB_WIN_ATTRIBUTE_REPARSE_POINT 0x400u
+
+/* What Windows says of an open handle. */
+struct vb_win_handle {
+	uint32_t file_type;      /* GetFileType */
+	bool have_info;          /* GetFileInformationByHandle answered */
+	uint32_t attributes;     /* its dwFileAttributes */
+	bool disk_number;        /* IOCTL_STORAGE_GET_DEVICE_NUMBER answered */
+	bool opened_as_nul;      /* it was opened as \\.\NUL */
+};
+
+/* win_names.c: the kind of file h is open on, and in *sink whether it is the data sink:
+ * only the null device opened as NUL (every character device, COM1 and CON among them,
+ * is FILE_TYPE_CHAR). */
+enum vb_ftype vb_win_handle_kind(const struct vb_win_handle *h, bool *sink);
+
 /* win_names.c: full (a path GetFullPathNameW made absolute) with the prefix that lifts
  * the MAX_PATH limit: "C:\x" -> "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x";
  * device and already prefixed paths as they are. False when out (n characters) is too

@@ -382,3 +382,26 @@ void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt)
 	else
 		nt->options |= VB_NT_NON_DIRECTORY_FILE;
 }
+
+/* ---- what a handle is open on --------------------------------------------------------- */
+
+enum vb_ftype vb_win_handle_kind(const struct vb_win_handle *h, bool *sink)
+{
+	*sink = false;
+	switch (h->file_type) {
+	case VB_WIN_FILE_TYPE_CHAR:
+		/* CON, COM1, LPT1 and NUL are all character devices: only the one opened as
+		 * NUL is the sink. */
+		*sink = h->opened_as_nul;
+		return VB_FT_CHR;
+	case VB_WIN_FILE_TYPE_PIPE:
+		return VB_FT_FIFO;
+	default:
+		break;
+	}
+	if (h->have_info)
+		return h->attributes & VB_WIN_ATTRIBUTE_REPARSE_POINT ? VB_FT_LINK :
+		       h->attributes & VB_WIN_ATTRIBUTE_DIRECTORY ? VB_FT_DIR : VB_FT_REG;
+	/* No file information: a disk opened as a device, if it says which disk it is. */
+	return h->file_type == VB_WIN_FILE_TYPE_DISK && h->disk_number ? VB_FT_BLK : VB_FT_OTHER;
+}

@@ -54,7 +54,11 @@ _Static_assert(VB_WIN_GENERIC_READ == GENERIC_READ && VB_WIN_GENERIC_WRITE == GE
 	       VB_WIN_FLAG_NO_BUFFERING == FILE_FLAG_NO_BUFFERING &&
 	       VB_WIN_FLAG_DELETE_ON_CLOSE == FILE_FLAG_DELETE_ON_CLOSE &&
 	       VB_WIN_FLAG_OPEN_REPARSE_POINT == FILE_FLAG_OPEN_REPARSE_POINT &&
-	       VB_WIN_FLAG_BACKUP_SEMANTICS == FILE_FLAG_BACKUP_SEMANTICS,
+	       VB_WIN_FLAG_BACKUP_SEMANTICS == FILE_FLAG_BACKUP_SEMANTICS &&
+	       VB_WIN_FILE_TYPE_DISK == FILE_TYPE_DISK && VB_WIN_FILE_TYPE_CHAR == FILE_TYPE_CHAR &&
+	       VB_WIN_FILE_TYPE_PIPE == FILE_TYPE_PIPE &&
+	       VB_WIN_ATTRIBUTE_DIRECTORY == FILE_ATTRIBUTE_DIRECTORY &&
+	       VB_WIN_ATTRIBUTE_REPARSE_POINT == FILE_ATTRIBUTE_REPARSE_POINT,
 	       "the CreateFileW values of os_internal.h");
 _Static_assert(VB_NT_FILE_OPEN == FILE_OPEN && VB_NT_FILE_CREATE == FILE_CREATE &&
 	       VB_NT_WRITE_THROUGH == FILE_WRITE_THROUGH &&
@@ -573,33 +577,30 @@ static bool is_nul(const wchar_t *p)
 static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
-	DWORD type = GetFileType(h);
+	struct vb_win_handle wh = {GetFileType(h), false, 0, false, is_nul(p)};
+	int64_t num = -1;
+	bool sink;
 
 	memset(fi, 0, sizeof *fi);
-	if (type == FILE_TYPE_CHAR) {
-		fi->type = VB_FT_CHR;
-		fi->rdev = is_nul(p) ? VB_WIN_NUL : 0;
-		fi->nlink = 1;
-		return;
+	memset(&bi, 0, sizeof bi);
+	if (wh.file_type != FILE_TYPE_CHAR && wh.file_type != FILE_TYPE_PIPE) {
+		wh.have_info = GetFileInformationByHandle(h, &bi) != 0;
+		wh.attributes = bi.dwFileAttributes;
+		if (!wh.have_info)
+			wh.disk_number = (num = device_number(h)) >= 0;
 	}
-	if (type == FILE_TYPE_PIPE) {
-		fi->type = VB_FT_FIFO;
-		return;
-	}
-	if (GetFileInformationByHandle(h, &bi)) {
-		fi->type = bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT ? VB_FT_LINK :
-			   bi.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? VB_FT_DIR : VB_FT_REG;
+	fi->type = vb_win_handle_kind(&wh, &sink);
+	fi->nlink = 1;
+	if (sink)
+		fi->rdev = VB_WIN_NUL;
+	if (wh.have_info) {
 		fi->dev = bi.dwVolumeSerialNumber;
 		fi->ino = ((uint64_t)bi.nFileIndexHigh << 32) | bi.nFileIndexLow;
 		fi->nlink = bi.nNumberOfLinks;
 		fi->size_bytes = ((uint64_t)bi.nFileSizeHigh << 32) | bi.nFileSizeLow;
-		return;
+	} else if (fi->type == VB_FT_BLK) {
+		fi->rdev = (uint64_t)num;
 	}
-	/* A disk opened as a device has no file information. */
-	int64_t num = device_number(h);
-	fi->type = num >= 0 ? VB_FT_BLK : VB_FT_OTHER;
-	fi->rdev = num >= 0 ? (uint64_t)num : 0;
-	fi->nlink = 1;
 }
 
 /* ---- the ops table -------------------------------------------------------------------- */
