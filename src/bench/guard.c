@@ -31,7 +31,7 @@ static const char *phase_text(int p)
 {
 	switch (p) {
 	case VB_PHASE_SETUP: return "while examining";
-	case VB_PHASE_OUTPUT: return "while writing the results of the runs on";
+	case VB_PHASE_OUTPUT: return "while writing an output file (--csv-append, --trace) for";
 	case VB_PHASE_CLEANUP: return "while cleaning up";
 	}
 	return "while working on";
@@ -98,13 +98,14 @@ static void give_up(struct guard *g, uint64_t held)
 
 	vb_os_worker_abandon(g->w);
 	if (g->stop_seen != 0)
-		snprintf(why, sizeof why, "and did not stop within %.0f s of the signal",
+		snprintf(why, sizeof why, "vbench did not stop within %.0f s of the signal",
 			 STOP_GRACE_NS / 1e9);
 	else
-		snprintf(why, sizeof why, "2 s after --timeout %g expired", g->cfg->timeout_secs);
-	snprintf(msg, sizeof msg, "%s %s: a call has not returned for %.1f s %s, and cannot be "
-		 "interrupted; exiting without waiting for it", phase_text(atomic_load(&gw->phase)),
-		 g->target, (double)held / 1e9, why);
+		snprintf(why, sizeof why, "still stuck 2 s after --timeout %g expired",
+			 g->cfg->timeout_secs);
+	snprintf(msg, sizeof msg, "%s %s: a call has not returned for %.1f s (%s) and cannot "
+		 "be interrupted; exiting without waiting for it",
+		 phase_text(atomic_load(&gw->phase)), g->target, (double)held / 1e9, why);
 	g->say(msg);
 	gw->leftover[sizeof gw->leftover - 1] = '\0';
 	if (gw->leftover[0] != '\0')

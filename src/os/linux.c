@@ -1033,7 +1033,13 @@ static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_f
 		s->self_rdev = fi->rdev;
 		COPY(s->self_name, s->devs.name[first]);
 	}
-	return add_loop_backing(h, s, s->devs.name[first], depth);
+	/* The device and, for a partition, its disk: what backs a loop device among them
+	 * is the target's storage too. */
+	size_t end = s->devs.n;
+	int rc = 0;
+	for (size_t i = first; i < end && rc == 0; i++)
+		rc = add_loop_backing(h, s, s->devs.name[i], depth);
+	return rc;
 }
 
 /* dm and md devices, bcache and the like list themselves under holders/. */
@@ -1134,8 +1140,8 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 		    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
 			continue;   /* not attached */
 		if (s->self_rdev != 0 && read_line(ldir, "/../dev", text, sizeof text) == 0 &&
-		    parse_devnum(text, &self) == 0 && self == s->self_rdev)
-			continue;   /* the target itself */
+		    parse_devnum(text, &self) == 0 && find_dev(&s->devs, self) >= 0)
+			continue;   /* the target itself, or the disk or device under it */
 		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
 			/* A file that was deleted cannot be the target; anything else that
 			 * cannot be identified might be. */

@@ -81,7 +81,7 @@ fsfreeze -u "$d/fm" 2>/dev/null
 check "setup stuck: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
 expect_rc 2 "setup stuck: a setup error"
 expect_err "stall: while examining" "setup stuck: the stall is reported"
-expect_err "while examining .*: a call has not returned for .* 2 s after --timeout 2 expired" "setup stuck: the message says what and how long"
+expect_err "while examining .*: a call has not returned for .* \\(still stuck 2 s after --timeout 2 expired\\)" "setup stuck: the message says what and how long"
 sleep 1
 
 fsfreeze -f "$d/fm"
@@ -113,7 +113,7 @@ if wait_for "^# run 1 of 6" "$SCRATCH/c.out"; then
 	fsfreeze -u "$d/cm" 2>/dev/null
 	check "CSV file frozen: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
 	check "CSV file frozen: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
-	check "CSV file frozen: the message says it was writing the results" grep -q "while writing the results" "$SCRATCH/c.err"
+	check "CSV file frozen: the message says it was writing the results" grep -q "while writing an output file" "$SCRATCH/c.err"
 else
 	not_ok "the CSV case never got under way" "$(cat "$SCRATCH/c.err")"
 	kill "$pid"

@@ -99,6 +99,41 @@ umount "$d/m"
 check "the mounted filesystem is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$B"
 losetup -d "$B"
 
+# --- a partition of a loop device whose image another loop device (partitioned, mounted) shares --
+if command -v sfdisk >/dev/null 2>&1; then
+	truncate -s 64M "$d/parts.img"
+	printf 'label: dos\n,32M\n,\n' | sfdisk -q "$d/parts.img" >/dev/null 2>&1
+	P=$(losetup -P -f --show "$d/parts.img") && add_loop "$P"
+	Q=$(losetup -P -f --show "$d/parts.img") && add_loop "$Q"
+	sleep 0.5
+	# (a kernel without the DOS partition parser makes none: partx adds them)
+	added=""
+	for dev in "$P" "$Q"; do
+		n=${dev#/dev/}
+		if [ ! -d "/sys/block/$n/${n}p1" ] && command -v partx >/dev/null 2>&1 &&
+		    partx -a "$dev" 2>/dev/null; then
+			added="$added $dev"
+		fi
+	done
+	sleep 0.5
+	if [ -d "/sys/block/${P#/dev/}/${P#/dev/}p1" ] && [ -d "/sys/block/${Q#/dev/}/${Q#/dev/}p1" ] &&
+	    mkfs.ext4 -q "${Q}p1" && mount "${Q}p1" "$d/m"; then
+		add_mount "$d/m"
+		run_vb --no-progress --force bs=1M count=8 runs=1 "${P}p1"
+		expect_rc 2 "a partition of a loop device whose image another loop device shares (mounted) is refused"
+		expect_err "backed by the same file as" "the message names the other loop device"
+		umount "$d/m"
+		check "the mounted filesystem is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "${Q}p1"
+	else
+		skip "no partition devices for loop devices here: the partitioned case"
+	fi
+	for dev in $added; do partx -d "$dev" 2>/dev/null; done
+	losetup -d "$Q" 2>/dev/null
+	losetup -d "$P" 2>/dev/null
+else
+	skip "sfdisk missing (apt-get install fdisk): the partitioned case"
+fi
+
 # --- a lock on a block device (QEMU locks the raw disks it uses) ------------------------------
 if [ -n "$holdlock" ]; then
 	lock ofd "$A"
@@ -179,6 +214,12 @@ if command -v mkfs.btrfs >/dev/null 2>&1 && command -v btrfs >/dev/null 2>&1 && 
 		unlock_all
 		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
 		expect_rc 0 "unlocked, it is written"
+		# the loop driver reports the filesystem's device too, not the subvolume's
+		BL=$(losetup -f --show "$d/m/sub/disk.img") && add_loop "$BL"
+		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
+		expect_rc 2 "a file in a btrfs subvolume behind a loop device is refused"
+		expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
+		losetup -d "$BL"
 		umount "$d/m"
 	else
 		skip "cannot make or mount a btrfs filesystem"
