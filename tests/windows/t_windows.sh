@@ -230,15 +230,18 @@ if is_root && [ "$(uname -s)" = Linux ]; then
 		"$VBENCH" --no-progress bs=4k count=120000 runs=2 "$(winpath "$m/d")" \
 			>"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
 		pid=$!
-		# The swap as soon as the first run's file is there (each run takes a second
-		# or two here; a look every 10 ms).
-		i=0
-		while [ -z "$(ls -A "$m/d" 2>/dev/null)" ] && kill -0 "$pid" 2>/dev/null &&
-			[ $i -lt 6000 ]; do
+		# The swap as soon as a file of vbench is there (its first probe, or the
+		# first run's, each of which takes a second or two here; a look every 10 ms).
+		i=0 seen=0
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 6000 ]; do
+			if [ -n "$(ls -A "$m/d" 2>/dev/null)" ]; then
+				seen=1
+				break
+			fi
 			sleep 0.01
 			i=$((i + 1))
 		done
-		if [ -n "$(ls -A "$m/d" 2>/dev/null)" ]; then
+		if [ $seen = 1 ]; then
 			mv "$m/d" "$m/held"
 			printf 'impostor\n' >"$m/d"
 			wait_pid "$pid" 60
@@ -253,6 +256,7 @@ if is_root && [ "$(uname -s)" = Linux ]; then
 		else
 			not_ok "the swap run never got under way" "$(cat "$SCRATCH/s.err")"
 			kill "$pid" 2>/dev/null
+			wait "$pid"
 		fi
 		umount "$m"
 	else
