@@ -24,6 +24,12 @@ trap finish EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# helper NAME: builds helpers/NAME.c (with $CC, else cc) into the scratch directory and
+# prints its path; prints nothing when it cannot be built (the caller skips its cases).
+helper() {
+	"${CC:-cc}" -o "$SCRATCH/$1" "$(dirname "$0")/helpers/$1.c" 2>/dev/null && echo "$SCRATCH/$1"
+}
+
 ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
 skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }

@@ -1,12 +1,8 @@
 # What is written: random data every byte fresh (no 512-byte sector repeats, nothing a
 # long-window compressor can shrink), urandom fresh or said not to be, zeros said to be.
 . "$(dirname "$0")/lib.sh"
-cc=${CC:-cc}
 
-sectors=""
-if $cc -o "$SCRATCH/sectors" "$(dirname "$0")/helpers/sectors.c" 2>/dev/null; then
-	sectors="$SCRATCH/sectors"
-fi
+sectors=$(helper sectors)
 
 # check_sectors FILE WHAT: no 512-byte sector of FILE equals another.
 check_sectors() {

@@ -5,7 +5,6 @@
 need_root "append-only directories and filesystems shut down need root"
 need_linux "chattr and EXT4_IOC_SHUTDOWN are Linux's"
 
-cc=${CC:-cc}
 d=$(new_dir)
 truncate -s 256M "$d/e.img"
 mkfs.ext4 -q "$d/e.img"
@@ -32,7 +31,7 @@ else
 fi
 
 # --- the filesystem shut down under the run (an I/O error at cleanup) -----------------------
-if $cc -o "$SCRATCH/shutdown" "$(dirname "$0")/helpers/shutdown.c" 2>/dev/null; then
+if [ -n "$(helper shutdown)" ]; then
 	rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
 	"$VBENCH" --no-progress --sync dsync bs=4k count=4000 runs=20 "$d/m/big.img" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
 	pid=$!

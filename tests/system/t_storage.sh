@@ -5,11 +5,7 @@
 # names or device numbers as it sees them.
 . "$(dirname "$0")/lib.sh"
 
-cc=${CC:-cc}
-holdlock=""
-if $cc -o "$SCRATCH/holdlock" "$(dirname "$0")/helpers/holdlock.c" 2>/dev/null; then
-	holdlock="$SCRATCH/holdlock"
-fi
+holdlock=$(helper holdlock)
 LOCKERS=""
 # lock KIND PATH: holds a lock as QEMU would, until the test file ends.
 lock() {

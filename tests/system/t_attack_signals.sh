@@ -1,0 +1,63 @@
+# The attack pass of issue 9, reproduced (signals and limits): a stop, a pause, a
+# file-size or address-space limit must end vbench with its summary and its cleanup, as
+# the signal would. Each case fails on a vbench that does not defend against it.
+. "$(dirname "$0")/lib.sh"
+ulimit -c 0   # a process that dies of SIGQUIT must not leave a core file here
+
+# --- SIGSTOP during a run: the pause is in the run's time, and vbench says so -----------
+d=$(new_dir)
+rm -f "$SCRATCH/p.out" "$SCRATCH/p.err"
+"$VBENCH" --progress --sync dsync bs=4k count=30000 runs=1 "$d" >"$SCRATCH/p.out" 2>"$SCRATCH/p.err" &
+pid=$!
+if wait_for ETA "$SCRATCH/p.err"; then
+	vb_stop "$pid"
+	sleep 1
+	vb_cont "$pid"
+	wait_pid "$pid" 60
+	check "a paused run is marked" grep -q "^# run 1 of 1 (paused" "$SCRATCH/p.out"
+	check "and a warning says its time includes the pause" grep -q "was paused" "$SCRATCH/p.err"
+else
+	not_ok "the paused run never got under way" "$(cat "$SCRATCH/p.err")"
+	kill "$pid" 2>/dev/null
+fi
+
+# --- signals whose default action ends the process: summary, cleanup, the same death ----
+for sig in QUIT USR2 ALRM XCPU VTALRM PROF; do
+	num=$(kill -l "$sig" 2>/dev/null) || continue
+	d=$(new_dir)
+	rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
+	"$VBENCH" --progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+	pid=$!
+	if ! wait_for ETA "$SCRATCH/s.err"; then
+		not_ok "SIG$sig: the run never got under way"
+		kill -9 "$pid"
+		continue
+	fi
+	kill -s "$sig" "$pid"
+	wait_pid "$pid" 30
+	check "SIG$sig: dies of the signal (status $WAIT_RC, want $((128 + num)))" [ "$WAIT_RC" = $((128 + num)) ]
+	check "SIG$sig: the summary is printed" grep -q "^mean " "$SCRATCH/s.out"
+	check "SIG$sig: the created file is removed" empty_dir "$d"
+	if [ "$sig" = ALRM ]; then
+		check "an outside SIGALRM is not taken for --timeout" sh -c '! grep -q "timeout" "$1"' _ "$SCRATCH/s.err"
+	fi
+done
+
+# --- a file-size limit: EFBIG is an I/O error, with the summary and the cleanup ----------
+d=$(new_dir)
+(ulimit -f 64 && exec "$VBENCH" --no-progress bs=64k count=100 runs=2 "$d/big") >"$SCRATCH/f.out" 2>"$SCRATCH/f.err"
+rc=$?
+check "ulimit -f: exit 3 (got $rc), not death by SIGXFSZ" [ "$rc" = 3 ]
+check "ulimit -f: the error is named" grep -q "File too large" "$SCRATCH/f.err"
+check "ulimit -f: the summary is printed" grep -q "^mean " "$SCRATCH/f.out"
+check "ulimit -f: the file is removed" [ ! -e "$d/big" ]
+
+# --- little address space: the supervision needs no thread, --timeout still works -------
+if under_tool; then
+	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
+else
+	d=$(new_dir)
+	(ulimit -v 20000 && exec "$VBENCH" --no-progress --timeout 5 bs=64k count=16 runs=2 "$d") >"$SCRATCH/v.out" 2>"$SCRATCH/v.err"
+	rc=$?
+	check "ulimit -v 20000: runs with --timeout (exit $rc)" [ "$rc" = 0 ]
+fi
