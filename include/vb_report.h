@@ -228,8 +228,6 @@ char *vb_report_config_text(const struct vb_comparison *a, const struct vb_datas
  * characters XML 1.0 forbids replaced by U+FFFD, tab/CR/LF by a space. */
 void vb_report_xml_text(FILE *f, const char *s);
 
-/* Writes the usage of `vbench report` to f. */
-void vb_report_usage(FILE *f);
 
 /* Runs `vbench report`: argv[0] is the subcommand name ("report") and is skipped; options
  * may follow the files; "--" ends options; "-" reads standard input. Prints the report on

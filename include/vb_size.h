@@ -7,10 +7,8 @@
 #define VB_SIZE_MAX ((uint64_t)INT64_MAX)
 
 /* Parses a dd-style SIZE ("1M", "4KiB", "2x512", "10kB"); returns NULL and sets *out
- * on success, or a static sentence saying what is wrong (zero is rejected). */
-const char *vb_parse_size(const char *text, uint64_t *out);
-
-/* Like vb_parse_size, but accepts 0 when allow_zero is non-zero. */
+ * on success, or a static sentence saying what is wrong (zero is rejected unless
+ * allow_zero is non-zero). */
 const char *vb_parse_size0(const char *text, int allow_zero, uint64_t *out);
 
 /* Parses a plain decimal number of seconds with an optional fraction ("30", "0.5");

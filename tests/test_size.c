@@ -6,7 +6,7 @@
 static uint64_t ok(const char *text)
 {
 	uint64_t v = 0;
-	const char *why = vb_parse_size(text, &v);
+	const char *why = vb_parse_size0(text, 0, &v);
 	if (why != NULL)
 		fail_msg("'%s' rejected: %s", text, why);
 	return v;
@@ -15,7 +15,7 @@ static uint64_t ok(const char *text)
 static void rejected(const char *text, const char *fragment)
 {
 	uint64_t v = 12345;
-	const char *why = vb_parse_size(text, &v);
+	const char *why = vb_parse_size0(text, 0, &v);
 	if (why == NULL)
 		fail_msg("'%s' accepted as %llu", text, (unsigned long long)v);
 	if (strstr(why, fragment) == NULL)

@@ -93,10 +93,6 @@ const char *vb_parse_size0(const char *text, int allow_zero, uint64_t *out)
 	return NULL;
 }
 
-const char *vb_parse_size(const char *text, uint64_t *out)
-{
-	return vb_parse_size0(text, 0, out);
-}
 
 const char *vb_parse_secs(const char *text, double *out_secs)
 {

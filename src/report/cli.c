@@ -48,7 +48,8 @@ struct input {
 	bool have_id;
 };
 
-void vb_report_usage(FILE *f)
+/* Writes the usage of `vbench report` to f. */
+static void report_usage(FILE *f)
 {
 	fputs("usage: vbench report [--format text|markdown|csv|json] [--baseline LABEL]\n"
 	      "                     [--svg FILE [--force]] FILE...\n"
@@ -485,7 +486,7 @@ enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 		fputs("Try 'vbench report --help'.\n", err);
 		st = VB_E_USAGE;
 	} else if (ra.help) {
-		vb_report_usage(out);
+		report_usage(out);
 		st = VB_OK;
 		if (fflush(out) != 0 || ferror(out)) {
 			snprintf(msg, sizeof msg, "write error on standard output: %s",

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (vb_parse_size(text, &v) == NULL && (v == 0 || v > VB_SIZE_MAX))
+	if (vb_parse_size0(text, 0, &v) == NULL && (v == 0 || v > VB_SIZE_MAX))
 		abort();
 	if (vb_parse_size0(text, 1, &v) == NULL && v > VB_SIZE_MAX)
 		abort();
