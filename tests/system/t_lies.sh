@@ -108,11 +108,12 @@ if [ -w "$cg/cgroup.procs" ] && [ -e "$cg/blkio.throttle.write_bps_device" ]; th
 	mkdir "$g"
 	# The group goes however this file ends (once empty: its process has ended).
 	trap 'rmdir "$g" 2>/dev/null; finish' EXIT
-	rate=16777216   # 16 MiB/s
+	# Well below what the disk does even on a busy machine, so the throttle sets the rate.
+	rate=8388608    # 8 MiB/s
 	echo "$mm $rate" >"$g/blkio.throttle.write_bps_device"
 	# The shell moves itself into the group, then becomes vbench; the worker follows.
 	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$g" \
-		"$VBENCH" --no-progress --force --direct -f json -l throttled bs=1M count=96 runs=1 \
+		"$VBENCH" --no-progress --force --direct -f json -l throttled bs=1M count=48 runs=1 \
 		"$L" >"$SCRATCH/out" 2>"$SCRATCH/err"
 	RC=$?
 	OUT=$(cat "$SCRATCH/out")
