@@ -48,7 +48,9 @@ void vb_env_label(const struct vb_env *e, char *buf, size_t n);
 /* How the writes of a run are cached, for the header and the CSV: "buffered I/O" or
  * "direct I/O" as asked, unless the platform says otherwise (vb_env.cache): a raw disk is
  * never cached, and some file systems buffer what --direct asks to write directly.
- * overwrite and warmups tell whether the counted runs rewrite a file already written. */
-const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups);
+ * overwrite and warmups tell whether the counted runs rewrite a file already written;
+ * filled, that vbench wrote it before the clock for that reason (vb_plan_fill_first). */
+const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups,
+		       bool filled);
 
 #endif

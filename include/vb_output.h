@@ -33,6 +33,8 @@ struct vb_context {
 	/* Set once the runs are over, for the summary: */
 	const char *result_line;  /* vb_format_result_line's line, or NULL */
 	const char *auto_note;    /* runs=auto: why the runs stopped (vb_auto_text), or NULL */
+	bool filled;              /* (set before the runs) the file was written once before
+				   * the clock, and the runs write in place (vb_plan_fill_first) */
 };
 
 /* BSD dd's status line: "N bytes transferred in S secs (R bytes/sec)". */

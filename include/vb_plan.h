@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "vb_config.h"
+#include "vb_env.h"
 #include "vb_target.h"
 #include "vb_writer.h"
 
@@ -14,5 +15,12 @@
  * runner owns (stop flags, watch, histogram, tick) are left zero. */
 void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t data_run,
 		   bool first, struct vb_write_plan *p);
+
+/* Whether the file must be written once before the clock so that the runs write in place
+ * over allocated blocks: on a file system that buffers a direct write extending a file
+ * (cache, from the platform), with --direct, on a file vbench creates, unless the user's
+ * own --overwrite warm-up already does it. Pure. */
+bool vb_plan_fill_first(const struct vb_config *cfg, const struct vb_target *t,
+			enum vb_cache cache);
 
 #endif

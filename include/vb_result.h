@@ -27,6 +27,7 @@ struct vb_run {
 	uint64_t run;                 /* 1-based; warm-up runs count separately */
 	bool warmup;
 	bool allocating;              /* --overwrite: the first run, which allocated the file */
+	bool fill;                    /* not a run: the fill before the clock, which failed */
 	enum vb_stop stop;
 	enum vb_stage stage;          /* stage of the error, if stop != DONE */
 	int err;                      /* errno of the failure, or 0 */

@@ -39,6 +39,8 @@ struct vb_target {
 	unsigned name_serial;
 	char run_name[64];      /* the per-run name being used */
 	int cleanup_errno;      /* why the file vbench created was not removed, or 0 */
+	bool fill_first;        /* write the file once before the clock, then every run in
+				 * place over it (vb_plan_fill_first) */
 };
 
 /* Checks cfg's target through ops without writing any data; on success fills t (which

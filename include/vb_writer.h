@@ -34,7 +34,8 @@ enum vb_acquire {
 	VB_ACQ_ANON,      /* a file with no name in dirfd */
 	VB_ACQ_NEWNAME,   /* a new name in dirfd, unlinked as soon as it is open */
 	VB_ACQ_NAMED,     /* name in dirfd, which must still be the file id describes */
-	VB_ACQ_DISK,      /* a duplicate of held_fd, the disk opened once for the session */
+	VB_ACQ_DISK,      /* a duplicate of held_fd: the disk opened once for the session, or
+			   * the file written before the clock (vb_target.fill_first) */
 	VB_ACQ_SINK       /* name in dirfd, which must still be the sink id describes */
 };
 
@@ -57,6 +58,8 @@ struct vb_write_plan {
 	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
 	bool defer_release;           /* the file has no name: free it after the clock stops */
 	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (sinks) */
+	int *hold;                    /* non-NULL: a run that completes leaves the file open,
+				       * a descriptor of it here (the fill before the clock) */
 	uint64_t bs_bytes;
 	uint64_t count_blocks;
 	uint64_t qd;                  /* writes in flight */
@@ -82,6 +85,11 @@ struct vb_write_plan {
  * and the close. */
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
 		 struct vb_run *out);
+
+/* Closes fd, the file's last descriptor, as a watched call (VB_STAGE_RELEASE): closing
+ * it frees the blocks of a file without a name, which can take long (or hang). */
+void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int fd,
+		      uint64_t offset);
 
 /* Opens and checks the target as a run would (nothing timed, nothing written); the
  * descriptor, or -1 with out's stop, stage, err (and detail) filled in. */

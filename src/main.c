@@ -15,6 +15,7 @@
 #include "vb_opts.h"
 #include "vb_os.h"
 #include "vb_output.h"
+#include "vb_plan.h"
 #include "vb_report.h"
 #include "vb_runner.h"
 #include "vb_source.h"
@@ -337,6 +338,9 @@ static void describe(struct app *a)
 		a->env.logical_block = a->env.physical_block = 0;
 		a->env.cache = VB_CACHE_AS_ASKED;
 	}
+	/* Where the file system buffers a direct write that extends the file, the file is
+	 * written before the clock and the runs write in place, directly. */
+	t->fill_first = vb_plan_fill_first(&a->cfg, t, a->env.cache);
 	if (a->cfg.label != NULL)
 		snprintf(a->label, sizeof a->label, "%s", a->cfg.label);
 	else if (t->kind == VB_TGT_SINK)
@@ -354,7 +358,8 @@ static void describe(struct app *a)
 				     vb_source_describe(a->cfg.source, run_bytes, buffers,
 							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
-				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL};
+				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL,
+				     t->fill_first};
 }
 
 /* A new file in a directory: one run must fit in the file system's free space. */

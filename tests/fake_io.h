@@ -42,6 +42,10 @@ struct fake {
 	uint64_t written;                /* bytes accepted */
 	uint64_t run_base;               /* written when the latest run began */
 	bool out_of_order;               /* a write not at the end of what was written */
+	uint64_t size;                   /* the file's size: emptied by truncate or a new file */
+	int extends, last_extend;        /* writes that made it longer; the latest's number */
+	int truncated_at;                /* the number of writes before the latest truncate */
+	int writes_at_first_sync;        /* and before the first sync */
 	uint64_t first_write_at, last_write_end, sync_at, close_at;
 	int last_closed;
 	unsigned char first_bytes[16];
@@ -97,6 +101,8 @@ static inline int fk_openat(void *ctx, int dirfd, const char *name, const struct
 		errno = f->open_err;
 		return -1;
 	}
+	if (req->kind == VB_OPEN_CREATE || req->kind == VB_OPEN_ANON)
+		f->size = 0;
 	return FAKE_FD;
 }
 
@@ -181,6 +187,11 @@ static inline ssize_t fk_pwrite(void *ctx, int fd, const void *buf, size_t n, ui
 	}
 	f->written += n;
 	f->last_write_end = f->now;
+	if (offset + n > f->size) {
+		f->size = offset + n;
+		f->extends++;
+		f->last_extend = f->writes;
+	}
 	return (ssize_t)n;
 }
 
@@ -190,6 +201,8 @@ static inline int fk_sync(void *ctx, int fd, enum vb_sync_call call)
 	(void)fd;
 	if (call == VB_CALL_NONE)
 		return 0;
+	if (f->fsyncs + f->fdatasyncs == 0)
+		f->writes_at_first_sync = f->writes;
 	f->sync_at = f->now;
 	f->now += f->sync_ns;
 	if (call == VB_CALL_FSYNC)
@@ -208,6 +221,8 @@ static inline int fk_truncate(void *ctx, int fd)
 	struct fake *f = fake_of(ctx);
 	(void)fd;
 	f->truncates++;
+	f->truncated_at = f->writes;
+	f->size = 0;
 	f->now += f->truncate_ns;
 	return 0;
 }

@@ -57,22 +57,29 @@ static void test_io_mode(void **state)
 
 	(void)state;
 	memset(&e, 0, sizeof e);
-	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
-	assert_string_equal(vb_io_mode(&e, true, false, 0), "direct I/O");
+	assert_string_equal(vb_io_mode(&e, false, false, 0, false), "buffered I/O");
+	assert_string_equal(vb_io_mode(&e, true, false, 0, false), "direct I/O");
 	e.cache = VB_CACHE_NONE;
-	assert_string_equal(vb_io_mode(&e, false, false, 0), "raw disk I/O (never cached)");
-	assert_null(strstr(vb_io_mode(&e, true, false, 0), "buffer"));
+	assert_string_equal(vb_io_mode(&e, false, false, 0, false), "raw disk I/O (never cached)");
+	assert_null(strstr(vb_io_mode(&e, true, false, 0, false), "buffer"));
 	e.cache = VB_CACHE_FS_BUFFERS;
-	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
-	assert_string_equal(vb_io_mode(&e, true, true, 1),
+	assert_string_equal(vb_io_mode(&e, false, false, 0, false), "buffered I/O");
+	assert_string_equal(vb_io_mode(&e, true, true, 1, false),
 			    "direct requested; this file system buffers it");
 	e.cache = VB_CACHE_FS_BUFFERS_EXTENDING;
-	assert_string_equal(vb_io_mode(&e, false, false, 0), "buffered I/O");
-	assert_non_null(strstr(vb_io_mode(&e, true, false, 0),
+	assert_string_equal(vb_io_mode(&e, false, false, 0, false), "buffered I/O");
+	assert_non_null(strstr(vb_io_mode(&e, true, false, 0, false),
 			       "direct requested; this file system buffers it"));
-	assert_non_null(strstr(vb_io_mode(&e, true, true, 0), "first run extends the file"));
-	assert_string_equal(vb_io_mode(&e, true, true, 1),
+	assert_non_null(strstr(vb_io_mode(&e, true, true, 0, false), "first run extends the file"));
+	assert_string_equal(vb_io_mode(&e, true, true, 1, false),
 			    "direct I/O (in place: the warm-up wrote the file)");
+	/* vbench wrote the file before the clock: every measured write is in place. */
+	assert_string_equal(vb_io_mode(&e, true, false, 0, true),
+			    "direct I/O (in place: the file was written once before the clock, "
+			    "as this file system buffers direct writes that extend a file)");
+	assert_string_equal(vb_io_mode(&e, false, false, 0, true), "buffered I/O");
+	e.cache = VB_CACHE_AS_ASKED;
+	assert_string_equal(vb_io_mode(&e, true, false, 0, true), "direct I/O");
 }
 
 int main(void)

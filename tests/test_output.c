@@ -36,7 +36,7 @@ static int setup(void **state)
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
 	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL,
-				  NULL, NULL};
+				  NULL, NULL, false};
 	return 0;
 }
 
@@ -452,6 +452,41 @@ static void test_io_mode_as_found(void **state)
 	vb_out_csv_run(&b, &ctx, &r);
 	assert_non_null(strstr(b.p, ",direct I/O\r\n"));
 	vb_buf_free(&b);
+	/* NetBSD FFS, the file written before the clock: header, CSV and JSON say so. */
+	static const char filled[] = "direct I/O (in place: the file was written once before "
+				     "the clock, as this file system buffers direct writes that "
+				     "extend a file)";
+	env.cache = VB_CACHE_FS_BUFFERS_EXTENDING;
+	ctx.filled = true;
+	f = open_buf();
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, filled));
+	assert_null(strstr(buf, "buffers it"));
+	vb_buf_init(&b);
+	vb_out_csv_run(&b, &ctx, &r);
+	assert_non_null(strstr(b.p, filled));
+	vb_buf_free(&b);
+	struct vb_run_analysis an;
+	vb_analyze(&cfg, &r, 1, NULL, 0, &an);
+	f = open_buf();
+	vb_out_json(f, &ctx, &r, 1, &an, NULL, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, filled));
+	/* A fill that failed is named as what it is, not as a run. */
+	r.fill = r.warmup = true;
+	r.run = 0;
+	r.stop = VB_STOP_ERROR;
+	r.stage = VB_STAGE_WRITE;
+	r.err = ENOSPC;
+	r.err_offset_bytes = 8192;
+	f = open_buf();
+	vb_out_run_problem(f, &ctx, &r);
+	vb_out_human_run(f, &ctx, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "vbench: the fill before the clock: write of "));
+	assert_non_null(strstr(buf, "# the fill before the clock (not counted): partial"));
+	assert_null(strstr(buf, "warm-up 0"));
 }
 
 /* A system that does not say its block sizes gets "unknown", not "0 logical". */

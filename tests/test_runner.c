@@ -6,6 +6,7 @@
 #include "fake_io.h"
 #include "vb_analysis.h"
 #include "vb_output.h"
+#include "vb_plan.h"
 #include "vb_runner.h"
 
 #define MS 1000000ULL
@@ -200,6 +201,150 @@ static void test_recording_failure_stops(void **state)
 	assert_int_equal(fk.writes, 30);
 }
 
+/* Issue 22: a file system that buffers a direct write extending the file (NetBSD's genfs)
+ * gets the file written once before the clock; every measured run then writes over it in
+ * place. The fill is one run's size, synced, and not reported; no measured write extends
+ * the file and nothing empties it between runs. */
+static void test_fill_before_the_clock_named_file(void **state)
+{
+	struct vb_engine_result res;
+	struct vb_env env;
+	(void)state;
+	memset(&env, 0, sizeof env);
+	env.cache = VB_CACHE_FS_BUFFERS_EXTENDING;
+	cfg.direct = true;
+	tgt.kind = VB_TGT_NEWFILE;
+	tgt.anon = false;
+	snprintf(tgt.name, sizeof tgt.name, "bench.img");
+	tgt.id = fk.file = fk.named = fake_reg(1, 2);
+	tgt.fill_first = vb_plan_fill_first(&cfg, &tgt, env.cache);
+	assert_true(tgt.fill_first);
+	assert_true(run(stderr, &res));
+	assert_string_equal(seen, "rrr");                /* the fill is not a run */
+	assert_int_equal(fk.writes, 40);
+	assert_int_equal(fk.writes_at_first_sync, 10);   /* the fill, synced, came first */
+	assert_int_equal(fk.extends, 10);                /* only the fill made the file longer */
+	assert_int_equal(fk.last_extend, 10);
+	assert_int_equal(fk.size, 40960);                /* never past the planned size */
+	assert_int_equal(fk.truncates, 1);               /* before the fill, never after */
+	assert_int_equal(fk.truncated_at, 0);
+	assert_int_equal(fk.fsyncs, 4);
+	assert_int_equal(fk.opens, 1);                   /* the runs write the held file */
+	assert_int_equal(fk.in_use_calls, 4);            /* still checked before every run */
+	assert_true(fk.req.direct);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(session.runs[i].bytes, 40960);
+		assert_false(session.runs[i].warmup);
+		assert_false(session.runs[i].fill);
+	}
+}
+
+/* A directory where each run would have a new name: the fill's file is held open (it has
+ * no name once open) and written in place by every run, then let go of, watched. */
+static void test_fill_before_the_clock_per_run_names(void **state)
+{
+	struct vb_engine_result res;
+	struct vb_watch watch;
+	struct vb_engine_io io = {&ops, vb_out_live(stderr), false, &flags, &watch, on_run,
+				  NULL, NULL};
+	(void)state;
+	memset(&watch, 0, sizeof watch);
+	cfg.direct = true;
+	cfg.overwrite = true;   /* no warm-up of the user's own: the fill is still needed */
+	tgt.anon = false;
+	tgt.per_run_name = true;
+	char note[64];
+	assert_string_equal(vb_target_note(&tgt, note, sizeof note),
+			    "a new file in this directory for each run, removed at the end");
+	assert_true(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS_EXTENDING));
+	tgt.fill_first = true;
+	assert_string_equal(vb_target_note(&tgt, note, sizeof note),
+			    "one new file in this directory for all runs, removed at the end");
+	fk.file = fk.named = fake_reg(1, 3);
+	fk.watch = &watch;
+	fk.write_ns = MS;   /* a clock that moves: a watched call has a start */
+	assert_true(vb_engine_run(&cfg, &tgt, &io, &res));
+	assert_string_equal(seen, "rrr");
+	assert_false(session.runs[0].allocating);   /* the fill allocated the file */
+	assert_int_equal(fk.opens, 1);
+	assert_int_equal(fk.unlinks, 1);
+	assert_int_equal(fk.extends, 10);
+	assert_int_equal(fk.last_extend, 10);
+	assert_int_equal(fk.writes_at_first_sync, 10);
+	assert_int_equal(fk.truncates, 0);
+	assert_int_equal(fk.last_closed, FAKE_FD + 1);   /* the held file, last */
+	assert_true(fk.release_watched);
+	assert_int_equal(fk.release_stage, VB_STAGE_RELEASE);
+}
+
+/* Without the platform's word, or without --direct, nothing changes: every run starts
+ * from an empty file and extends it. */
+static void test_no_fill_without_the_flag(void **state)
+{
+	struct vb_engine_result res;
+	(void)state;
+	cfg.direct = true;
+	tgt.kind = VB_TGT_NEWFILE;
+	tgt.anon = false;
+	snprintf(tgt.name, sizeof tgt.name, "bench.img");
+	tgt.id = fk.file = fk.named = fake_reg(1, 2);
+	assert_false(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_AS_ASKED));
+	assert_false(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS));
+	cfg.direct = false;
+	assert_false(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS_EXTENDING));
+	cfg.direct = true;
+	tgt.fill_first = vb_plan_fill_first(&cfg, &tgt, VB_CACHE_AS_ASKED);
+	assert_true(run(stderr, &res));
+	assert_string_equal(seen, "rrr");
+	assert_int_equal(fk.writes, 30);
+	assert_int_equal(fk.writes_at_first_sync, 10);   /* run 1's own sync */
+	assert_int_equal(fk.extends, 30);
+	assert_int_equal(fk.truncates, 3);
+	assert_int_equal(fk.opens, 3);
+}
+
+/* Only a file vbench creates is filled, and not when the user's --overwrite warm-up
+ * already writes it. */
+static void test_fill_only_for_files_vbench_creates(void **state)
+{
+	enum vb_target_kind others[] = {VB_TGT_EXISTING, VB_TGT_DISK, VB_TGT_SINK};
+	(void)state;
+	cfg.direct = true;
+	tgt.kind = VB_TGT_DIR;
+	assert_true(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS_EXTENDING));
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+		tgt.kind = others[i];
+		assert_false(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS_EXTENDING));
+	}
+	tgt.kind = VB_TGT_NEWFILE;
+	cfg.overwrite = true;
+	cfg.warmup_runs = 1;
+	assert_false(vb_plan_fill_first(&cfg, &tgt, VB_CACHE_FS_BUFFERS_EXTENDING));
+}
+
+/* A fill that fails is reported as what it is, and no run is made. */
+static void test_failed_fill_is_reported(void **state)
+{
+	const struct step script[] = {{0, 0, 0}, {0, ENOSPC, 0}};
+	struct vb_engine_result res;
+	(void)state;
+	cfg.direct = true;
+	tgt.anon = false;
+	tgt.per_run_name = true;
+	tgt.fill_first = true;
+	fk.file = fk.named = fake_reg(1, 3);
+	fk.script = script;
+	fk.n_script = 2;
+	assert_false(run(stderr, &res));
+	assert_true(res.failed);
+	assert_int_equal(session.n_runs, 1);
+	assert_true(session.runs[0].fill);
+	assert_true(session.runs[0].warmup);   /* never in the statistics */
+	assert_int_equal(session.runs[0].err, ENOSPC);
+	assert_int_equal(fk.writes, 2);
+	assert_int_equal(fk.last_closed, FAKE_FD + 1);   /* its file let go of */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +357,11 @@ int main(void)
 		T(test_data_is_stamped_with_the_session_run_number),
 		T(test_status_request_prints_a_dd_status_line),
 		T(test_recording_failure_stops),
+		T(test_fill_before_the_clock_named_file),
+		T(test_fill_before_the_clock_per_run_names),
+		T(test_no_fill_without_the_flag),
+		T(test_fill_only_for_files_vbench_creates),
+		T(test_failed_fill_is_reported),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

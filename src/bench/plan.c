@@ -60,3 +60,11 @@ void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t da
 	p->check_in_use = true;
 	p->truncate = !(cfg->overwrite && !first);
 }
+
+bool vb_plan_fill_first(const struct vb_config *cfg, const struct vb_target *t,
+			enum vb_cache cache)
+{
+	return cfg->direct && cache == VB_CACHE_FS_BUFFERS_EXTENDING &&
+	       (t->kind == VB_TGT_DIR || t->kind == VB_TGT_NEWFILE) &&
+	       !(cfg->overwrite && cfg->warmup_runs > 0);
+}

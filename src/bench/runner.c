@@ -28,6 +28,7 @@ struct engine {
 	uint64_t measured;
 	double session_secs;         /* the runs' time so far, warm-ups included */
 	double least_sync_secs;      /* the shortest sync and close of a run; -1 before one */
+	int filled_fd;               /* the file written before the clock, or -1 */
 };
 
 static void set_drawn(struct engine *c, int v)
@@ -85,15 +86,27 @@ static void erase_progress(struct engine *c)
 }
 
 /* Runs one (warm-up or measured) run and reports it; returns vb_write_run's result, or
- * -1 when the run could not be recorded. */
+ * -1 when the run could not be recorded. The fill before the clock (number 0) keeps the
+ * file open and is reported only when it fails: it is not a run. Once it is done, every
+ * run writes a duplicate of its descriptor, in place: the file is neither emptied nor
+ * reopened, so no write of a run extends it. */
 static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *src,
 		   uint64_t number, bool warmup, bool first, struct vb_engine_result *res,
 		   struct vb_run *r)
 {
 	struct vb_write_plan plan;
 	const struct vb_engine_io *io = c->io;
+	bool fill = number == 0;
 
 	vb_plan_build(c->cfg, t, number + (warmup ? 0 : c->cfg->warmup_runs), first, &plan);
+	if (fill) {
+		plan.hold = &c->filled_fd;
+	} else if (c->filled_fd >= 0) {
+		plan.acquire = VB_ACQ_DISK;
+		plan.held_fd = c->filled_fd;
+		plan.truncate = false;
+		plan.defer_release = false;
+	}
 	plan.source = src;
 	plan.stop = &io->flags->stop;
 	plan.resumed = &c->resumed;
@@ -114,7 +127,10 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	vb_knee_find(r->intervals, r->n_intervals, &r->knee);
 	r->run = number;
 	r->warmup = warmup;
-	r->allocating = c->cfg->overwrite && first;
+	r->allocating = c->cfg->overwrite && first && !fill;
+	r->fill = fill;
+	if (fill && rc == 0)
+		return 0;
 	if (io->on_run != NULL && !io->on_run(io->arg, r, &c->scratch)) {
 		res->not_recorded = true;
 		return -1;
@@ -151,14 +167,17 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 	uint64_t total = c->cfg->warmup_runs + c->cfg->runs;
 	struct vb_run r;
 
-	for (uint64_t i = 0; i < total; i++) {
+	/* i == 0 is the fill before the clock, when the target wants one. */
+	uint64_t from = t->fill_first ? 0 : 1;
+
+	for (uint64_t i = from; i <= total; i++) {
 		/* A signal that arrived during the last sync leaves that run complete; the
 		 * next one is not started at all rather than recorded as empty. */
 		if (stopped(c, res))
 			return false;
-		bool warmup = i < c->cfg->warmup_runs;
-		uint64_t number = warmup ? i + 1 : i + 1 - c->cfg->warmup_runs;
-		int rc = one_run(c, t, src, number, warmup, i == 0, res, &r);
+		bool warmup = i <= c->cfg->warmup_runs;
+		uint64_t number = warmup ? i : i - c->cfg->warmup_runs;
+		int rc = one_run(c, t, src, number, warmup, i == from, res, &r);
 		vb_run_free(&r);
 		if (rc == 0 && enough(c, &r))
 			break;
@@ -263,6 +282,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	c->cfg = cfg;
 	c->io = io;
 	c->least_sync_secs = -1;
+	c->filled_fd = -1;
 	if (cfg->runs_auto) {
 		c->rates = calloc(cfg->runs, sizeof *c->rates);
 		c->secs = calloc(cfg->runs, sizeof *c->secs);
@@ -277,6 +297,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	}
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
+	vb_write_release(io->ops, io->watch, c->filled_fd, 0);
 	if (ok && io->on_flush != NULL)
 		probe_flush(c, t);
 	vb_os_on_resume(NULL);

@@ -547,6 +547,8 @@ const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
 		else if (t->created)
 			snprintf(buf, n, "one new file in this directory (%s) for all runs, removed "
 				 "at the end", t->name);
+		else if (t->fill_first)
+			return "one new file in this directory for all runs, removed at the end";
 		else
 			return "a new file in this directory for each run, removed at the end";
 		return buf;

@@ -577,15 +577,15 @@ static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_pla
 
 /* Ends the run's hold on a file without a name: closing its last descriptor frees its
  * blocks, which can take long (or hang); it is watched like every other call. */
-static void release(const struct vb_io_ops *ops, const struct vb_write_plan *p, int keep_fd,
-		    uint64_t offset)
+void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int fd,
+		      uint64_t offset)
 {
-	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
+	struct vb_watch_slot *slot = watch ? &watch->slot[0] : NULL;
 
-	if (keep_fd < 0)
+	if (fd < 0)
 		return;
 	publish(slot, VB_STAGE_RELEASE, offset, ops->now_ns(ops->ctx));
-	ops->close(ops->ctx, keep_fd);
+	ops->close(ops->ctx, fd);
 	unpublish(slot);
 }
 
@@ -610,8 +610,14 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	/* Closing the last descriptor of a file without a name frees its blocks, which on a
 	 * filesystem mounted with discard takes as long as a good part of the writing. That
 	 * is not writing: a second descriptor defers it until the clock has stopped, while
-	 * the timed close still does what a close does (NFS, for one, flushes there). */
-	int keep_fd = p->defer_release ? ops->dup(ops->ctx, fd) : -1;
+	 * the timed close still does what a close does (NFS, for one, flushes there). A plan
+	 * that holds the file (the fill before the clock) keeps that descriptor. */
+	int keep_fd = p->defer_release || p->hold != NULL ? ops->dup(ops->ctx, fd) : -1;
+	if (p->hold != NULL && keep_fd < 0) {
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
+		ops->close(ops->ctx, fd);
+		return -1;
+	}
 	if (vb_source_run_begin(p->source, p->run, p->count_blocks) != 0) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
 		snprintf(out->detail, sizeof out->detail, "%s",
@@ -619,7 +625,7 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 			 ? "the kernel's randomness could not be read"
 			 : "the thread making the data could not be started");
 		ops->close(ops->ctx, fd);
-		release(ops, p, keep_fd, 0);
+		vb_write_release(ops, p->watch, keep_fd, 0);
 		out->latency = vb_hist_summary(hist);
 		return -1;
 	}
@@ -638,7 +644,10 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		finish_times(out, start, write_end, ops->now_ns(ops->ctx), wait_ns, p->qd);
 	}
 	vb_source_run_end(p->source);
-	release(ops, p, keep_fd, out->bytes);
+	if (p->hold != NULL && rc == 0)
+		*p->hold = keep_fd;
+	else
+		vb_write_release(ops, p->watch, keep_fd, out->bytes);
 	if (p->resumed != NULL && atomic_exchange(p->resumed, 0))
 		out->paused = true;
 	out->direct_refused = p->req.direct && out->stop == VB_STOP_ERROR &&

@@ -22,7 +22,8 @@ static void sanitize(char *s)
 	}
 }
 
-const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups)
+const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint64_t warmups,
+		       bool filled)
 {
 	switch (e->cache) {
 	case VB_CACHE_NONE:
@@ -35,6 +36,9 @@ const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint
 	case VB_CACHE_FS_BUFFERS_EXTENDING:
 		if (!direct)
 			break;
+		if (filled)
+			return "direct I/O (in place: the file was written once before the clock, "
+			       "as this file system buffers direct writes that extend a file)";
 		if (overwrite && warmups > 0)
 			return "direct I/O (in place: the warm-up wrote the file)";
 		if (overwrite)

@@ -155,7 +155,8 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	fprintf(f, ", source %s, sync %s", vb_source_name(cfg->source), vb_sync_name(cfg->sync));
 	if (c->sync_note != NULL)
 		fprintf(f, " (%s)", c->sync_note);
-	fprintf(f, ", %s%s", vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs),
+	fprintf(f, ", %s%s",
+		vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs, c->filled),
 		cfg->overwrite ? ", overwrite in place" : "");
 	if (cfg->qd > 1)
 		fprintf(f, ", %" PRIu64 " writes in flight", cfg->qd);
@@ -199,7 +200,9 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 
 static void run_title(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
-	if (r->warmup)
+	if (r->fill)
+		fprintf(f, "# the fill before the clock (not counted)");
+	else if (r->warmup)
 		fprintf(f, "# warm-up %" PRIu64 " of %" PRIu64 " (not counted)", r->run,
 			c->cfg->warmup_runs);
 	else
@@ -314,28 +317,31 @@ void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run
 {
 	const struct vb_config *cfg = c->cfg;
 	const char *what = vb_stage_name(r->stage);
-	const char *kind = r->warmup ? "warm-up" : "run";
-	unsigned long long n = r->run, off = r->err_offset_bytes;
-	char tgt[1024], detail[sizeof r->detail * 4];
+	unsigned long long off = r->err_offset_bytes;
+	char tgt[1024], detail[sizeof r->detail * 4], kind[48];
 
+	if (r->fill)
+		snprintf(kind, sizeof kind, "the fill before the clock");
+	else
+		snprintf(kind, sizeof kind, "%s %" PRIu64, r->warmup ? "warm-up" : "run", r->run);
 	target_text(tgt, sizeof tgt, c);
 	vb_text_to(detail, sizeof detail, r->detail);
 	if (r->stop == VB_STOP_SIGNAL)
-		fprintf(f, "vbench: %s %llu stopped by signal %d after %llu bytes; it is left out "
-			"of the summary\n", kind, n, r->signo, (unsigned long long)r->bytes);
+		fprintf(f, "vbench: %s stopped by signal %d after %llu bytes; it is left out "
+			"of the summary\n", kind, r->signo, (unsigned long long)r->bytes);
 	else if (r->stop == VB_STOP_TIMEOUT)
-		fprintf(f, "vbench: %s %llu aborted: a %s of %s did not return within --timeout "
-			"%.0f s (at offset %llu)\n", kind, n, what, tgt, cfg->timeout_secs, off);
+		fprintf(f, "vbench: %s aborted: a %s of %s did not return within --timeout "
+			"%.0f s (at offset %llu)\n", kind, what, tgt, cfg->timeout_secs, off);
 	else if (r->direct_refused)
 		fprintf(f, "vbench: %s: the first %s write of %llu bytes was refused "
 			"(EINVAL): bs must be a multiple of the device's logical block size\n",
 			tgt, vb_os_caps()->direct_how ? vb_os_caps()->direct_how : "direct",
 			(unsigned long long)cfg->bs_bytes);
 	else if (r->stop == VB_STOP_ERROR && r->stage == VB_STAGE_OPEN && detail[0] != '\0')
-		fprintf(f, "vbench: %s %llu: %s: %s; nothing was written to it\n", kind, n, tgt,
+		fprintf(f, "vbench: %s: %s: %s; nothing was written to it\n", kind, tgt,
 			detail);
 	else if (r->stop != VB_STOP_DONE)
-		fprintf(f, "vbench: %s %llu: %s of %s failed at offset %llu: %s%s\n", kind, n,
+		fprintf(f, "vbench: %s: %s of %s failed at offset %llu: %s%s\n", kind,
 			what, tgt, off, r->stop == VB_STOP_NOPROGRESS ?
 			"write() stopped making progress" : strerror(r->err),
 			r->stage == VB_STAGE_SYNC ? " (the data of this run is not durable)" : "");
@@ -393,7 +399,7 @@ static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct v
 	vb_buf_printf(b, ",%" PRIu64 ",%.6f,%d", cfg->qd, r->data_wait_secs, VB_SCHEMA_VERSION);
 	vb_out_csv_verdicts(b, c, r, fr);
 	vb_buf_putc(b, ',');
-	vb_csv_field(b, vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs));
+	vb_csv_field(b, vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs, c->filled));
 	vb_buf_puts(b, "\r\n");
 }
 
@@ -474,7 +480,8 @@ static void json_config(FILE *f, const struct vb_context *c)
 		cfg->warmup_runs, cfg->overwrite ? "true" : "false", c->pool_bytes);
 	vb_json_string(f, c->target);
 	fputs(", \"io\": ", f);
-	vb_json_string(f, vb_io_mode(c->env, cfg->direct, cfg->overwrite, cfg->warmup_runs));
+	vb_json_string(f, vb_io_mode(c->env, cfg->direct, cfg->overwrite, cfg->warmup_runs,
+				   c->filled));
 	fprintf(f, ", \"runs_auto\": %s", cfg->runs_auto ? "true" : "false");
 	if (cfg->runs_auto)
 		fprintf(f, ", \"precision\": %g, \"max_runs\": %" PRIu64 ", \"max_time_secs\": %g",
