@@ -6,7 +6,7 @@
 #  2. Calls between the directories of src/ go one way only, down the layers:
 #        main.c (on top, not in the archive)
 #        cli -> bench -> common, os
-#        out -> common, os      report -> common, os      os -> common
+#        output -> common, os      report -> common, os      os -> common
 #     (read from the same symbols); any other edge is a back-edge, and fails.
 #  3. No cycle between headers included with quotes.
 #  4. Nothing outside the platform layer (src/os/) names an operating system.
@@ -52,7 +52,7 @@ fi
 
 # The directories each directory of src/ may call into; a directory not listed here is
 # refused too, so that a new one is given its place.
-allowed='cli:bench,common,os bench:common,os out:common,os report:common,os os:common common:'
+allowed='cli:bench,common,os bench:common,os output:common,os report:common,os os:common common:'
 if [ -f "$archive" ]; then
 	nm -A "$archive" 2>/dev/null | awk -v allowed="$allowed" '
 		{ split($1, f, ":"); obj = f[2] }
