@@ -487,6 +487,18 @@ static void test_io_mode_as_found(void **state)
 	assert_non_null(strstr(buf, "vbench: the fill before the clock: write of "));
 	assert_non_null(strstr(buf, "# the fill before the clock (not counted): partial"));
 	assert_null(strstr(buf, "warm-up 0"));
+	/* and so is a call of the fill that does not return */
+	struct vb_stall st = {true, 0, "write", 1, 1, 4096, 31};
+	f = open_buf();
+	vb_out_live(f).stall(f, &st, false);
+	fclose(f);
+	assert_string_equal(buf, "vbench: stall: the fill before the clock: write at offset 4096 "
+			    "has not returned after 31 s\n");
+	st.run = 2;
+	f = open_buf();
+	vb_out_live(f).stall(f, &st, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "stall: warm-up 2: write"));
 }
 
 /* A system that does not say its block sizes gets "unknown", not "0 logical". */

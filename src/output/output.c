@@ -103,13 +103,17 @@ static void live_status(void *arg, uint64_t bytes, double secs, bool progress_dr
 
 static void live_stall(void *arg, const struct vb_stall *s, bool progress_drawn)
 {
-	char who[64] = "";
+	char who[64] = "", kind[48];
 
 	if (s->writers > 1)
 		snprintf(who, sizeof who, " (writer %u of %u)", s->writer, s->writers);
-	fprintf(arg, "%svbench: stall: %s %" PRIu64 "%s: %s at offset %" PRIu64 " has not "
-		"returned after %.0f s\n", progress_drawn ? "\n" : "", s->warmup ? "warm-up" : "run",
-		s->run, who, s->stage, s->offset, s->secs);
+	/* Warm-up number 0 is the fill before the clock (runner.c). */
+	if (s->warmup && s->run == 0)
+		snprintf(kind, sizeof kind, "the fill before the clock");
+	else
+		snprintf(kind, sizeof kind, "%s %" PRIu64, s->warmup ? "warm-up" : "run", s->run);
+	fprintf(arg, "%svbench: stall: %s%s: %s at offset %" PRIu64 " has not returned after "
+		"%.0f s\n", progress_drawn ? "\n" : "", kind, who, s->stage, s->offset, s->secs);
 	fflush(arg);
 }
 
