@@ -631,6 +631,26 @@ static void test_intervals_recorded(void **state)
 	vb_run_free(&r);
 }
 
+/* A progress tick after the last write is not a sample of its own: every sample holds
+ * bytes, and the samples end with the last write. */
+static void test_no_empty_last_interval(void **state)
+{
+	struct fake f = {0};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(4, VB_SYNC_NONE);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = 10 * MS;
+	p.interval_secs = 0.01; /* a sample after every write */
+	p.tick = slow_tick;      /* and a tick after every write that takes 50 ms */
+	p.tick_arg = &f;
+	assert_int_equal(vb_write_run(&o, &p, &r), 0);
+	assert_int_equal(r.n_intervals, 4);
+	for (uint64_t i = 0; i < r.n_intervals; i++)
+		assert_int_equal(r.intervals[i].bytes, p.bs_bytes);
+	vb_run_free(&r);
+}
+
 /* An allocator that fails from its fail_from-th call (counting from 1) on. */
 static int alloc_calls, fail_from;
 
@@ -720,6 +740,7 @@ int main(void)
 		T(test_sink_identity),
 		T(test_stop_before_start),
 		T(test_intervals_recorded),
+		T(test_no_empty_last_interval),
 		T(test_interval_without_memory_fails_the_run),
 		T(test_pause_is_noted),
 #undef T

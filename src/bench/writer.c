@@ -249,7 +249,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 	uint64_t start = ops->now_ns(ops->ctx);
 	uint64_t last = start, iv_from = start, iv_bytes = 0, next_tick = start;
 	uint64_t iv_ns = (uint64_t)(p->interval_secs * 1e9);
-	uint64_t offset = 0;
+	uint64_t offset = 0, done_at = start;   /* when the last write completed */
 	/* Zeros are the same for every block: no per-block lookup. */
 	const unsigned char *zeros = p->source->kind == VB_SRC_ZERO ? p->source->pool : NULL;
 
@@ -272,7 +272,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, offset, &done, out);
 		uint64_t now = ops->now_ns(ops->ctx);
 		vb_hist_add(hist, now - last);
-		last = now;
+		last = done_at = now;
 		if (zeros == NULL)
 			vb_source_put(p->source, b);
 		out->bytes += done;
@@ -294,8 +294,10 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 	}
 	unpublish(slot);
-	if (iv_ns > 0 && last > iv_from)
-		return add_interval(p, out, start, iv_from, last, out->bytes - iv_bytes);
+	/* The last sample ends with the last write: a progress tick after it is no time of
+	 * the run's writes (it made a sample of 0 bytes). */
+	if (iv_ns > 0 && done_at > iv_from)
+		return add_interval(p, out, start, iv_from, done_at, out->bytes - iv_bytes);
 	return 0;
 }
 
