@@ -69,7 +69,18 @@ add_mount "$d/fm"
 add_mount "$d/cm"
 # thaw_later MNT SECS: a safety net, so that a vbench that hangs fails its test instead
 # of hanging the suite.
-thaw_later() { (sleep "$2"; fsfreeze -u "$1" 2>/dev/null) >/dev/null 2>&1 & }
+# A case that ends calls done_thaw, so that its net cannot thaw a later case's freeze.
+THAWS=""
+thaw_later() {
+	(sleep "$2"; fsfreeze -u "$1" 2>/dev/null) >/dev/null 2>&1 &
+	THAWS="$! $THAWS"
+}
+done_thaw() {
+	for _t in $THAWS; do kill "$_t" 2>/dev/null; done
+	THAWS=""
+	fsfreeze -u "$d/fm" 2>/dev/null
+	fsfreeze -u "$d/cm" 2>/dev/null
+}
 
 # --- setup on a frozen filesystem: creating the file blocks ---------------------------------
 fsfreeze -f "$d/fm"
@@ -77,7 +88,7 @@ thaw_later "$d/fm" 40
 t0=$(date +%s)
 run_vb --no-progress --timeout 2 --stall-timeout 1 bs=4k count=16 runs=1 "$d/fm"
 t1=$(date +%s)
-fsfreeze -u "$d/fm" 2>/dev/null
+done_thaw
 check "setup stuck: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
 expect_rc 2 "setup stuck: a setup error"
 expect_err "stall: while examining" "setup stuck: the stall is reported"
@@ -94,7 +105,7 @@ kill -TERM "$pid"
 t0=$(date +%s)
 wait_pid "$pid" 60
 t1=$(date +%s)
-fsfreeze -u "$d/fm" 2>/dev/null
+done_thaw
 check "setup stuck, SIGTERM: vbench exits about 10 s later ($((t1 - t0)) s)" [ $((t1 - t0)) -le 16 ]
 check "setup stuck, SIGTERM: dies of it (status $WAIT_RC)" [ "$WAIT_RC" = 143 ]
 check "setup stuck, SIGTERM: says so" grep -q "did not stop within 10 s of the signal" "$SCRATCH/t.err"
@@ -110,7 +121,7 @@ if wait_for "^# run 1 of 6" "$SCRATCH/c.out"; then
 	t0=$(date +%s)
 	wait_pid "$pid" 60
 	t1=$(date +%s)
-	fsfreeze -u "$d/cm" 2>/dev/null
+	done_thaw
 	check "CSV file frozen: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
 	check "CSV file frozen: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
 	check "CSV file frozen: the message says it was writing the results" grep -q "while writing an output file" "$SCRATCH/c.err"
@@ -123,17 +134,21 @@ sleep 1
 # --- out=$(vbench --timeout 2 ...) returns when vbench exits, not when the stuck call does -----
 thaw_later "$d/fm" 30
 (sleep 2; fsfreeze -f "$d/fm") &
+fz=$!
 t0=$(date +%s)
 out=$("$VBENCH" --no-progress --timeout 2 --sync dsync bs=4k count=40000 runs=3 "$d/fm" 2>&1)
 t1=$(date +%s)
-fsfreeze -u "$d/fm" 2>/dev/null
+wait "$fz"
+done_thaw
 check "\$(vbench ...) returns within a few seconds of the freeze ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
 check "and holds the message" has "$out" "stuck"
 sleep 1
 t0=$(date +%s)
 (sleep 2; fsfreeze -f "$d/fm") &
+fz=$!
 thaw_later "$d/fm" 30
 "$VBENCH" --no-progress --timeout 2 --sync dsync bs=4k count=40000 runs=3 "$d/fm" 2>&1 | cat >"$SCRATCH/tee.out"
 t1=$(date +%s)
-fsfreeze -u "$d/fm" 2>/dev/null
+wait "$fz"
+done_thaw
 check "vbench | cat returns within a few seconds of the freeze ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
