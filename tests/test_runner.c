@@ -277,6 +277,25 @@ static void test_fill_before_the_clock_per_run_names(void **state)
 	assert_int_equal(fk.release_stage, VB_STAGE_RELEASE);
 }
 
+/* With --sync none the runs call no sync, but the fill still ends in one: its pages are
+ * not left for the first run's direct writes to flush. */
+static void test_fill_is_synced_without_sync(void **state)
+{
+	struct vb_engine_result res;
+	(void)state;
+	cfg.direct = true;
+	cfg.sync = VB_SYNC_NONE;
+	tgt.anon = false;
+	tgt.per_run_name = true;
+	tgt.fill_first = true;
+	fk.file = fk.named = fake_reg(1, 3);
+	assert_true(run(stderr, &res));
+	assert_string_equal(seen, "rrr");
+	assert_int_equal(fk.fsyncs + fk.fdatasyncs, 1);
+	assert_int_equal(fk.writes_at_first_sync, 10);
+	assert_int_equal(fk.extends, 10);
+}
+
 /* Without the platform's word, or without --direct, nothing changes: every run starts
  * from an empty file and extends it. */
 static void test_no_fill_without_the_flag(void **state)
@@ -359,6 +378,7 @@ int main(void)
 		T(test_recording_failure_stops),
 		T(test_fill_before_the_clock_named_file),
 		T(test_fill_before_the_clock_per_run_names),
+		T(test_fill_is_synced_without_sync),
 		T(test_no_fill_without_the_flag),
 		T(test_fill_only_for_files_vbench_creates),
 		T(test_failed_fill_is_reported),

@@ -101,6 +101,10 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	vb_plan_build(c->cfg, t, number + (warmup ? 0 : c->cfg->warmup_runs), first, &plan);
 	if (fill) {
 		plan.hold = &c->filled_fd;
+		/* Dirty pages left by the fill would be written inside the first run's
+		 * direct writes: it is made durable even when the runs are not synced. */
+		if (plan.end_call == VB_CALL_NONE)
+			plan.end_call = VB_CALL_FSYNC;
 	} else if (c->filled_fd >= 0) {
 		plan.acquire = VB_ACQ_DISK;
 		plan.held_fd = c->filled_fd;
