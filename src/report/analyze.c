@@ -154,14 +154,12 @@ out:
 	return rc;
 }
 
-/* The summary of a group's bytes/sec. */
-static struct vb_summary summarize_group(const struct vb_group *g)
+/* The summary of a group's bytes/sec; rates has room for the group's runs. */
+static struct vb_summary summarize_group(const struct vb_group *g, double *rates)
 {
-	struct vb_welford w;
-	vb_welford_init(&w);
 	for (size_t i = 0; i < g->n; i++)
-		vb_welford_add(&w, g->samples[i].bytes_per_sec);
-	return vb_welford_summary(&w);
+		rates[i] = g->samples[i].bytes_per_sec;
+	return vb_summarize(rates, g->n);
 }
 
 /* Compares g with the baseline b and decides the verdict. */
@@ -279,8 +277,16 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 	}
 	a->notes = d->notes;
 	a->n_notes = d->n_notes;
+	double *rates = malloc((a->max_runs ? a->max_runs : 1) * sizeof *rates);
+	if (rates == NULL) {
+		vb_comparison_free(a);
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	for (size_t g = 0; g < a->n_groups; g++)
-		a->groups[g].sum = summarize_group(&a->groups[g]);
+		a->groups[g].sum = summarize_group(&a->groups[g], rates);
+	free(rates);
 	for (size_t g = 0; g < a->n_groups; g++)
 		compare(&a->groups[g], &a->groups[a->baseline], g == a->baseline);
 	return 0;
