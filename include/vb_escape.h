@@ -35,11 +35,8 @@ void vb_csv_field(struct vb_buf *b, const char *s);
  * vb_csv_field put in front of a formula-like field. */
 const char *vb_csv_plain(const char *s);
 
-/* Writes the len bytes at s as a JSON string with quotes; bytes that are not UTF-8
+/* Writes s as a JSON string with quotes (NULL writes ""); bytes that are not UTF-8
  * become U+FFFD, since JSON text must be UTF-8. */
-void vb_json_string_n(FILE *f, const char *s, size_t len);
-
-/* vb_json_string_n for a NUL-terminated s (NULL writes ""). */
 void vb_json_string(FILE *f, const char *s);
 
 #endif

@@ -68,23 +68,11 @@ struct vb_dataset {
 	size_t n_notes, cap_notes;
 };
 
-/* What a file holds, as vb_report_detect guesses it. */
-enum vb_input_kind { VB_INPUT_CSV, VB_INPUT_JSON, VB_INPUT_TEXT };
-
 /* Makes d the empty dataset. */
 void vb_dataset_init(struct vb_dataset *d);
 
 /* Frees what d owns and makes it empty again. */
 void vb_dataset_free(struct vb_dataset *d);
-
-/* Appends one run under label (interned); returns 0, or -1 when memory runs out. */
-int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
-		   double secs, double bytes_per_sec);
-
-/* JSON if the first non-blank byte is '{', CSV if the first record names at least two
- * of label, run, bytes, secs, bytes_per_sec (so a CSV file missing one is still read as
- * CSV and reported as such), otherwise a text log. A UTF-8 byte order mark is ignored. */
-enum vb_input_kind vb_report_detect(const char *text, size_t len);
 
 /* Reads vbench CSV (RFC 4180, LF or CRLF, repeated identical header rows allowed) from
  * text into d; returns 0, or -1 with "name:line: ..." in err and d unchanged. */
@@ -108,22 +96,6 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
  * file is an error. Returns 0, or -1 with a message in err and d unchanged. */
 int vb_report_read(struct vb_dataset *d, const char *text, size_t len, const char *name,
 		   char *err, size_t errlen);
-
-/* Which dd printed a summary line. */
-enum vb_dd_kind { VB_DD_BSD, VB_DD_GNU };
-
-/* The numbers of one dd summary line. */
-struct vb_dd_line {
-	enum vb_dd_kind kind;
-	uint64_t bytes;
-	double secs;
-	double bytes_per_sec;  /* BSD: as printed; GNU: bytes / secs. INFINITY when secs is 0 */
-};
-
-/* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs
- * (R bytes/sec)" or GNU "N bytes (...) copied, S s, R X/s" line; returns 1 and fills out,
- * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed. */
-int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out);
 
 /* How a label compares with the baseline. */
 enum vb_verdict {
@@ -192,20 +164,6 @@ enum vb_report_format { VB_REPORT_TEXT, VB_REPORT_MARKDOWN, VB_REPORT_CSV, VB_RE
 
 /* Parses "text", "markdown" (or "md"), "csv" or "json"; returns 0, or -1 if unknown. */
 int vb_report_parse_format(const char *s, enum vb_report_format *out);
-
-/* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and
- * one comparison line per label; returns 0, or -1 on a write error. */
-int vb_report_print_text(FILE *f, const struct vb_comparison *a);
-
-/* The same as GitHub markdown: the run table, then a comparison table; 0 or -1. */
-int vb_report_print_markdown(FILE *f, const struct vb_comparison *a);
-
-/* RFC 4180 CSV, one row per label: summary and comparison columns; 0 or -1. */
-int vb_report_print_csv(FILE *f, const struct vb_comparison *a);
-
-/* One JSON document with the baseline and, per label, its runs, summary and comparison;
- * numbers that are not finite are null. Returns 0, or -1 on a write error. */
-int vb_report_print_json(FILE *f, const struct vb_comparison *a);
 
 /* Dispatches to the printer of fmt; 0 or -1. */
 int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt);

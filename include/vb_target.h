@@ -70,10 +70,6 @@ const char *vb_target_leftover(const struct vb_target *t, const char *name, char
 /* How vbench treats the target ("created, removed at the end"); static or in buf. */
 const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
 
-/* A block size near bs that direct I/O accepts with granularity align: the power of
- * two nearest to bs, at least align, as a size with a suffix ("1M", "4k"). Pure. */
-void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n);
-
 /* Whether every write to t must be whole sectors: with --direct, and always on a disk
  * that is a character device (a raw disk, on the BSDs). */
 bool vb_target_whole_sectors(const struct vb_target *t, const struct vb_config *cfg);

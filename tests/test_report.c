@@ -8,6 +8,8 @@
 #include "vb_test.h"
 #include "vb_escape.h"
 #include "vb_report.h"
+#include "vb_report_test.h"
+#include "vb_escape_test.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Helpers                                                                            */

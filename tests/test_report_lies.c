@@ -8,6 +8,7 @@
 #include "vb_analysis.h"
 #include "vb_output.h"
 #include "vb_report.h"
+#include "vb_report_test.h"
 
 static char *written(void)
 {

@@ -13,6 +13,7 @@
 #include "vb_os.h"
 #include "vb_plan.h"
 #include "vb_target.h"
+#include "vb_target_test.h"
 
 static char dir[64];
 static char path[512];

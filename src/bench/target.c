@@ -7,6 +7,7 @@
 #include "vb_os.h"
 #include "vb_space.h"
 #include "vb_target.h"
+#include "vb_target_test.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
 #define PATH_LIMIT 4000

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "vb_escape.h"
+#include "vb_escape_test.h"
 
 size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {

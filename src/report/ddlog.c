@@ -11,6 +11,7 @@
 
 #include "vb_escape.h"
 #include "vb_report.h"
+#include "vb_report_test.h"
 #include "vb_schema.h"
 #include "report_internal.h"
 

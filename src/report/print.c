@@ -9,6 +9,7 @@
 
 #include "vb_escape.h"
 #include "vb_report.h"
+#include "vb_report_test.h"
 #include "report_internal.h"
 
 /* The printers of `vbench report`: text, markdown, CSV and JSON. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "vb_report.h"
+#include "vb_report_test.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
