@@ -36,9 +36,10 @@ struct vb_run_analysis {
 };
 
 /* Analyses the runs (warm-ups and unfinished runs are left out); all_latency is the
- * histogram of those runs' writes (or NULL), ram_bytes may be 0. */
-void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a);
+ * histogram of those runs' writes (or NULL), ram_bytes may be 0. Returns 0, or -1 when
+ * there was no memory for it (a is then empty): no figure is ever left out silently. */
+int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
+	       const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a);
 
 
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;

@@ -200,8 +200,9 @@ static const char *auto_note(const struct app *a, char *buf, size_t n)
 	return note;
 }
 
-/* Prints the summary, or the JSON document, then the warnings on stderr. */
-static void finish_output(struct app *a)
+/* Prints the summary, or the JSON document, then the warnings on stderr; false when
+ * there was no memory to compute the summary. */
+static bool finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
 	char cache[512], drift[512], paused[256], hostmem[512], loop[512];
@@ -209,8 +210,11 @@ static void finish_output(struct app *a)
 	const char *warnings[5];
 	size_t nw = 0;
 
-	vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
-		   a->env.ram_bytes, &an);
+	if (vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
+		       a->env.ram_bytes, &an) != 0) {
+		vb_out_error(stderr, "out of memory: the summary of the runs could not be made");
+		return false;
+	}
 	an.flush = a->session.flush;
 	/* A row for what the probe measured or failed at, or for --check-flush; a short probe
 	 * that was not worth making has none. */
@@ -246,6 +250,7 @@ static void finish_output(struct app *a)
 	for (size_t i = 0; i < nw; i++)
 		warn(a, warnings[i]);
 	a->ctx.result_line = a->ctx.auto_note = NULL;   /* they pointed into this frame */
+	return true;
 }
 
 /* Standard output was closed when vbench started: what goes there is lost. */
@@ -539,8 +544,8 @@ static int run(struct app *a)
 		return EXIT_SETUP;
 	}
 	int status = report_session(a, st, &res);
-	if (res.pool_errno == 0)
-		finish_output(a);
+	if (res.pool_errno == 0 && !finish_output(a))
+		status = EXIT_IO;
 	/* After an abort the worker may be stuck in the filesystem: any call there could
 	 * hang too, so the target is left exactly as it is. */
 	if (!res.aborted && !cleanup(a))

@@ -2,6 +2,7 @@
 #include "vb_test.h"
 #include <string.h>
 #include "vb_analysis.h"
+#include "vb_analysis_test.h"
 
 /* Analyses five one-second runs with the given rates (default configuration). */
 static void analyze_rates(const double *rates, struct vb_run_analysis *a)
@@ -17,7 +18,50 @@ static void analyze_rates(const double *rates, struct vb_run_analysis *a)
 		runs[i].secs = 1;
 		runs[i].bytes_per_sec = (uint64_t)rates[i];
 	}
-	vb_analyze(&cfg, runs, 5, NULL, 0, a);
+	assert_int_equal(vb_analyze(&cfg, runs, 5, NULL, 0, a), 0);
+}
+
+/* An allocator that fails from its fail_from-th call (counting from 1) on. */
+static int alloc_calls, fail_from;
+
+static void *failing_calloc(size_t n, size_t size)
+{
+	return ++alloc_calls >= fail_from ? NULL : calloc(n, size);
+}
+
+/* Without memory for the rates or the knees the analysis fails whole: it never gives a
+ * summary with the trend or the knee quietly left out. */
+static void test_no_memory_fails_the_analysis(void **state)
+{
+	const double rates[] = {100e6, 92e6, 85e6, 77e6, 69e6};
+	struct vb_run runs[5];
+	struct vb_config cfg;
+	struct vb_run_analysis a;
+	(void)state;
+	vb_config_defaults(&cfg);
+	memset(runs, 0, sizeof runs);
+	for (int i = 0; i < 5; i++) {
+		runs[i].run = (uint64_t)i + 1;
+		runs[i].bytes = 1000000;
+		runs[i].secs = 1;
+		runs[i].bytes_per_sec = (uint64_t)rates[i];
+	}
+	for (fail_from = 1; fail_from <= 2; fail_from++) {
+		alloc_calls = 0;
+		vb_analysis_set_calloc(failing_calloc);
+		int rc = vb_analyze(&cfg, runs, 5, NULL, 0, &a);
+		vb_analysis_set_calloc(NULL);
+		assert_int_equal(rc, -1);
+		assert_int_equal(a.completed, 0);
+		assert_false(a.drifting);
+	}
+	alloc_calls = 0;
+	fail_from = 3;   /* both allocations succeed */
+	vb_analysis_set_calloc(failing_calloc);
+	assert_int_equal(vb_analyze(&cfg, runs, 5, NULL, 0, &a), 0);
+	vb_analysis_set_calloc(NULL);
+	assert_int_equal(a.completed, 5);
+	assert_true(a.drifting);
 }
 
 static void test_flat_series_says_nothing(void **state)
@@ -127,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_page_cache_warning),
 		cmocka_unit_test(test_loop_warning),
 		cmocka_unit_test(test_host_memory_warning),
+		cmocka_unit_test(test_no_memory_fails_the_analysis),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,15 @@
 #include <string.h>
 
 #include "vb_analysis.h"
+#include "vb_analysis_test.h"
+
+/* The allocator, which tests replace with one that fails. */
+static void *(*alloc_zeroed)(size_t, size_t) = calloc;
+
+void vb_analysis_set_calloc(void *(*fn)(size_t, size_t))
+{
+	alloc_zeroed = fn != NULL ? fn : calloc;
+}
 
 static int counted(const struct vb_run *r)
 {
@@ -31,41 +40,38 @@ static void note_intervals(struct vb_run_analysis *a, const struct vb_run *r)
 	}
 }
 
-void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
-		const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a)
+int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t n,
+	       const struct vb_hist *all_latency, uint64_t ram_bytes, struct vb_run_analysis *a)
 {
-	struct vb_welford w;
-	double *rates = malloc((n ? n : 1) * sizeof *rates);
+	double *rates = alloc_zeroed(n ? (size_t)n : 1, sizeof *rates);
+	struct vb_knee_acc *knees = alloc_zeroed(1, sizeof *knees);
 
 	memset(a, 0, sizeof *a);
+	if (rates == NULL || knees == NULL) {
+		free(rates);
+		free(knees);
+		return -1;
+	}
 	if (all_latency != NULL)
 		a->latency = vb_hist_summary(all_latency);
-	vb_welford_init(&w);
-	struct vb_knee_acc *knees = calloc(1, sizeof *knees);
 	for (uint64_t i = 0; i < n; i++) {
 		if (!counted(&runs[i]))
 			continue;
-		if (knees != NULL)
-			vb_knee_add(knees, &runs[i].knee);
+		vb_knee_add(knees, &runs[i].knee);
 		/* The statistics use the rounded rates the dd lines print, so a reader can
 		 * recompute the summary from the lines above it. */
-		if (rates != NULL)
-			rates[a->completed] = (double)runs[i].bytes_per_sec;
-		a->completed++;
-		vb_welford_add(&w, (double)runs[i].bytes_per_sec);
+		rates[a->completed++] = (double)runs[i].bytes_per_sec;
 		if (runs[i].paused && a->paused_runs++ == 0)
 			a->first_paused_run = runs[i].run;
 		if (runs[i].sync_secs > a->sync_max_secs)
 			a->sync_max_secs = runs[i].sync_secs;
 		note_intervals(a, &runs[i]);
 	}
-	a->rate = vb_welford_summary(&w);
-	if (knees != NULL) {
-		vb_knee_summary_end(knees);
-		a->knee = knees->s;
-		free(knees);
-	}
-	if (rates != NULL && a->completed >= 3) {
+	a->rate = vb_summarize(rates, a->completed);
+	vb_knee_summary_end(knees);
+	a->knee = knees->s;
+	free(knees);
+	if (a->completed >= 3) {
 		a->trend = vb_trend_fit(rates, a->completed);
 		a->drifting = a->trend.significant;
 		double first = a->rate.mean - a->trend.slope * ((double)a->completed - 1) / 2;
@@ -78,6 +84,7 @@ void vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t
 	a->page_cache_risk = cfg->sync == VB_SYNC_NONE && !cfg->direct;
 	a->smaller_than_ram = a->page_cache_risk && ram_bytes > 0 &&
 			      vb_run_bytes(cfg) < 2 * ram_bytes;
+	return 0;
 }
 
 int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n)
