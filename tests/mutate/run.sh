@@ -24,6 +24,7 @@ mkdir "$work/tree"
 echo "== the unmutated tree"
 if ! (cd "$work/tree" && make -s test >"$work/base.log" 2>&1); then
 	echo "mutate: the tests fail without any mutation; see below"
+	grep -E '^(FAIL|FAILED:|\[  FAILED  \])' "$work/base.log"
 	tail -30 "$work/base.log"
 	exit 2
 fi
