@@ -482,6 +482,35 @@ static long sys_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size
 #endif
 }
 
+#if (defined(__NetBSD__) && VB_VNDIOCGET) || (defined(__DragonFly__) && defined(VNIOCGET))
+/* One vnode disk more in c->backs; its name goes to c->store, 16 bytes a unit, and is
+ * pointed to by backings_done once the list is whole (realloc may move the store). */
+static bool add_backing(struct sysctx *c, long k, uint64_t dev, uint64_t ino,
+			const char *name)
+{
+	struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
+	char *st = realloc(c->store, (size_t)(k + 1) * 16);
+
+	if (b != NULL)
+		c->backs = b;
+	if (st != NULL)
+		c->store = st;
+	if (b == NULL || st == NULL)
+		return false;
+	b[k] = (struct vb_bsd_backing){NULL, NULL, dev, ino, true};
+	snprintf(c->store + k * 16, 16, "%s", name);
+	return true;
+}
+
+static long backings_done(struct sysctx *c, long k, const struct vb_bsd_backing **out)
+{
+	for (long i = 0; i < k; i++)
+		c->backs[i].unit = c->store + i * 16;
+	*out = c->backs;
+	return k;
+}
+#endif
+
 static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
@@ -544,27 +573,17 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		}
 		if (vnu.vnu_dev == 0 && vnu.vnu_ino == 0)
 			continue;
-		struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
-		char *st = realloc(c->store, (size_t)(k + 1) * 16);
-		if (b != NULL)
-			c->backs = b;
-		if (st != NULL)
-			c->store = st;
-		if (b == NULL || st == NULL) {
+		char name[16];
+		snprintf(name, sizeof name, "vnd%d", unit);
+		if (!add_backing(c, k, (uint64_t)vnu.vnu_dev, (uint64_t)vnu.vnu_ino, name)) {
 			snprintf(why, wn, "%s", strerror(ENOMEM));
 			close(fd);
 			return -1;
 		}
-		b[k] = (struct vb_bsd_backing){NULL, NULL, (uint64_t)vnu.vnu_dev,
-					       (uint64_t)vnu.vnu_ino, true};
-		snprintf(c->store + k * 16, 16, "vnd%d", unit);
 		k++;
 	}
 	close(fd);
-	for (long i = 0; i < k; i++)
-		c->backs[i].unit = c->store + i * 16;
-	*out = c->backs;
-	return k;
+	return backings_done(c, k, out);
 #elif defined(__DragonFly__) && defined(VNIOCGET)
 	/* vn(4): VNIOCGET fills vnu_dev and vnu_ino with the file's va_fsid and va_fileid,
 	 * "swap" in vnu_file for a swap-backed unit, ENXIO for a unit that does not exist
@@ -592,27 +611,17 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		}
 		if (strcmp(vnu.vnu_file, "swap") == 0 || (vnu.vnu_dev == 0 && vnu.vnu_ino == 0))
 			continue;
-		struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
-		char *st = realloc(c->store, (size_t)(k + 1) * 16);
-		if (b != NULL)
-			c->backs = b;
-		if (st != NULL)
-			c->store = st;
-		if (b == NULL || st == NULL) {
+		char name[16];
+		snprintf(name, sizeof name, "vn%d", unit);
+		if (!add_backing(c, k, (uint64_t)vnu.vnu_dev, (uint64_t)vnu.vnu_ino, name)) {
 			snprintf(why, wn, "%s", strerror(ENOMEM));
 			close(fd);
 			return -1;
 		}
-		b[k] = (struct vb_bsd_backing){NULL, NULL, (uint64_t)vnu.vnu_dev,
-					       (uint64_t)vnu.vnu_ino, true};
-		snprintf(c->store + k * 16, 16, "vn%d", unit);
 		k++;
 	}
 	close(fd);
-	for (long i = 0; i < k; i++)
-		c->backs[i].unit = c->store + i * 16;
-	*out = c->backs;
-	return k;
+	return backings_done(c, k, out);
 #else
 	(void)c;
 	(void)out;
