@@ -100,8 +100,12 @@ static const char *const files[][2] = {
 	{"ov/x.img", "image, as the overlay shows it\n"},
 	{"lower/y.img", "lower\n"},
 	{"ov/y.img", "lower, as the overlay shows it\n"},
+	{"l:o/z.img", "in a lower layer with a ':' in its name\n"},
+	{"ov/z.img", "z, as the overlay shows it\n"},
+	{"c,d/w.img", "in an upper layer with a ',' in its name\n"},
+	{"ov/w.img", "w, as the overlay shows it\n"},
+	{"images/with space.img", "an erofs image\n"},
 	{"sys/block/loop0/loop/backing_file", "/images/a.img\n"},
-	{"sys/block/loop9/loop/backing_file", "/images/gone.img (deleted)\n"},
 	{"sys/block/loop5/queue/logical_block_size", "512\n"},
 	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\tUsed\tPriority\n"
 		"/images/swapfile                        file\t\t1024\t0\t-2\n"},
@@ -188,7 +192,7 @@ static int link_to(const char *base, const char *rel, const char *target)
 /* Appends an overlay mount whose super options run past any small line buffer. */
 static int put_mountinfo(void)
 {
-	static const char head[] = "39 26 0:50 / /over rw - overlay overlay rw,lowerdir=";
+	static const char head[] = "39 26 0:50 / /over rw - overlay overlay rw,lowerdir=/";
 	char *text;
 	size_t n = sizeof mountinfo + sizeof head + sizeof long_line;
 	int rc = -1;
@@ -779,7 +783,23 @@ static void test_file_backing_a_loop_device(void **state)
 
 	(void)state;
 	expect_held(&a, 1, "loop device loop0 is backed by it");
-	expect_held(&b, 0, NULL);   /* loop9's backing file was deleted: not this one */
+	expect_held(&b, 0, NULL);
+}
+
+/* A loop device's file that was deleted may live on under another link (the target):
+ * without the kernel's answer (no device node to ask, a fake root) it cannot be told. */
+static void test_deleted_loop_backing_fails_closed(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img");
+	char path[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(put(root, "sys/block/loop9/loop/backing_file",
+			     "/images/gone.img (deleted)\n"), 0);
+	expect_held(&b, -1, "cannot identify the backing file of loop9");
+	assert_int_equal(path_of(path, root, "sys/block/loop9/loop/backing_file"), 0);
+	assert_int_equal(unlink(path), 0);
+	expect_held(&b, 0, NULL);
 }
 
 static void test_swap_file(void **state)
@@ -939,6 +959,68 @@ static void test_overlay_layers_are_one_file(void **state)
 	assert_int_equal(put_mountinfo(), 0);
 }
 
+/* A file system mounted from a regular file, without a loop device (erofs can): the
+ * file is in use. Its name in mountinfo is escaped as the kernel writes it. */
+static void test_file_mounted_from_the_file(void **state)
+{
+	struct vb_fileinfo b = file_info("images/b.img"), a = file_info("images/a.img");
+	struct vb_fileinfo sp = file_info("images/with space.img");
+	char holder[512];
+
+	(void)state;
+	add_mounts("90 26 0:91 / /mnt/ero ro - erofs /images/b.img ro\n"
+		   "91 26 0:92 / /mnt/sp ro - erofs /images/with\\040space.img ro\n");
+	assert_int_equal(in_use_at(&b, "/images/b.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "a file system is mounted from it on /mnt/ero"));
+	assert_int_equal(in_use_at(&sp, "/images/with space.img", holder, sizeof holder), 1);
+	assert_int_equal(in_use_at(&a, "/images/a.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "loop device loop0"));   /* not the erofs mounts */
+	assert_int_equal(put_mountinfo(), 0);
+	assert_int_equal(in_use_at(&b, "/images/b.img", holder, sizeof holder), 0);
+}
+
+/* Overlay layers are known by what they are: a layer named through a link, a target
+ * reached through another name of the layer's directory (as through a bind mount), a
+ * lower layer with an escaped ':' in its name, an upper one with a ',' (which mountinfo
+ * escapes). A layer named by a relative path cannot be found: that fails closed. */
+static void test_overlay_layers_by_identity(void **state)
+{
+	struct vb_fileinfo up = file_info("upper/x.img"), z = file_info("l:o/z.img");
+	struct vb_fileinfo w = file_info("c,d/w.img");
+	char holder[512], path[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(link_to(root, "uplink", "upper"), 0);
+	assert_int_equal(link_to(root, "alias", "upper"), 0);
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/x.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,upperdir=/uplink,"
+		   "workdir=/work\n");
+	assert_int_equal(in_use_at(&up, "/upper/x.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "loop device loop6 is backed by it"));
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,upperdir=/upper,"
+		   "workdir=/work\n");
+	assert_int_equal(in_use_at(&up, "/alias/x.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "loop device loop6 is backed by it"));
+	/* a ':' escaped by the user ("l\:o"; mountinfo writes the backslash as \134) */
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/z.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/l\\134:o:/lower,"
+		   "upperdir=/upper,workdir=/work\n");
+	assert_int_equal(in_use_at(&z, "/l:o/z.img", holder, sizeof holder), 1);
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/w.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,"
+		   "upperdir=/c\\054d,workdir=/work\n");
+	assert_int_equal(in_use_at(&w, "/c,d/w.img", holder, sizeof holder), 1);
+	/* relative layers: where they are depends on where the mount was made */
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=lower,upperdir=upper,"
+		   "workdir=work\n");
+	assert_int_equal(in_use_at(&w, "/c,d/w.img", holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, "names a layer by a relative path (lower)"));
+	assert_int_equal(path_of(path, root, "sys/block/loop6/loop/backing_file"), 0);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(put_mountinfo(), 0);
+	assert_int_equal(in_use_at(&up, "/alias/x.img", holder, sizeof holder), 0);
+}
+
 /* A loop device whose backing file cannot be identified might be backed by anything. */
 static void test_unidentified_loop_fails_closed(void **state)
 {
@@ -1029,6 +1111,9 @@ int main(void)
 		cmocka_unit_test(test_open_flags_reach_the_kernel),
 		cmocka_unit_test(test_btrfs_lock_under_filesystem_device),
 		cmocka_unit_test(test_overlay_layers_are_one_file),
+		cmocka_unit_test(test_overlay_layers_by_identity),
+		cmocka_unit_test(test_file_mounted_from_the_file),
+		cmocka_unit_test(test_deleted_loop_backing_fails_closed),
 		cmocka_unit_test(test_disk_mounted_or_held),
 		cmocka_unit_test(test_disk_backing_a_loop_device),
 	};

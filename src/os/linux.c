@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +27,25 @@
 
 #if defined(__has_include)
 #if __has_include(<linux/loop.h>)
-#include <linux/loop.h>         /* LOOP_GET_STATUS64 */
+#include <linux/loop.h>
 #endif
+#endif
+
+/* LOOP_GET_STATUS64 and struct loop_info64 are kernel ABI (include/uapi/linux/loop.h);
+ * declared here so that builds whose C library hides the kernel's headers (musl: the
+ * static build) can still ask a loop device what backs it. vbench reads the first two
+ * fields, the backing file's device and inode; the kernel fills all 232 bytes. */
+struct vb_loop_info64 {
+	uint64_t lo_device, lo_inode;
+	unsigned char rest[216];
+};
+#define VB_LOOP_GET_STATUS64 0x4C05
+_Static_assert(sizeof(struct vb_loop_info64) == 232, "struct loop_info64 is 232 bytes");
+#if defined(LOOP_GET_STATUS64)
+_Static_assert(LOOP_GET_STATUS64 == VB_LOOP_GET_STATUS64, "the kernel's number");
+_Static_assert(sizeof(struct loop_info64) == sizeof(struct vb_loop_info64), "its size");
+_Static_assert(offsetof(struct loop_info64, lo_inode) ==
+	       offsetof(struct vb_loop_info64, lo_inode), "where the inode is");
 #endif
 
 #ifndef PATH_MAX
@@ -333,7 +351,8 @@ static int parse_mountinfo(char *line, struct mline *m)
 	unescape(m->point);
 	unescape(m->fs);
 	unescape(m->source);
-	unescape(m->opts);
+	/* m->opts stays as the kernel wrote it: a value's commas are escaped there, so the
+	 * list is split first and each value unescaped after (overlay_layers). */
 	return 0;
 }
 
@@ -591,17 +610,15 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 	char node[PATH_MAX];
 	size_t len = strlen(backing);
 
-	(void)name;   /* without LOOP_GET_STATUS64 (musl's headers) only the attribute is read */
-#if defined(LOOP_GET_STATUS64)
 	if (root[0] == '\0') {
-		struct loop_info64 li;
+		struct vb_loop_info64 li;
 		int fd;
 		/* Zeroed: tools that do not know this ioctl (valgrind) see it filled. */
 		memset(&li, 0, sizeof li);
 		snprintf(node, sizeof node, "/dev/%s", name);
 		fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd >= 0) {
-			int ok = ioctl(fd, LOOP_GET_STATUS64, &li) == 0;
+			int ok = ioctl(fd, VB_LOOP_GET_STATUS64, &li) == 0;
 			close(fd);
 			if (ok) {
 				memset(out, 0, sizeof *out);
@@ -619,7 +636,8 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 			}
 		}
 	}
-#endif
+	/* A deleted file's name leads nowhere (or to another file): only the kernel's
+	 * answer above identifies it. */
 	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
 		return -1;
 	if (join(node, sizeof node, root, backing) != 0 || stat(node, out) != 0)
@@ -824,61 +842,141 @@ static void add_layer_file(const char *root, struct storage *s, const char *dir,
 		add_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false);
 }
 
-/* Calls fn for each layer directory an overlay mount's options name (upperdir, each
- * lowerdir, and the data-only layers). Options are comma-separated; lowerdir= lists
- * directories separated by ':' (or "::" before data-only ones). */
-static void overlay_layers(char *opts, void (*fn)(const char *dir, void *arg), void *arg)
+/* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
+static char field_char(const char **p, bool *escaped)
 {
-	char *save = NULL;
+	const char *c = *p;
 
-	for (char *o = strtok_r(opts, ",", &save); o; o = strtok_r(NULL, ",", &save)) {
-		char *v = strchr(o, '=');
-		if (!v || (strncmp(o, "upperdir", 8) && strncmp(o, "lowerdir", 8) &&
-			   strncmp(o, "datadir", 7)))
-			continue;
-		for (char *d = v + 1, *colon; *d; d = colon + 1) {
-			colon = strchr(d, ':');
-			if (colon)
-				*colon = '\0';
-			if (d[0] == '/')
-				fn(d, arg);
-			if (!colon)
-				break;
-		}
+	*escaped = c[0] == '\\' && c[1] >= '0' && c[1] <= '3' && c[2] >= '0' && c[2] <= '7' &&
+		   c[3] >= '0' && c[3] <= '7';
+	if (!*escaped) {
+		*p = c + 1;
+		return c[0];
 	}
+	*p = c + 4;
+	return (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
 }
 
-struct layer_walk {
-	const char *root, *path, *point;
-	struct storage *s;
-	bool reverse;     /* path lies in a layer; look for it in the overlay */
+/* Calls fn for each layer directory an overlay mount's options name (upperdir, each
+ * lowerdir, the data-only layers) as overlayfs reads them: the options are split at
+ * commas (which mountinfo escapes inside a value), lowerdir at each ':' the kernel wrote
+ * as itself ("::" before data-only layers), and a backslash makes the next character
+ * plain (fs/overlayfs/params.c: ovl_parse_param_split_lowerdirs, ovl_unescape).
+ * Stops at the first non-zero fn returns, and returns it; -1 without memory. */
+static int overlay_layers(const char *opts, int (*fn)(const char *dir, void *arg), void *arg)
+{
+	char *copy = strdup(opts), *dir = malloc(strlen(opts) + 1), *save = NULL;
+	int rc = 0;
+
+	if (copy == NULL || dir == NULL)
+		rc = -1;
+	for (char *o = rc ? NULL : strtok_r(copy, ",", &save); o && rc == 0;
+	     o = strtok_r(NULL, ",", &save)) {
+		const char *q = strchr(o, '=');
+		bool list = strncmp(o, "lowerdir", 8) == 0 || strncmp(o, "datadir", 7) == 0;
+		if (!q || (!list && strncmp(o, "upperdir", 8) != 0))
+			continue;
+		q++;
+		for (size_t n = 0; rc == 0;) {
+			bool esc;
+			char c = *q ? field_char(&q, &esc) : '\0';
+			if (c == '\0' || (list && c == ':' && !esc)) {
+				dir[n] = '\0';
+				if (n > 0)
+					rc = fn(dir, arg);
+				if (c == '\0')
+					break;
+				n = 0;
+				continue;
+			}
+			if (c == '\\' && *q)
+				c = field_char(&q, &esc);
+			dir[n++] = c;
+		}
+	}
+	free(copy);
+	free(dir);
+	return rc;
+}
+
+/* A directory above the target, as a prefix of its path and its identity. */
+struct ancestor {
+	uint64_t dev, ino;
+	size_t len;    /* the target's path from here on is path + len */
 };
 
-static void visit_layer(const char *dir, void *arg)
+struct layer_walk {
+	struct holder_ctx *h;
+	const char *path, *point;
+	struct storage *s;
+	bool reverse;                 /* path may lie in a layer; look for it in the overlay */
+	const struct ancestor *anc;   /* (reverse) the directories above path */
+	size_t n_anc;
+};
+
+static int visit_layer(const char *dir, void *arg)
 {
 	struct layer_walk *w = arg;
+	char p[PATH_MAX];
+	struct stat st;
 
+	if (dir[0] != '/') {
+		/* relative to where the mount was made, which nothing records */
+		snprintf(w->h->holder, w->h->n, "cannot tell whether it is in use: the overlay "
+			 "mounted on %.512s names a layer by a relative path (%.512s)", w->point, dir);
+		return -1;
+	}
 	if (!w->reverse) {
 		/* path is on the overlay: the same name in each layer under it */
 		size_t n = strcmp(w->point, "/") == 0 ? 0 : strlen(w->point);
-		add_layer_file(w->root, w->s, dir, w->path + n);
-	} else {
-		size_t n = cover(dir, w->path);
-		if (n > 0 && strcmp(dir, "/") != 0)
-			add_layer_file(w->root, w->s, strcmp(w->point, "/") == 0 ? "" : w->point,
-				       w->path + n);
+		add_layer_file(w->h->root, w->s, dir, w->path + n);
+		return 0;
 	}
+	/* The layer is known by what it is, not by its name, which may pass through a
+	 * link or be reached through a bind mount. */
+	if (join(p, sizeof p, w->h->root, dir) != 0 || stat(p, &st) != 0)
+		return 0;   /* out of this mount namespace's sight (man page, SECURITY) */
+	for (size_t i = 0; i < w->n_anc; i++)
+		if (w->anc[i].dev == (uint64_t)st.st_dev && w->anc[i].ino == (uint64_t)st.st_ino)
+			add_layer_file(w->h->root, w->s, strcmp(w->point, "/") == 0 ? "" : w->point,
+				       w->path + w->anc[i].len);
+	return 0;
+}
+
+/* The directories above path, "/" first; NULL without memory. */
+static struct ancestor *ancestors_of(const char *root, const char *path, size_t *n)
+{
+	size_t cap = 1;
+	struct ancestor *a;
+
+	for (const char *c = path; *c; c++)
+		cap += *c == '/';
+	if (!(a = calloc(cap, sizeof *a)))
+		return NULL;
+	*n = 0;
+	for (size_t len = 0; path[len]; len++) {
+		char dir[PATH_MAX];
+		struct stat st;
+		if (path[len] != '/' || (len > 0 && path[len + 1] == '\0'))
+			continue;
+		if (snprintf(dir, sizeof dir, "%s%.*s", root, len ? (int)len : 1,
+			     len ? path : "/") < (int)sizeof dir && stat(dir, &st) == 0 && *n < cap)
+			a[(*n)++] = (struct ancestor){(uint64_t)st.st_dev, (uint64_t)st.st_ino, len};
+	}
+	return a;
 }
 
 /* Adds the names the regular file at path (dev, ino as stat gives them) goes by: itself,
  * its inode under its filesystem's device (btrfs), and the same file in or over any
- * overlay mount. -1 when mountinfo cannot be read. */
+ * overlay mount. -1 when mountinfo cannot be read or a layer cannot be known. */
 static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
 		      uint64_t ino, bool same_inode)
 {
-	char *line = NULL, point[PATH_MAX] = "", fs[64] = "", opts[PATH_MAX] = "";
-	size_t cap = 0, best = 0;
+	char *line = NULL, point[PATH_MAX] = "", fs[64] = "", *opts = NULL;
+	size_t cap = 0, best = 0, n_anc = 0;
+	struct ancestor *anc = NULL;
 	uint64_t mdev = 0;
+	int rc = 0;
 	FILE *f;
 
 	add_file(s, dev, ino, same_inode);
@@ -886,7 +984,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 		return 0;
 	if (!(f = open_mountinfo(h->root)))
 		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
-	while (getline(&line, &cap, f) != -1) {
+	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		if (parse_mountinfo(line, &m) != 0)
 			continue;
@@ -896,22 +994,32 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 			mdev = m.dev;
 			COPY(point, m.point);
 			COPY(fs, m.fs);
-			COPY(opts, m.opts);
+			free(opts);
+			if (!(opts = strdup(m.opts)))
+				rc = cannot_tell(h, "out of memory while checking", path);
 		}
-		if (strcmp(m.fs, "overlay") == 0) {
-			struct layer_walk w = {h->root, path, m.point, s, true};
-			overlay_layers(m.opts, visit_layer, &w);
+		if (rc == 0 && strcmp(m.fs, "overlay") == 0) {
+			if (anc == NULL && !(anc = ancestors_of(h->root, path, &n_anc))) {
+				rc = cannot_tell(h, "out of memory while checking", path);
+				break;
+			}
+			struct layer_walk w = {h, path, m.point, s, true, anc, n_anc};
+			rc = overlay_layers(m.opts, visit_layer, &w);
 		}
 	}
 	free(line);
+	free(anc);
 	fclose(f);
-	if (best > 0 && strcmp(fs, "btrfs") == 0)
+	if (rc == 0 && best > 0 && strcmp(fs, "btrfs") == 0)
 		add_file(s, mdev, ino, same_inode);
-	if (best > 0 && strcmp(fs, "overlay") == 0) {
-		struct layer_walk w = {h->root, path, point, s, false};
-		overlay_layers(opts, visit_layer, &w);
+	if (rc == 0 && best > 0 && strcmp(fs, "overlay") == 0) {
+		struct layer_walk w = {h, path, point, s, false, NULL, 0};
+		rc = overlay_layers(opts, visit_layer, &w);
 	}
-	return 0;
+	free(opts);
+	if (rc != 0 && h->holder[0] == '\0')
+		return cannot_tell(h, "out of memory while checking", path);
+	return rc < 0 ? -1 : rc;
 }
 
 /* Fills l with dev and its partitions (sysfs subdirectories holding "partition"), or
@@ -1066,19 +1174,21 @@ static int check_holders(struct holder_ctx *h, const struct devlist *l)
 	return 0;
 }
 
-static int check_mounts(struct holder_ctx *h, const struct devlist *l)
+/* A file system on one of the target's devices, or mounted from the target file itself
+ * (erofs, and others, mount a regular file without a loop device). */
+static int check_mounts(struct holder_ctx *h, const struct storage *s)
 {
-	char *line = NULL;
+	const struct devlist *l = &s->devs;
+	char *line = NULL, node[PATH_MAX];
 	size_t cap = 0;
 	int rc = 0;
 	FILE *f;
 
-	if (l->n == 0)
-		return 0;
 	if (!(f = open_mountinfo(h->root)))
 		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
+		struct stat st;
 		uint64_t src;
 		if (parse_mountinfo(line, &m) != 0)
 			continue;
@@ -1088,6 +1198,10 @@ static int check_mounts(struct holder_ctx *h, const struct devlist *l)
 			i = find_dev(l, src);
 		if (i >= 0)
 			rc = held(h, "%s is mounted on %s", l->name[i], m.point);
+		else if (m.source[0] == '/' && join(node, sizeof node, h->root, m.source) == 0 &&
+			 stat(node, &st) == 0 && S_ISREG(st.st_mode) &&
+			 find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
+			rc = held(h, "a file system is mounted from it on %s%s", m.point, "");
 	}
 	free(line);
 	fclose(f);
@@ -1143,11 +1257,7 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 		    parse_devnum(text, &self) == 0 && find_dev(&s->devs, self) >= 0)
 			continue;   /* the target itself, or the disk or device under it */
 		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
-			/* A file that was deleted cannot be the target; anything else that
-			 * cannot be identified might be. */
-			size_t len = strlen(backing);
-			if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
-				continue;
+			/* Even a deleted file may live on under another link, as the target. */
 			rc = cannot_tell(h, "cannot identify the backing file of", de->d_name);
 			break;
 		}
@@ -1221,7 +1331,7 @@ int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *
 			add_nodes(s, dev, 0);
 	}
 	if (rc == 0 && (rc = check_holders(&h, &s->devs)) == 0 &&
-	    (rc = check_mounts(&h, &s->devs)) == 0 && (rc = check_swaps(&h, s)) == 0 &&
+	    (rc = check_mounts(&h, s)) == 0 && (rc = check_swaps(&h, s)) == 0 &&
 	    (rc = check_loops(&h, s)) == 0)
 		rc = check_locks(&h, s, own_locks);
 	free(s);

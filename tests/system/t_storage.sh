@@ -196,6 +196,101 @@ else
 	skip "cannot mount an overlay: the overlay case is not tried"
 fi
 
+# --- overlay layers named through a link, reached through a bind mount, or relative -----------
+# The layers are known by what they are: a name of the layer's directory that mountinfo
+# does not show is the same directory. Layers given relative to where the mount was made
+# cannot be found at all: that is refused, as it cannot be told.
+d=$(new_dir)
+mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov" "$d/m" "$d/b"
+ln -s upper "$d/uplink"
+if mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/uplink,workdir=$d/work" "$d/ov" 2>/dev/null; then
+	add_mount "$d/ov"
+	truncate -s 64M "$d/ov/x.img"
+	mkfs.ext4 -q "$d/ov/x.img"
+	L=$(losetup -f --show "$d/ov/x.img") && add_loop "$L"
+	mount "$L" "$d/m" && add_mount "$d/m"
+	echo precious >"$d/m/data"
+	sync
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/upper/x.img"
+	expect_rc 2 "an upper layer named through a link: its file behind a loop device is refused"
+	expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
+	mount --bind "$d/upper" "$d/b" && add_mount "$d/b"
+	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/b/x.img"
+	expect_rc 2 "the same file through a bind mount of the upper layer is refused"
+	umount "$d/b"
+	umount "$d/m"
+	check "the filesystem in the image is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$L"
+	losetup -d "$L"
+	umount "$d/ov"
+	if (cd "$d" && mount -t overlay overlay -o lowerdir=lower,upperdir=upper,workdir=work ov) 2>/dev/null; then
+		run_vb --no-progress --force bs=64k count=1 runs=1 "$d/upper/x.img"
+		umount "$d/ov"
+		expect_rc 2 "with an overlay whose layers are relative paths, a file is refused"
+		expect_err "names a layer by a relative path" "the message says why"
+	else
+		skip "cannot mount an overlay with relative layer paths"
+	fi
+else
+	skip "cannot mount an overlay: the layer-identity cases are not tried"
+fi
+
+# --- a file system mounted from the file itself, without a loop device (erofs) -------------------
+mountfile=$(helper mountfile)
+if command -v mkfs.erofs >/dev/null 2>&1 && [ -n "$mountfile" ]; then
+	d=$(new_dir)
+	mkdir "$d/src" "$d/m"
+	echo precious >"$d/src/data"
+	mkfs.erofs --quiet "$d/e.img" "$d/src" >/dev/null 2>&1
+	if "$mountfile" erofs "$d/e.img" "$d/m" 2>/dev/null; then
+		add_mount "$d/m"
+		sum=$(cksum <"$d/e.img")
+		run_vb --no-progress --force bs=64k count=4 runs=1 "$d/e.img"
+		expect_rc 2 "a file an erofs file system is mounted from (no loop device) is refused"
+		expect_err "a file system is mounted from it on" "the message names the mount"
+		check "the image is unchanged" [ "$(cksum <"$d/e.img")" = "$sum" ]
+		check "and its file system reads" grep -q precious "$d/m/data"
+		umount "$d/m"
+	else
+		skip "this kernel cannot mount erofs from a file: the case is not tried"
+	fi
+else
+	skip "mkfs.erofs missing (apt-get install erofs-utils): the erofs case is not tried"
+fi
+
+# --- a loop device's file deleted, the target its other link -----------------------------------
+d=$(new_dir)
+mkdir "$d/m"
+truncate -s 64M "$d/s.img"
+ln "$d/s.img" "$d/s2.img"
+L=$(losetup -f --show "$d/s.img") && add_loop "$L"
+mkfs.ext4 -q "$L"
+if mount "$L" "$d/m"; then
+	add_mount "$d/m"
+	echo precious >"$d/m/data"
+	sync
+	rm "$d/s.img"
+	run_vb --no-progress --force bs=64k count=16 runs=1 "$d/s2.img"
+	expect_rc 2 "the other link of a loop device's deleted file is refused"
+	expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
+	# Without a node to ask the loop device by (a /dev of its own), the name
+	# "s.img (deleted)" is all there is: refused, as it cannot be told.
+	if unshare -m true 2>/dev/null; then
+		unshare -m sh -c 'mount -t tmpfs none /dev && mknod -m 666 /dev/null c 1 3 &&
+			exec "$1" --no-progress --force bs=64k count=16 runs=1 "$2"' _ \
+			"$VBENCH" "$d/s2.img" >"$SCRATCH/out" 2>"$SCRATCH/err"
+		RC=$? ERR=$(cat "$SCRATCH/err")
+		expect_rc 2 "and without a loop node to ask, it is refused too"
+		expect_err "cannot identify the backing file of loop[0-9]+" "the message says why"
+	else
+		skip "unshare -m is not available: the case without loop nodes is not tried"
+	fi
+	umount "$d/m"
+	check "the filesystem in the image is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$L"
+	losetup -d "$L"
+else
+	skip "cannot mount a loop device: the deleted-backing case is not tried"
+fi
+
 # --- btrfs: a lock on a file in a subvolume -------------------------------------------------------
 if command -v mkfs.btrfs >/dev/null 2>&1 && command -v btrfs >/dev/null 2>&1 && [ -n "$holdlock" ]; then
 	d=$(new_dir)
