@@ -1359,15 +1359,19 @@ int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *
 	return rc;
 }
 
-/* The path of open file fd, as the kernel names it; false without /proc. */
+/* The path of open file fd, as the kernel names it; false with errno set when there is
+ * none (no /proc, or a path longer than PATH_MAX, which readlink would cut short). */
 static bool fd_path(int fd, char *buf, size_t n)
 {
 	char link[64];
 
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 	ssize_t len = readlink(link, buf, n - 1);
-	if (len <= 0)
+	if (len <= 0 || (size_t)len >= n - 1) {
+		if (len >= 0)
+			errno = ENAMETOOLONG;
 		return false;
+	}
 	buf[len] = '\0';
 	return true;
 }
@@ -1377,8 +1381,9 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 	char path[PATH_MAX];
 
 	if (fi->type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
-		snprintf(holder, n, "cannot tell whether it is in use: cannot read /proc/self/fd "
-			 "(is /proc mounted?)");
+		snprintf(holder, n, "cannot tell whether it is in use: cannot read its path in "
+			 "/proc/self/fd: %s%s", strerror(errno),
+			 errno == ENOENT ? " (is /proc mounted?)" : "");
 		return -1;
 	}
 	return vb_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,

@@ -44,3 +44,19 @@ if [ -n "$exchange" ]; then
 else
 	skip "cannot build the exchange helper (apt-get install build-essential): the swapped-parent race is not tried"
 fi
+
+# --- a path longer than PATH_MAX: refused, for the reason it has -------------------------
+# The kernel cannot name the file (/proc/self/fd gives ENAMETOOLONG), so nothing can be
+# compared with it; the message must say that, not that /proc is missing.
+d=$(new_dir)
+if (cd "$d" && i=0 && while [ $i -lt 24 ]; do
+	n=$(printf 'd%0200d' $i) && mkdir "$n" && cd -P "$n" || exit 1
+	i=$((i + 1))
+done && head -c 65536 /dev/zero >img &&
+	"$VBENCH" --no-progress --force bs=4k count=1 runs=1 img >"$SCRATCH/deep.out" 2>"$SCRATCH/deep.err"
+	echo $? >"$SCRATCH/deep.rc"); [ -s "$SCRATCH/deep.rc" ]; then
+	check "a file deeper than PATH_MAX is refused (exit $(cat "$SCRATCH/deep.rc"))" [ "$(cat "$SCRATCH/deep.rc")" = 2 ]
+	check "for its long name, not for a missing /proc" grep -q "File name too long" "$SCRATCH/deep.err"
+else
+	skip "cannot make a directory deeper than PATH_MAX here"
+fi
