@@ -800,6 +800,7 @@ static int find_dev(const struct devlist *l, uint64_t dev)
 struct file_id {
 	uint64_t dev, ino;
 	bool same_inode;
+	bool by_number;   /* btrfs: the filesystem's device, which every subvolume shares */
 };
 
 /* The storage of one target, as every name it goes by. */
@@ -819,7 +820,7 @@ static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_in
 			return;
 		}
 	if (s->n_files < sizeof s->files / sizeof s->files[0])
-		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode};
+		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
 }
 
 static int find_file(const struct storage *s, uint64_t dev, uint64_t ino)
@@ -1010,8 +1011,12 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	free(line);
 	free(anc);
 	fclose(f);
-	if (rc == 0 && best > 0 && strcmp(fs, "btrfs") == 0)
+	if (rc == 0 && best > 0 && strcmp(fs, "btrfs") == 0) {
 		add_file(s, mdev, ino, same_inode);
+		int i = find_file(s, mdev, ino);
+		if (i >= 0 && mdev != dev)
+			s->files[i].by_number = true;
+	}
 	if (rc == 0 && best > 0 && strcmp(fs, "overlay") == 0) {
 		struct layer_walk w = {h, path, point, s, false, NULL, 0};
 		rc = overlay_layers(opts, visit_layer, &w);
@@ -1302,12 +1307,20 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 		if (own_locks && s->files[i].same_inode &&
 		    (strcmp(cls, "OFDLCK") == 0 || strcmp(cls, "FLOCK") == 0))
 			continue;   /* while vbench holds both, no other can be on that inode */
+		/* /proc/locks names a btrfs file by the filesystem's device, which the files
+		 * of every subvolume share, and inode numbers repeat across subvolumes. */
+		const char *on = s->files[i].by_number
+				 ? "on a file with its inode number in this btrfs filesystem (it, or "
+				   "a file of another subvolume: the kernel does not say which)"
+				 : "on it";
 		if (strcmp(pid, "-1") == 0)
-			rc = held(h, "a program holds an open-file %s lock on it%s (QEMU locks "
-				  "what it uses; so does another vbench)", kind, "");
-		else
-			rc = held(h, "process %s holds a %s lock on it (a program such as QEMU "
-				  "is using it)", pid, cls);
+			rc = held(h, "a program holds an open-file %s lock %s (QEMU locks what "
+				  "it uses; so does another vbench)", kind, on);
+		else {
+			snprintf(h->holder, h->n, "process %s holds a %s lock %s (a program such "
+				 "as QEMU is using it)", pid, cls, on);
+			rc = 1;
+		}
 	}
 	fclose(f);
 	return rc;

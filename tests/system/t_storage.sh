@@ -307,6 +307,19 @@ if command -v mkfs.btrfs >/dev/null 2>&1 && command -v btrfs >/dev/null 2>&1 && 
 		unlock_all
 		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
 		expect_rc 0 "unlocked, it is written"
+		# Another subvolume's file with the same inode number: /proc/locks cannot tell
+		# the two apart, so vbench refuses, and says that it cannot tell.
+		btrfs -q subvolume create "$d/m/sub2" >/dev/null
+		head -c 1048576 /dev/zero >"$d/m/sub2/other.img"
+		if [ "$(stat -c %i "$d/m/sub2/other.img")" = "$(stat -c %i "$d/m/sub/disk.img")" ]; then
+			lock ofd "$d/m/sub2/other.img"
+			run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
+			expect_rc 2 "a file whose inode number another subvolume's locked file shares is refused"
+			expect_err "or a file of another subvolume" "and the message says it cannot tell which"
+			unlock_all
+		else
+			skip "the two subvolumes' files got different inode numbers"
+		fi
 		# the loop driver reports the filesystem's device too, not the subvolume's
 		BL=$(losetup -f --show "$d/m/sub/disk.img") && add_loop "$BL"
 		run_vb --no-progress --force bs=4k count=1 runs=1 "$d/m/sub/disk.img"
