@@ -212,9 +212,10 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms);
 /* ---- output files ------------------------------------------------------------------ */
 
 /* Opens path to append to it, creating it (mode 0666 less the umask) if needed: the last
- * component must not be a link, and only a regular file with one name is accepted; it
- * never blocks (a FIFO is refused). Returns the descriptor, or -1 with a sentence in
- * why. */
+ * component must not be a link, and only a regular file with one name is accepted,
+ * decided before anything is opened for writing (opening a FIFO wakes its reader, opening
+ * a device acts on it); it never blocks. Returns the descriptor, or -1 with a sentence in
+ * why that names no option. */
 int vb_os_append_open(const char *path, char *why, size_t n);
 
 /* Takes vbench's own locks on the target open as fd (for writing), held while fd stays
@@ -225,11 +226,12 @@ int vb_os_append_open(const char *path, char *why, size_t n);
  * (why says so); -1 when the lock cannot be taken at all (why says why). */
 int vb_os_hold(int fd, char *why, size_t n);
 
-/* Whether the file other (an output file: the CSV, standard output, as vb_os_io.fstat
- * describes it) is part of the storage of the target open as fd, or the target itself,
- * by every name the system gives them (Linux: loop backings, overlay layers, btrfs
- * subvolumes): 1 with a sentence fragment in why, 0 when it is not, -1 when it cannot be
- * told (why says why). */
+/* Whether other (an output: the CSV file, standard output, as vb_os_io.fstat describes
+ * it; a regular file or a disk) and what is open as fd (the target, its directory, or
+ * another output) are one storage: the same file, the same disk or a part of it, a file
+ * on the other's disk, a loop device backed by the other, by every name the system gives
+ * them (Linux: loop backings, overlay layers, btrfs subvolumes, partitions). 1 with a
+ * sentence fragment in why, 0 when not, -1 when it cannot be told (why says why). */
 int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
 
 /* Takes an exclusive lock on the whole file fd, waiting at most ms; 0, or -1 with errno

@@ -380,46 +380,105 @@ static enum vb_status check_space(struct app *a)
 	return vb_fail(&a->err, VB_E_SETUP, "%s; nothing was written", why);
 }
 
-/* Takes vbench's own lock on the target for the session, and refuses a target that is
- * (the storage of) a file vbench writes its results to, or the reverse; -1 or a status. */
-static int hold_target(struct app *a)
-{
-	static const char *const what[] = {"the --csv-append file", "the --trace file",
-					   "standard output", "standard error"};
-	struct vb_fileinfo outs[4];
-	char why[600];
-	int fd = a->target.held_fd, rc;
+/* The outputs vbench writes its results to: the --csv-append and --trace files, when
+ * open, and the standard output and error this process was started with. */
+static const char *const out_names[] = {"the --csv-append file", "the --trace file",
+					"standard output", "standard error"};
 
-	if (fd < 0)
-		return -1;   /* a new anonymous file each run, or a data sink */
-	if ((rc = vb_os_hold(fd, why, sizeof why)) != 0) {
-		snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s is in use: %s; vbench never "
-			 "writes to a disk or file in use, even with --force" : "%s: %s; vbench "
-			 "does not write to what it cannot lock", a->cfg.target_path, why);
-		vb_out_error(stderr, a->err.msg);
-		return EXIT_SETUP;
-	}
-	memset(outs, 0, sizeof outs);
+static void outputs(const struct app *a, struct vb_fileinfo outs[4])
+{
+	memset(outs, 0, 4 * sizeof outs[0]);
 	if (a->csv.fd >= 0)
 		vb_os_io.fstat(vb_os_io.ctx, a->csv.fd, &outs[0]);
 	if (a->trace.fd >= 0)
 		vb_os_io.fstat(vb_os_io.ctx, a->trace.fd, &outs[1]);
 	outs[2] = a->stdout_id;
 	outs[3] = a->stderr_id;
-	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
-		if ((rc = vb_os_same_storage(fd, &outs[i], why, sizeof why)) == 0)
-			continue;
-		if (rc > 0)
-			snprintf(a->err.msg, sizeof a->err.msg, "%s is where vbench writes its "
-				 "results (%s: %s); choose another target or another place for "
-				 "the results", a->cfg.target_path, what[i], why);
-		else
-			snprintf(a->err.msg, sizeof a->err.msg, "%s and %s: %s; vbench does not "
-				 "write to what it cannot check", a->cfg.target_path, what[i], why);
+}
+
+/* A refusal because of where the outputs lie goes to standard error, unless that is
+ * the storage refused (on[3]): then to standard output, unless that is too (on[2]). */
+static void refuse(const char *msg, const bool on[4])
+{
+	if (!on[3])
+		vb_out_error(stderr, msg);
+	else if (!on[2])
+		vb_out_error(stdout, msg);
+}
+
+/* No output file is (the storage of) another output: rows of one would land among the
+ * rows of the other. Standard output and error may share, as 2>&1 makes them. */
+static int check_outputs(struct app *a)
+{
+	struct vb_fileinfo outs[4];
+	const int fds[2] = {a->csv.fd, a->trace.fd};
+	const char *paths[2] = {a->cfg.csv_append_path, a->cfg.trace_path};
+	char why[600], other[300];
+	bool on[4] = {false, false, false, false};
+	int rc;
+
+	outputs(a, outs);
+	for (size_t i = 0; i < 2; i++)
+		for (size_t j = i + 1; fds[i] >= 0 && j < 4; j++) {
+			if (j < 2 && fds[j] < 0)
+				continue;
+			if ((rc = vb_os_same_storage(fds[i], &outs[j], why, sizeof why)) == 0)
+				continue;
+			on[j] = true;
+			snprintf(other, sizeof other, j == 1 ? "--trace %s" : "%s",
+				 j == 1 ? paths[1] : out_names[j]);
+			snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s %s and %s are one "
+				 "storage (%s); each output needs a place of its own" : "%s %s and "
+				 "%s: %s; vbench does not write to what it cannot check",
+				 i == 0 ? "--csv-append" : "--trace", paths[i], other, why);
+			refuse(a->err.msg, on);
+			return EXIT_SETUP;
+		}
+	return -1;
+}
+
+/* Takes vbench's own lock on the target for the session, and refuses a target that is
+ * (the storage of) a file vbench writes its results to, or the reverse; -1 or a status. */
+static int hold_target(struct app *a)
+{
+	struct vb_fileinfo outs[4];
+	bool on[4] = {false, false, false, false};
+	char why[600], first[600];
+	int fd = a->target.held_fd, rc, first_rc = 0;
+	size_t found = 0;
+
+	if (fd >= 0 && (rc = vb_os_hold(fd, why, sizeof why)) != 0) {
+		snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s is in use: %s; vbench never "
+			 "writes to a disk or file in use, even with --force" : "%s: %s; vbench "
+			 "does not write to what it cannot lock", a->cfg.target_path, why);
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}
-	return -1;
+	/* A new file each run (or a sink) lies where its directory does. */
+	if (fd < 0 && (fd = a->target.dirfd) < 0)
+		return -1;
+	outputs(a, outs);
+	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+		if ((rc = vb_os_same_storage(fd, &outs[i], why, sizeof why)) == 0)
+			continue;
+		on[i] = true;
+		if (first_rc == 0) {
+			first_rc = rc;
+			found = i;
+			memcpy(first, why, sizeof first);
+		}
+	}
+	if (first_rc == 0)
+		return -1;
+	if (first_rc > 0)
+		snprintf(a->err.msg, sizeof a->err.msg, "%s is where vbench writes its results "
+			 "(%s: %s); choose another target or another place for the results",
+			 a->cfg.target_path, out_names[found], first);
+	else
+		snprintf(a->err.msg, sizeof a->err.msg, "%s and %s: %s; vbench does not write to "
+			 "what it cannot check", a->cfg.target_path, out_names[found], first);
+	refuse(a->err.msg, on);
+	return EXIT_SETUP;
 }
 
 /* Opens the CSV file, checks the target and learns the environment; -1 or a status.
@@ -443,6 +502,9 @@ static int setup_watched(struct app *a)
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}
+	int rc = check_outputs(a);
+	if (rc >= 0)
+		return rc;
 	stop_if_signalled(a);
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
@@ -453,7 +515,7 @@ static int setup_watched(struct app *a)
 			vb_out_error(stderr, left);
 		return exit_code(a->err.status);
 	}
-	int rc = hold_target(a);
+	rc = hold_target(a);
 	if (rc >= 0) {
 		cleanup(a);
 		return rc;

@@ -1081,6 +1081,45 @@ static void test_disk_backing_a_loop_device(void **state)
 	unlink(node);
 }
 
+static void expect_shared(const struct vb_fileinfo *fi, const struct vb_fileinfo *other,
+			  int want, const char *text)
+{
+	char why[512];
+	int rc = vb_linux_shared(root, fi, NULL, other, why, sizeof why);
+
+	if (rc != want || (text != NULL && strstr(why, text) == NULL))
+		fail_msg("shared %d (want %d): '%s', want '%s'", rc, want, why, text ? text : "");
+}
+
+/* An output (standard output, the CSV file) and the target are one storage when one is
+ * the disk or a partition of the other, a file lies on the other, or a loop device is
+ * backed by the other; a character device (a terminal, /dev/null) is no storage. */
+static void test_output_on_the_target_storage(void **state)
+{
+	struct vb_fileinfo vda = disk_info(254, 0), vda1 = disk_info(254, 1);
+	struct vb_fileinfo sdb = disk_info(8, 16), loop0 = disk_info(7, 0);
+	struct vb_fileinfo a = file_info("images/a.img"), b = file_info("images/b.img");
+	struct vb_fileinfo on_vda1 = {VB_FT_REG, makedev(254, 1), 12, 0, 1, 0};
+	struct vb_fileinfo dir_on_vda1 = {VB_FT_DIR, makedev(254, 1), 2, 0, 1, 0};
+	struct vb_fileinfo tty = {VB_FT_CHR, 5, 6, makedev(136, 0), 1, 0};
+
+	(void)state;
+	expect_shared(&vda, &vda, 1, "it is vda, the same disk");
+	expect_shared(&vda, &vda1, 1, "it is vda1, the same disk or a part of it");
+	expect_shared(&vda1, &vda, 1, "it is vda, the same disk or a part of it");
+	expect_shared(&vda, &sdb, 0, NULL);
+	expect_shared(&on_vda1, &vda, 1, "it is vda1, where the target lies");
+	expect_shared(&dir_on_vda1, &vda1, 1, "where the target lies");
+	expect_shared(&dir_on_vda1, &sdb, 0, NULL);
+	expect_shared(&vda, &on_vda1, 1, "the file lies on vda1");
+	expect_shared(&a, &loop0, 1, "it is loop0, backed by the same file");
+	expect_shared(&loop0, &a, 1, "it is the same file");
+	expect_shared(&b, &loop0, 0, NULL);
+	expect_shared(&vda, &tty, 0, NULL);
+	expect_shared(&a, &b, 0, NULL);
+	expect_shared(&a, &a, 1, "it is the same file");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1118,6 +1157,7 @@ int main(void)
 		cmocka_unit_test(test_deleted_loop_backing_fails_closed),
 		cmocka_unit_test(test_disk_mounted_or_held),
 		cmocka_unit_test(test_disk_backing_a_loop_device),
+		cmocka_unit_test(test_output_on_the_target_storage),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,7 +5,12 @@
 
 #if VB_OS_POSIX
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #if !VB_FAM_HAS_AFTER_OPEN
 /* Nothing follows the open: the open flags said everything. */
@@ -43,6 +48,42 @@ uint64_t vb_fam_avail_mem(void)
  * channel is closed) and stops. */
 void vb_fam_worker_child(void)
 {
+}
+#endif
+
+#if !VB_FAM_HAS_OPEN_REGULAR
+/* Without a way to examine a file before opening it, the name is examined first and the
+ * file opened after, without waiting (a FIFO without a reader is not waited for) and
+ * checked to be the one examined. What is left is the moment between the two, when the
+ * name can be swapped for a device node: only a user who can make device nodes or
+ * link to one in that directory can do that. */
+int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
+{
+	struct stat now;
+
+	if (lstat(path, st) != 0) {
+		if (errno == ENOENT)
+			return VB_REG_NONE;
+		snprintf(why, n, "%s", strerror(errno));
+		return VB_REG_FAIL;
+	}
+	if (!S_ISREG(st->st_mode))
+		return VB_REG_OTHER;
+	int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return VB_REG_FAIL;
+	}
+	if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
+		close(fd);
+		snprintf(why, n, "changed while vbench examined it");
+		return VB_REG_FAIL;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl != -1)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	*st = now;
+	return fd;
 }
 #endif
 

@@ -1351,24 +1351,67 @@ int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *
 	return rc;
 }
 
+/* Whether the storages a (of the target fi) and b (of an output, other) meet: one disk
+ * or a part of it (another partition of the disk under test counts: its writes would
+ * share the disk with the runs), one file, or a file of one lying on a disk of the
+ * other. A device node stores nothing, so the target's own node never "lies on"
+ * anything. */
+static bool is_node(const struct vb_fileinfo *fi, const struct file_id *f)
+{
+	return fi->type == VB_FT_BLK && f->dev == fi->dev && f->ino == fi->ino;
+}
+
+static int storages_meet(struct holder_ctx *h, const struct storage *a,
+			 const struct vb_fileinfo *fi, const struct storage *b,
+			 const struct vb_fileinfo *other)
+{
+	int k;
+
+	for (size_t i = 0; i < b->devs.n; i++)
+		if (find_dev(&a->devs, b->devs.dev[i]) >= 0)
+			return held(h, "it is %s, the same disk or a part of it%s", b->devs.name[0], "");
+	for (size_t i = 0; i < b->n_files; i++) {
+		if (is_node(other, &b->files[i]) ||
+		    (k = find_file(a, b->files[i].dev, b->files[i].ino)) < 0 ||
+		    is_node(fi, &a->files[k]))
+			continue;
+		if (other->type == VB_FT_BLK)
+			return held(h, "it is %s, backed by the same file%s", b->devs.name[0], "");
+		return held(h, "it is the same file%s%s", "", "");
+	}
+	for (size_t i = 0; i < b->n_files; i++)
+		if (!is_node(other, &b->files[i]) && (k = find_dev(&a->devs, b->files[i].dev)) >= 0)
+			return held(h, "the file lies on %s%s", a->devs.name[k], "");
+	for (size_t i = 0; i < a->n_files; i++)
+		if (!is_node(fi, &a->files[i]) && (k = find_dev(&b->devs, a->files[i].dev)) >= 0)
+			return held(h, "it is %s, where the target lies%s", b->devs.name[k], "");
+	return 0;
+}
+
 int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
 		    const struct vb_fileinfo *other, char *why, size_t n)
 {
 	struct holder_ctx h = {root, why, n};
-	struct storage *s;
+	struct storage *s, *o;
 	int rc;
 
 	why[0] = '\0';
-	if (!(s = calloc(1, sizeof *s)))
-		return cannot_tell(&h, "out of memory while checking", "the target");
-	if ((rc = storage_of(&h, s, fi, path, 0)) == 0) {
-		if (find_file(s, other->dev, other->ino) >= 0)
-			rc = held(&h, "it is the same file%s%s", "", "");
-		else if (find_dev(&s->devs, other->dev) >= 0)
-			rc = held(&h, "the file lies on %s%s", s->devs.name[find_dev(&s->devs,
-								       other->dev)], "");
-	}
+	if (other->type != VB_FT_REG && other->type != VB_FT_BLK)
+		return 0;   /* a terminal, a pipe: no storage */
+	s = calloc(1, sizeof *s);
+	o = calloc(1, sizeof *o);
+	if (!s || !o)
+		rc = cannot_tell(&h, "out of memory while checking", "the target");
+	else if (fi->type == VB_FT_DIR) {
+		/* a directory's new files: only its filesystem's device is known */
+		add_file(s, fi->dev, fi->ino, true);
+		rc = 0;
+	} else
+		rc = storage_of(&h, s, fi, path, 0);
+	if (rc == 0 && (rc = storage_of(&h, o, other, NULL, 0)) == 0)
+		rc = storages_meet(&h, s, fi, o, other);
 	free(s);
+	free(o);
 	return rc;
 }
 
@@ -1409,10 +1452,13 @@ int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size
 	struct stat a;
 	struct vb_fileinfo fa;
 
-	if (fstat(fd, &a) != 0 || other->type != VB_FT_REG)
-		return 0;   /* a terminal, a pipe: no storage */
+	if (fstat(fd, &a) != 0) {
+		snprintf(why, n, "cannot examine it: %s", strerror(errno));
+		return -1;
+	}
 	memset(&fa, 0, sizeof fa);
-	fa.type = S_ISREG(a.st_mode) ? VB_FT_REG : S_ISBLK(a.st_mode) ? VB_FT_BLK : VB_FT_OTHER;
+	fa.type = S_ISREG(a.st_mode) ? VB_FT_REG : S_ISBLK(a.st_mode) ? VB_FT_BLK :
+		  S_ISDIR(a.st_mode) ? VB_FT_DIR : VB_FT_OTHER;
 	fa.dev = (uint64_t)a.st_dev;
 	fa.ino = (uint64_t)a.st_ino;
 	fa.rdev = (uint64_t)a.st_rdev;

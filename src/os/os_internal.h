@@ -43,6 +43,7 @@
 #define VB_FAM_HAS_IN_USE 1
 #define VB_FAM_HAS_AVAIL_MEM 1
 #define VB_FAM_HAS_WORKER_CHILD 1
+#define VB_FAM_HAS_OPEN_REGULAR 1
 #elif VB_OS_BSD
 #define VB_FAM_HAS_IN_USE 1
 #elif VB_OS_MACOS
@@ -86,6 +87,18 @@ uint64_t vb_fam_avail_mem(void);
 
 /* Called first in a new worker process (Linux: die with the parent). */
 void vb_fam_worker_child(void);
+
+/* What vb_fam_open_regular returns when it opened nothing. */
+#define VB_REG_NONE (-1)      /* nothing is at path */
+#define VB_REG_OTHER (-2)     /* something other than a regular file is: st says what */
+#define VB_REG_FAIL (-3)      /* it cannot be examined or opened: why says why */
+
+/* Opens the existing file at path with flags (never O_CREAT), last component not
+ * followed, only when it is a regular file, decided on the file itself before an open
+ * could act on anything else (wake a FIFO's reader, make a terminal, arm a watchdog).
+ * Returns the descriptor with st describing it, or a VB_REG_ value. */
+struct stat;
+int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
 
 /* ---- helpers every platform file shares (common.c) ---------------------------------- */
 

@@ -968,37 +968,61 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 
 /* ---- output files ------------------------------------------------------------------ */
 
+/* What a file that is not a regular file is, for a message. */
+static const char *kind_of(mode_t m)
+{
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISDIR(m))
+		return "a directory";
+	return "not a regular file";
+}
+
 int vb_os_append_open(const char *path, char *why, size_t n)
 {
+	const int how = O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC;
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		      0666);
+	int fd = VB_REG_NONE;
 
-	if (fd < 0) {
-		int e = errno;
-		struct stat lst;
-		if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
-			snprintf(why, n, "is a symbolic link; vbench does not follow links to "
-				 "files it writes (give the path it points to)");
-		else if (e == ENXIO || (lstat(path, &lst) == 0 && S_ISFIFO(lst.st_mode)))
-			snprintf(why, n, "is a FIFO; --csv-append needs a regular file");
-		else
-			snprintf(why, n, "%s", strerror(e));
-		return -1;
+	/* A name that comes and goes between the looks is looked at again, a few times. */
+	for (int tries = 0; tries < 4 && fd == VB_REG_NONE; tries++) {
+		fd = vb_fam_open_regular(path, how, &st, why, n);
+		if (fd != VB_REG_NONE)
+			break;
+		/* Nothing there: what is created exclusively is a new regular file. */
+		fd = open(path, how | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
+		if (fd >= 0 && fstat(fd, &st) != 0) {
+			snprintf(why, n, "cannot examine it: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (fd < 0 && errno != EEXIST) {
+			snprintf(why, n, "%s", strerror(errno));
+			return -1;
+		}
+		if (fd < 0)
+			fd = VB_REG_NONE;
 	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink > 1) {
-		if (!S_ISREG(st.st_mode))
-			snprintf(why, n, "is not a regular file; --csv-append needs one");
-		else
-			snprintf(why, n, "has %llu hard links; vbench appends only to a file "
-				 "with one name", (unsigned long long)st.st_nlink);
+	if (fd == VB_REG_NONE)
+		snprintf(why, n, "keeps changing while vbench examines it");
+	else if (fd == VB_REG_OTHER && S_ISLNK(st.st_mode))
+		snprintf(why, n, "is a symbolic link; vbench does not follow links to files it "
+			 "writes (give the path it points to)");
+	else if (fd == VB_REG_OTHER)
+		snprintf(why, n, "is %s; vbench appends only to a regular file", kind_of(st.st_mode));
+	else if (fd >= 0 && st.st_nlink > 1) {
+		snprintf(why, n, "has %llu hard links; vbench appends only to a file with one name",
+			 (unsigned long long)st.st_nlink);
 		close(fd);
-		return -1;
+		fd = -1;
 	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl != -1)
-		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-	return fd;
+	return fd >= 0 ? fd : -1;
 }
 
 int vb_os_hold(int fd, char *why, size_t n)
@@ -1052,17 +1076,31 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 #if VB_OS_LINUX
 	return vb_fam_same_storage(fd, other, why, n);
 #else
+	/* Device numbers only: the relations between disks, partitions and slices are not
+	 * looked up here. Character devices are left out, the sinks among them. */
 	struct stat a;
 
-	if (fstat(fd, &a) != 0 || other->type != VB_FT_REG)
-		return 0;
-	if (S_ISREG(a.st_mode) && (uint64_t)a.st_dev == other->dev &&
+	if (fstat(fd, &a) != 0) {
+		snprintf(why, n, "cannot examine it: %s", strerror(errno));
+		return -1;
+	}
+	bool disk = S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode);
+	if (other->type == VB_FT_REG && S_ISREG(a.st_mode) && (uint64_t)a.st_dev == other->dev &&
 	    (uint64_t)a.st_ino == other->ino) {
 		snprintf(why, n, "it is the same file");
 		return 1;
 	}
-	if ((S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode)) && other->dev == (uint64_t)a.st_rdev) {
+	if (other->type == VB_FT_REG && disk && other->dev == (uint64_t)a.st_rdev) {
 		snprintf(why, n, "the file lies on it");
+		return 1;
+	}
+	if (other->type == VB_FT_BLK && S_ISBLK(a.st_mode) && other->rdev == (uint64_t)a.st_rdev) {
+		snprintf(why, n, "it is the same disk");
+		return 1;
+	}
+	if (other->type == VB_FT_BLK && (S_ISREG(a.st_mode) || S_ISDIR(a.st_mode)) &&
+	    other->rdev == (uint64_t)a.st_dev) {
+		snprintf(why, n, "it is the disk where the target lies");
 		return 1;
 	}
 	return 0;

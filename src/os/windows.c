@@ -1464,7 +1464,7 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 
 	if (vb_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
 		if (why[0] == '\0')
-			snprintf(why, n, "is a device; --csv-append needs a regular file");
+			snprintf(why, n, "is a device; vbench appends only to a regular file");
 		return -1;
 	}
 	wchar_t *w = widen(path);
@@ -1489,7 +1489,7 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 	    bi.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT) ||
 	    bi.nNumberOfLinks > 1) {
 		if (GetFileType(h) == FILE_TYPE_PIPE)
-			snprintf(why, n, "is a pipe; --csv-append needs a regular file");
+			snprintf(why, n, "is a pipe; vbench appends only to a regular file");
 		else if (GetFileInformationByHandle(h, &bi) &&
 			 bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
 			snprintf(why, n, "is a symbolic link; vbench does not follow links to files "
@@ -1498,7 +1498,7 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 			snprintf(why, n, "has %lu hard links; vbench appends only to a file with one "
 				 "name", (unsigned long)bi.nNumberOfLinks);
 		else
-			snprintf(why, n, "is not a regular file; --csv-append needs one");
+			snprintf(why, n, "is not a regular file; vbench appends only to a regular file");
 		CloseHandle(h);
 		free(norm);
 		return -1;
