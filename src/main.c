@@ -397,7 +397,8 @@ static void outputs(const struct app *a, struct vb_fileinfo outs[4])
 }
 
 /* A refusal because of where the outputs lie goes to standard error, unless that is
- * the storage refused (on[3]): then to standard output, unless that is too (on[2]). */
+ * known to be the storage refused (on[3]): then to standard output, unless that is too
+ * (on[2]). */
 static void refuse(const char *msg, const bool on[4])
 {
 	if (!on[3])
@@ -424,7 +425,7 @@ static int check_outputs(struct app *a)
 				continue;
 			if ((rc = vb_os_same_storage(fds[i], &outs[j], why, sizeof why)) == 0)
 				continue;
-			on[j] = true;
+			on[j] = rc > 0;
 			snprintf(other, sizeof other, j == 1 ? "--trace %s" : "%s",
 				 j == 1 ? paths[1] : out_names[j]);
 			snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s %s and %s are one "
@@ -461,7 +462,7 @@ static int hold_target(struct app *a)
 	for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
 		if ((rc = vb_os_same_storage(fd, &outs[i], why, sizeof why)) == 0)
 			continue;
-		on[i] = true;
+		on[i] = rc > 0;
 		if (first_rc == 0) {
 			first_rc = rc;
 			found = i;

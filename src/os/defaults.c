@@ -51,13 +51,13 @@ void vb_fam_worker_child(void)
 }
 #endif
 
-#if !VB_FAM_HAS_OPEN_REGULAR
 /* Without a way to examine a file before opening it, the name is examined first and the
  * file opened after, without waiting (a FIFO without a reader is not waited for) and
  * checked to be the one examined. What is left is the moment between the two, when the
  * name can be swapped for a device node: only a user who can make device nodes or
  * link to one in that directory can do that. */
-int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
+int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
+			       size_t n)
 {
 	struct stat now;
 
@@ -84,6 +84,12 @@ int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why,
 		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	*st = now;
 	return fd;
+}
+
+#if !VB_FAM_HAS_OPEN_REGULAR
+int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
+{
+	return vb_os_open_regular_by_name(path, flags, st, why, n);
 }
 #endif
 

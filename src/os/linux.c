@@ -1452,6 +1452,8 @@ int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size
 	struct stat a;
 	struct vb_fileinfo fa;
 
+	if (other->type != VB_FT_REG && other->type != VB_FT_BLK)
+		return 0;   /* a terminal, a pipe: no storage */
 	if (fstat(fd, &a) != 0) {
 		snprintf(why, n, "cannot examine it: %s", strerror(errno));
 		return -1;

@@ -1,7 +1,8 @@
 /* Linux: a file is examined before it is opened for writing through an O_PATH
  * descriptor, which names the file without opening it for I/O (open(2): no device's
  * open is called, a FIFO's reader is not woken), and then reopened through
- * /proc/self/fd, which opens that very inode whatever its name has become meanwhile. */
+ * /proc/self/fd, which opens that very inode whatever its name has become meanwhile.
+ * Without /proc (an initramfs), by the name, as other systems do. */
 #include "os_internal.h"
 
 #if VB_OS_LINUX
@@ -38,11 +39,10 @@ int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why,
 	int fd = open(self, flags);
 	int e = errno;
 	close(pfd);
+	if (fd < 0 && e == ENOENT)
+		return vb_os_open_regular_by_name(path, flags, st, why, n);
 	if (fd < 0) {
-		if (e == ENOENT)
-			snprintf(why, n, "cannot reopen it through /proc/self/fd (is /proc mounted?)");
-		else
-			snprintf(why, n, "%s", strerror(e));
+		snprintf(why, n, "%s", strerror(e));
 		return VB_REG_FAIL;
 	}
 	if (fstat(fd, &now) != 0 || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {

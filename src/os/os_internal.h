@@ -100,6 +100,11 @@ void vb_fam_worker_child(void);
 struct stat;
 int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
 
+/* defaults.c: vb_fam_open_regular by the name: examined first, then opened without
+ * waiting and checked to be the file examined. */
+int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
+			       size_t n);
+
 /* ---- helpers every platform file shares (common.c) ---------------------------------- */
 
 /* Copies src into dst of size n, truncating, always terminated when n > 0. */

@@ -80,8 +80,30 @@ expect_rc 0 "two files of their own are accepted"
 check "standard output and error in one log are accepted (exit $?)" [ $? = 0 ]
 
 # ---------------------------------------------------------------------------------------
-need_root "the cases with bind mounts and loop devices"
-need_linux "the cases with bind mounts and loop devices"
+need_root "the cases without /proc, with bind mounts and loop devices"
+need_linux "the cases without /proc, with bind mounts and loop devices"
+
+# --- without /proc (an initramfs) the file is examined by its name, and still appended to ---
+if under_tool; then
+	skip "a sanitizer or valgrind needs /proc itself: the case without /proc is not tried"
+elif command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
+	d=$(new_dir)
+	printf 'keep\r\n' >"$d/r.csv"
+	unshare -m sh -c 'umount -l /proc && exec "$1" -q --no-progress bs=4k count=1 runs=1 --csv-append "$2/r.csv" "$2"' \
+		_ "$VBENCH" "$d" >/dev/null 2>/dev/null
+	check "without /proc an existing --csv-append file is appended to (exit $?)" [ "$(grep -c '' "$d/r.csv")" = 2 ]
+	unshare -m sh -c 'umount -l /proc && exec "$1" -q --no-progress bs=4k count=1 runs=1 --csv-append "$2/r.csv" "$2"' \
+		_ "$VBENCH" "$d" >/dev/null 2>"$SCRATCH/np.err"
+	check "but a file as standard error cannot be told apart from it: refused (exit $?)" \
+		grep -q "standard error: cannot tell.*/proc" "$SCRATCH/np.err"
+	check "and nothing was appended" [ "$(grep -c '' "$d/r.csv")" = 2 ]
+	mkfifo "$d/fifo.csv"
+	unshare -m sh -c 'umount -l /proc && exec "$1" -q --no-progress bs=4k count=1 runs=1 --trace "$2/fifo.csv" "$2"' \
+		_ "$VBENCH" "$d" >/dev/null 2>"$SCRATCH/np.err"
+	check "and a FIFO is still refused (exit $?)" grep -q "is a FIFO" "$SCRATCH/np.err"
+else
+	skip "unshare -m is not available: the case without /proc is not tried"
+fi
 
 # --- a bind mount shows the same file under another name ---------------------------------
 d=$(new_dir)
