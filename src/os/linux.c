@@ -1351,16 +1351,16 @@ int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *
 	return rc;
 }
 
-/* Whether the storages a (of the target fi) and b (of an output, other) meet: one disk
- * or a part of it (another partition of the disk under test counts: its writes would
- * share the disk with the runs), one file, or a file of one lying on a disk of the
- * other. A device node stores nothing, so the target's own node never "lies on"
- * anything. */
+/* Whether f is the device node fi itself, which stores nothing. */
 static bool is_node(const struct vb_fileinfo *fi, const struct file_id *f)
 {
 	return fi->type == VB_FT_BLK && f->dev == fi->dev && f->ino == fi->ino;
 }
 
+/* Whether the storages a (of the target fi) and b (of an output, other) meet: one disk
+ * or a part of it (another partition of the disk under test counts: its writes would
+ * share the disk with the runs), one file, or a file of one lying on a disk of the
+ * other. */
 static int storages_meet(struct holder_ctx *h, const struct storage *a,
 			 const struct vb_fileinfo *fi, const struct storage *b,
 			 const struct vb_fileinfo *other)
