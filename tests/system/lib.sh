@@ -9,10 +9,23 @@ MOUNTS=""
 LOOPS=""
 SCRATCH=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-systest.XXXXXX")
 
+# Whether loop device $1 is still this test file's: backed by a file of its scratch
+# directory, or by another loop device it attached. One the test detached itself may
+# have been taken since by another suite running beside this one (make mutate, a second
+# worktree), and detaching that would pull a disk from under its tests.
+own_loop() {
+	_b=$(losetup -n -O BACK-FILE "$1" 2>/dev/null)
+	case $_b in
+	"$SCRATCH"/*) return 0 ;;
+	/dev/loop*) case " $LOOPS " in *" $_b "*) return 0 ;; esac ;;
+	esac
+	return 1
+}
+
 # Everything a test file set up is undone however it ends.
 finish() {
 	for m in $MOUNTS; do fsfreeze -u "$m" 2>/dev/null; umount "$m" 2>/dev/null; done
-	for l in $LOOPS; do losetup -d "$l" 2>/dev/null; done
+	for l in $LOOPS; do own_loop "$l" && losetup -d "$l" 2>/dev/null; done
 	# a free page reporting order that a test changed goes back
 	if [ -n "${REPORTING_ORDER:-}" ]; then
 		echo "$REPORTING_ORDER" >/sys/module/page_reporting/parameters/page_reporting_order

@@ -84,7 +84,13 @@ if wait_for "^# run 1 of 20" "$SCRATCH/n.out"; then
 	rm "$d/devdir/node"
 	ln -s "$B2" "$d/devdir/node"
 	wait_pid "$pid" 120
-	check "a device swapped for a link between runs: the other device is untouched" [ "$(cksum <"$d/b.img")" = "$Bsum" ]
+	if [ "$(cksum <"$d/b.img")" = "$Bsum" ]; then
+		ok "a device swapped for a link between runs: the other device is untouched"
+	else
+		not_ok "a device swapped for a link between runs: the other device is untouched" \
+			"$(echo "first changed bytes:"; cmp -l "$d/noise" "$d/b.img" 2>&1 | head -3
+			   echo "vbench said:"; tail -5 "$SCRATCH/n.err"; echo "loop devices:"; losetup -a)"
+	fi
 	check "and the session ended normally or with an error (exit $WAIT_RC)" [ "$WAIT_RC" = 0 ] || [ "$WAIT_RC" = 3 ]
 else
 	not_ok "the device run never got under way" "$(cat "$SCRATCH/n.err")"
