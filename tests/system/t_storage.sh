@@ -170,10 +170,15 @@ else
 	skip "unshare -m is not available: the case without /proc is not tried"
 fi
 
-# --- overlayfs: the loop reports the overlay's file, the target is the upper layer's ----------
-d=$(new_dir)
-mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov" "$d/m"
-if mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/upper,workdir=$d/work" "$d/ov" 2>/dev/null; then
+# overlay_image UPPER: in a new $d, mounts an overlay of $d/lower and $d/UPPER on $d/ov,
+# makes an ext4 image x.img in it, attaches loop device $L to it through the overlay and
+# mounts that on $d/m; fails when there is no overlay here.
+overlay_image() {
+	d=$(new_dir)
+	mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov" "$d/m" "$d/b"
+	ln -s upper "$d/uplink"
+	mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/$1,workdir=$d/work" "$d/ov" \
+		2>/dev/null || return 1
 	add_mount "$d/ov"
 	truncate -s 64M "$d/ov/x.img"
 	mkfs.ext4 -q "$d/ov/x.img"
@@ -181,6 +186,10 @@ if mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/upper,workdir=$d/w
 	mount "$L" "$d/m" && add_mount "$d/m"
 	echo precious >"$d/m/data"
 	sync
+}
+
+# --- overlayfs: the loop reports the overlay's file, the target is the upper layer's ----------
+if overlay_image upper; then
 	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/upper/x.img"
 	expect_rc 2 "the upper layer's file behind a loop device attached through the overlay is refused"
 	expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
@@ -200,17 +209,7 @@ fi
 # The layers are known by what they are: a name of the layer's directory that mountinfo
 # does not show is the same directory. Layers given relative to where the mount was made
 # cannot be found at all: that is refused, as it cannot be told.
-d=$(new_dir)
-mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov" "$d/m" "$d/b"
-ln -s upper "$d/uplink"
-if mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/uplink,workdir=$d/work" "$d/ov" 2>/dev/null; then
-	add_mount "$d/ov"
-	truncate -s 64M "$d/ov/x.img"
-	mkfs.ext4 -q "$d/ov/x.img"
-	L=$(losetup -f --show "$d/ov/x.img") && add_loop "$L"
-	mount "$L" "$d/m" && add_mount "$d/m"
-	echo precious >"$d/m/data"
-	sync
+if overlay_image uplink; then
 	run_vb --no-progress --force bs=1M count=8 runs=1 "$d/upper/x.img"
 	expect_rc 2 "an upper layer named through a link: its file behind a loop device is refused"
 	expect_err "loop device loop[0-9]+ is backed by it" "the message names the loop device"
