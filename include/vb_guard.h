@@ -21,7 +21,8 @@ enum vb_guard_phase {
 	VB_PHASE_NONE,
 	VB_PHASE_SETUP,      /* examining, creating or locking the target */
 	VB_PHASE_OUTPUT,     /* the --csv-append file */
-	VB_PHASE_CLEANUP     /* removing what vbench created */
+	VB_PHASE_CLEANUP,    /* removing what vbench created */
+	VB_PHASE_SETUP_OUTPUT   /* opening the output files, during setup */
 };
 
 /* What the session shares with its guard (in vb_shared). */
@@ -40,8 +41,11 @@ void vb_guard_leave(struct vb_guard_watch *g);
 struct vb_shared;
 
 /* Runs session(arg) under the guard as above. Returns VB_OK with what session returned
- * in *exit_status, or dies of the signal the session died of; VB_E_SETUP or VB_E_IO when
- * the session was given up on, stuck in setup or later (after saying so). target is the
+ * in *exit_status, or dies of the stop signal the session passed on by dying of it;
+ * VB_E_SETUP or VB_E_IO when the session was given up on, stuck in setup or later;
+ * VB_E_IO when it died of another signal (killed from outside, or a crash: the message
+ * names what it leaves behind), or returned 0 but what it printed could not all be
+ * written to standard output or error (after saying so where it can). target is the
  * path as given, for messages, which go to say (main.c: vb_out_error on stderr). Where
  * no child process can be made (Windows, whose worker is a thread), runs session(arg)
  * here. */

@@ -209,6 +209,10 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg);
  * and dropped, so that the child never blocks on a full pipe. */
 bool vb_os_guard_pump(struct vb_worker *w, unsigned ms);
 
+/* Why what vb_os_guard_pump copied could not all be written to this process's standard
+ * output (*out) and error (*err): the errno of the first write that failed, else 0. */
+void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err);
+
 /* ---- output files ------------------------------------------------------------------ */
 
 /* Opens path to append to it, creating it (mode 0666 less the umask) if needed: the last

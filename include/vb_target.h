@@ -45,8 +45,9 @@ struct vb_target {
 
 /* Checks cfg's target through ops without writing any data; on success fills t (which
  * then holds descriptors until vb_target_close) and returns VB_OK, else VB_E_SETUP with
- * the reason in err. Refuses, even with --force, a disk or file that something is
- * layered on. */
+ * the reason in err, after removing what it created (even with --keep), so that
+ * vb_target_cleanup_problem names what could not be removed. Refuses, even with
+ * --force, a disk or file that something is layered on. */
 enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cfg,
 				 const struct vb_io_ops *ops, struct vb_err *err);
 
@@ -62,7 +63,7 @@ void vb_target_cleanup(struct vb_target *t);
 const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size_t n);
 
 /* What is left behind when vbench must exit without touching the filesystem (a call
- * stuck in the kernel): a sentence in buf, which is returned. name is a per-run file
+ * stuck in the kernel, or the session killed): a sentence in buf, which is returned. name is a per-run file
  * that the stuck worker may have created, or NULL. */
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n);

@@ -306,14 +306,27 @@ static int parse(struct app *a, int argc, char *argv[])
 static bool cleanup(struct app *a)
 {
 	char msg[4400];
+	const char *left;
 
 	vb_guard_enter(&a->sh->guard, VB_PHASE_CLEANUP);
 	vb_target_cleanup(&a->target);
 	vb_guard_leave(&a->sh->guard);
-	if (vb_target_cleanup_problem(&a->target, msg, sizeof msg) == NULL)
+	left = vb_target_cleanup_problem(&a->target, msg, sizeof msg);
+	/* What the guard says if this process dies from here on. */
+	snprintf(a->sh->guard.leftover, sizeof a->sh->guard.leftover, "%s",
+		 left != NULL ? left : "");
+	if (left == NULL)
 		return true;
 	vb_out_error(stderr, msg);
 	return false;
+}
+
+/* Setup refused, or could not go on, after the target was prepared: nothing was
+ * written, so what vbench created goes, even with --keep. */
+static bool undo_setup(struct app *a)
+{
+	a->target.keep = false;
+	return cleanup(a);
 }
 
 /* A stop signal during setup: undo what was done and die of it. */
@@ -323,7 +336,7 @@ static void stop_if_signalled(struct app *a)
 
 	if (signo <= 0)
 		return;
-	cleanup(a);
+	undo_setup(a);
 	vb_os_die(signo);
 }
 
@@ -438,15 +451,11 @@ static int check_outputs(struct app *a)
 	return -1;
 }
 
-/* Takes vbench's own lock on the target for the session, and refuses a target that is
- * (the storage of) a file vbench writes its results to, or the reverse; -1 or a status. */
-static int hold_target(struct app *a)
+/* Takes vbench's own lock on the target for the session; -1 or a status. */
+static int lock_target(struct app *a)
 {
-	struct vb_fileinfo outs[4];
-	bool on[4] = {false, false, false, false};
-	char why[600], first[600];
-	int fd = a->target.held_fd, rc, first_rc = 0;
-	size_t found = 0;
+	char why[600];
+	int fd = a->target.held_fd, rc;
 
 	if (fd >= 0 && (rc = vb_os_hold(fd, why, sizeof why)) != 0) {
 		snprintf(a->err.msg, sizeof a->err.msg, rc > 0 ? "%s is in use: %s; vbench never "
@@ -455,6 +464,19 @@ static int hold_target(struct app *a)
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}
+	return -1;
+}
+
+/* Refuses a target that is (the storage of) a file vbench writes its results to, or
+ * the reverse; -1 or a status. */
+static int hold_target(struct app *a)
+{
+	struct vb_fileinfo outs[4];
+	bool on[4] = {false, false, false, false};
+	char why[600], first[600];
+	int fd = a->target.held_fd, rc, first_rc = 0;
+	size_t found = 0;
+
 	/* A new file each run (or a sink) lies where its directory does. */
 	if (fd < 0 && (fd = a->target.dirfd) < 0)
 		return -1;
@@ -482,30 +504,56 @@ static int hold_target(struct app *a)
 	return EXIT_SETUP;
 }
 
-/* Opens the CSV file, checks the target and learns the environment; -1 or a status.
- * Every call here may block on a filesystem: the guard watches them. */
+/* What may be left behind if the session is given up while it opens the output files:
+ * the file vbench created as the target, and the output files, if it was creating them. */
+static void outputs_leftover(struct app *a)
+{
+	struct vb_guard_watch *g = &a->sh->guard;
+	char target[4500];
+
+	snprintf(g->leftover, sizeof g->leftover, "nothing was written; %s%s%s%s%s%s%s, if "
+		 "vbench was creating it, may be left behind, empty",
+		 a->target.created ? vb_target_leftover(&a->target, NULL, target, sizeof target)
+				   : "",
+		 a->target.created ? "; " : "",
+		 a->cfg.csv_append_path != NULL ? "--csv-append " : "",
+		 a->cfg.csv_append_path != NULL ? a->cfg.csv_append_path : "",
+		 a->cfg.csv_append_path != NULL && a->cfg.trace_path != NULL ? " or " : "",
+		 a->cfg.trace_path != NULL ? "--trace " : "",
+		 a->cfg.trace_path != NULL ? a->cfg.trace_path : "");
+}
+
+/* Opens the output files (--csv-append, --trace) and checks them against each other;
+ * -1 or a status. */
+static int open_outputs(struct app *a)
+{
+	if (a->cfg.csv_append_path == NULL && a->cfg.trace_path == NULL)
+		return -1;
+	outputs_leftover(a);
+	vb_guard_enter(&a->sh->guard, VB_PHASE_SETUP_OUTPUT);
+	if ((a->cfg.csv_append_path != NULL &&
+	     vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) ||
+	    (a->cfg.trace_path != NULL &&
+	     vb_csvfile_open_as(&a->trace, "--trace", a->cfg.trace_path, &a->err) != VB_OK)) {
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
+	return check_outputs(a);
+}
+
+/* Checks the target, opens the output files and learns the environment; -1 or a status.
+ * The output files are opened only once the target has passed its own checks, so that
+ * a refused target leaves no empty output file behind. Every call here may block on a
+ * filesystem: the guard watches them. */
 static int setup_watched(struct app *a)
 {
 	struct vb_guard_watch *g = &a->sh->guard;
+	int rc;
 
 	a->csv.fd = -1;
 	a->trace.fd = -1;
 	snprintf(g->leftover, sizeof g->leftover, "nothing was written; a file vbench was "
 		 "creating in the target's directory, if any, may be left behind");
-	vb_guard_enter(g, VB_PHASE_OUTPUT);
-	if (a->cfg.csv_append_path != NULL &&
-	    vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) {
-		vb_out_error(stderr, a->err.msg);
-		return EXIT_SETUP;
-	}
-	if (a->cfg.trace_path != NULL &&
-	    vb_csvfile_open_as(&a->trace, "--trace", a->cfg.trace_path, &a->err) != VB_OK) {
-		vb_out_error(stderr, a->err.msg);
-		return EXIT_SETUP;
-	}
-	int rc = check_outputs(a);
-	if (rc >= 0)
-		return rc;
 	stop_if_signalled(a);
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
@@ -516,18 +564,24 @@ static int setup_watched(struct app *a)
 			vb_out_error(stderr, left);
 		return exit_code(a->err.status);
 	}
-	rc = hold_target(a);
+	rc = lock_target(a);
+	if (rc < 0 && check_space(a) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		rc = EXIT_SETUP;
+	}
+	if (rc < 0) {
+		stop_if_signalled(a);
+		rc = open_outputs(a);
+	}
+	if (rc < 0) {
+		vb_guard_enter(g, VB_PHASE_SETUP);
+		rc = hold_target(a);
+	}
 	if (rc >= 0) {
-		cleanup(a);
+		undo_setup(a);
 		return rc;
 	}
 	stop_if_signalled(a);
-	if (check_space(a) != VB_OK) {
-		vb_out_error(stderr, a->err.msg);
-		a->target.keep = false;   /* nothing was written: the empty file goes too */
-		vb_target_cleanup(&a->target);
-		return EXIT_SETUP;
-	}
 	vb_target_leftover(&a->target, NULL, g->leftover, sizeof g->leftover);
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	describe(a);
@@ -603,10 +657,12 @@ static int run(struct app *a)
 					 &a->err);
 	if (st == VB_E_SETUP) {
 		vb_out_error(stderr, a->err.msg);
-		cleanup(a);
+		undo_setup(a);
 		return EXIT_SETUP;
 	}
 	int status = report_session(a, st, &res);
+	if (res.pool_errno != 0)
+		a->target.keep = false;   /* no run was made: nothing to keep */
 	if (res.pool_errno == 0 && !finish_output(a))
 		status = EXIT_IO;
 	/* After an abort the worker may be stuck in the filesystem: any call there could

@@ -157,8 +157,12 @@ static void test_run_problems_on_stderr(void **state)
 	r.err_offset_bytes = 0;
 	r.direct_refused = true;   /* as the writer decides */
 	vb_out_run_problem(f, &ctx, &r);
-	r.stop = VB_STOP_DONE;
 	r.direct_refused = false;
+	r.stop = VB_STOP_TIMEOUT;   /* the value given, never rounded to 0 */
+	r.err_offset_bytes = 8192;
+	cfg.timeout_secs = 0.5;
+	vb_out_run_problem(f, &ctx, &r);
+	r.stop = VB_STOP_DONE;
 	vb_out_run_problem(f, &ctx, &r);  /* a complete run: nothing to say */
 	fclose(f);
 	char expect[1024];
@@ -169,7 +173,9 @@ static void test_run_problems_on_stderr(void **state)
 		 "vbench: run 3: write of /mnt failed at offset 4096: write() stopped making "
 		 "progress\n"
 		 "vbench: /mnt: the first O_DIRECT write of 1048576 bytes was refused (EINVAL): bs "
-		 "must be a multiple of the device's logical block size\n",
+		 "must be a multiple of the device's logical block size\n"
+		 "vbench: run 3 aborted: a write of /mnt did not return within --timeout 0.5 s "
+		 "(at offset 8192)\n",
 		 strerror(ENOSPC), strerror(EIO));
 	assert_string_equal(buf, expect);
 }

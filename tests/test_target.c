@@ -363,6 +363,33 @@ static void test_disk_replaced_while_examined(void **state)
 	assert_non_null(strstr(err.msg, "changed while vbench examined it"));
 }
 
+/* A file vbench created and then refused (here: bs not aligned for --direct) goes, even
+ * with --keep, since nothing was written; when it cannot be removed, it is named. */
+static void test_refused_new_file_removed_or_named(void **state)
+{
+	struct vb_target t;
+	char buf[4400];
+	(void)state;
+	cfg.target_path = "/fake/dir";
+	fk.not_dir = NULL;
+	fk.named.type = fk.file.type = VB_FT_REG;
+	fk.named.dev = fk.file.dev = 8;
+	fk.named.ino = fk.file.ino = 12;
+	cfg.direct = cfg.keep = true;
+	cfg.bs_bytes = 1000;
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_non_null(strstr(err.msg, "512-byte logical block size"));
+	assert_int_equal(fk.unlinks, 1);
+	assert_null(vb_target_cleanup_problem(&t, buf, sizeof buf));
+	fk.unlink_err = EPERM;   /* an append-only directory */
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_int_equal(fk.unlinks, 2);
+	assert_non_null(vb_target_cleanup_problem(&t, buf, sizeof buf));
+	if (strstr(buf, "/fake/dir/vbench-") == NULL ||
+	    strstr(buf, ".tmp, the file vbench created, could not be removed: ") == NULL)
+		fail_msg("'%s'", buf);
+}
+
 static void test_direct_alignment_suggests_a_power_of_two(void **state)
 {
 	struct vb_target t;
@@ -469,8 +496,7 @@ static void test_leftover_sentences(void **state)
 	t.kind = VB_TGT_NEWFILE;
 	t.created = true;
 	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
-			    "/mnt/x, the file vbench created, is left behind; remove it once the "
-			    "filesystem responds");
+			    "/mnt/x, the file vbench created, is left behind");
 	t.keep = true;
 	assert_string_equal(vb_target_leftover(&t, NULL, buf, sizeof buf),
 			    "/mnt/x is kept, as asked, but its last run did not finish");
@@ -514,6 +540,7 @@ int main(void)
 		D(test_disk_in_use_refused_even_with_force),
 		D(test_disk_smaller_than_a_run_refused),
 		D(test_disk_replaced_while_examined),
+		D(test_refused_new_file_removed_or_named),
 		D(test_direct_alignment_suggests_a_power_of_two),
 		D(test_character_device_not_a_sink),
 		cmocka_unit_test(test_path_split),

@@ -33,6 +33,8 @@ static const char *phase_text(int p)
 	case VB_PHASE_SETUP: return "while examining";
 	case VB_PHASE_OUTPUT: return "while writing an output file (--csv-append, --trace) for";
 	case VB_PHASE_CLEANUP: return "while cleaning up";
+	case VB_PHASE_SETUP_OUTPUT:
+		return "while opening an output file (--csv-append, --trace) for";
 	}
 	return "while working on";
 }
@@ -112,6 +114,39 @@ static void give_up(struct guard *g, uint64_t held)
 		g->say(gw->leftover);
 }
 
+/* The session ended with status, or died of signal signo: says what went wrong that
+ * it could not say itself, and returns as vb_guard_run does. */
+static enum vb_status ended(struct guard *g, int status, int signo, int *exit_status)
+{
+	struct vb_guard_watch *gw = &g->sh->guard;
+	char msg[256];
+	int out, err;
+
+	vb_os_guard_lost(g->w, &out, &err);
+	vb_os_worker_free(g->w);
+	/* A stop signal sent to vbench: the session passed it on by dying of it. */
+	if (signo != 0 && atomic_load(&g->sh->flags.stop) > 0)
+		vb_os_die(signo);
+	if (signo != 0) {
+		/* Killed from outside (kill -9) or crashed: it could clean nothing up. */
+		snprintf(msg, sizeof msg, "the process running the session died of signal %d",
+			 signo);
+		g->say(msg);
+		gw->leftover[sizeof gw->leftover - 1] = '\0';
+		if (gw->leftover[0] != '\0')
+			g->say(gw->leftover);
+	}
+	if (out != 0) {
+		snprintf(msg, sizeof msg, "the results could not all be written to standard "
+			 "output: %s", strerror(out));
+		g->say(msg);
+	}
+	*exit_status = status;
+	if (signo != 0 || (status == 0 && (out != 0 || err != 0)))
+		return VB_E_IO;   /* the run did not end clean */
+	return VB_OK;
+}
+
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			    const char *target, int (*session)(void *arg), void *arg,
 			    void (*say)(const char *msg), int *exit_status)
@@ -137,16 +172,14 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			vb_os_worker_free(g.w);
 			if (g.stop_seen != 0 && atomic_load(&sh->flags.stop) > 0)
 				vb_os_die(atomic_load(&sh->flags.stop));
-			return atomic_load(&sh->guard.phase) == VB_PHASE_SETUP ? VB_E_SETUP : VB_E_IO;
+			int phase = atomic_load(&sh->guard.phase);
+			return phase == VB_PHASE_SETUP || phase == VB_PHASE_SETUP_OUTPUT ? VB_E_SETUP
+											  : VB_E_IO;
 		}
 	}
 	/* The session has ended; a worker it left behind may still hold the pipes, so what
 	 * is in them is taken without waiting for their end. */
 	while (vb_os_guard_pump(g.w, 0))
 		;
-	vb_os_worker_free(g.w);
-	if (signo != 0)
-		vb_os_die(signo);
-	*exit_status = status;
-	return VB_OK;
+	return ended(&g, status, signo, exit_status);
 }

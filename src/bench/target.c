@@ -151,12 +151,10 @@ static enum vb_status create_owned(struct vb_target *t, const struct vb_config *
 	st = check_alignment(t, cfg, fd, err);
 	if (st == VB_OK)
 		st = probe_flags(t, cfg, name, &t->id, err);
-	if (st != VB_OK) {
-		remove_own(t, name, &t->id);
-		t->created = false;
-		t->ops->close(t->ops->ctx, fd);
-		t->held_fd = -1;
-	}
+	/* Refused: the file stays vbench's own, for vb_target_cleanup to remove and, when
+	 * it cannot, to name. */
+	if (st != VB_OK && name != t->name)
+		snprintf(t->name, sizeof t->name, "%s", name);
 	return st;
 }
 
@@ -468,8 +466,10 @@ enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cf
 		st = prepare_name(t, cfg, errno, err);
 	else
 		st = vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown, strerror(errno));
-	if (st != VB_OK)
+	if (st != VB_OK) {
+		t->keep = false;   /* nothing was written: what vbench created goes, even kept */
 		vb_target_cleanup(t);
+	}
 	return st;
 }
 
@@ -515,12 +515,13 @@ const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n)
 {
+	/* Said when a call is stuck, and when the session was killed: no advice that fits
+	 * only one of them. */
 	if (t->created && !t->keep && t->kind == VB_TGT_NEWFILE)
-		snprintf(buf, n, "%s, the file vbench created, is left behind; remove it once the "
-			 "filesystem responds", t->shown);
+		snprintf(buf, n, "%s, the file vbench created, is left behind", t->shown);
 	else if (t->created && !t->keep)
-		snprintf(buf, n, "%s/%s, the file vbench created, is left behind; remove it once "
-			 "the filesystem responds", t->shown, t->name);
+		snprintf(buf, n, "%s/%s, the file vbench created, is left behind", t->shown,
+			 t->name);
 	else if (t->per_run_name && name != NULL)
 		snprintf(buf, n, "%s/%s, the file of the stuck run, may be left behind; remove it "
 			 "once the filesystem responds", t->shown, name);

@@ -591,7 +591,7 @@ struct vb_worker {
 	bool ended;
 	int status, signo;
 	int out, err;              /* a guarded session's output pipes, -1 when closed */
-	bool out_lost, err_lost;   /* what they carry can no longer be written */
+	int out_lost, err_lost;    /* why what they carry can no longer be written, or 0 */
 #if VB_PROCESS_WORKER
 	pid_t pid;
 #else
@@ -794,8 +794,9 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	return w;
 }
 
-/* Copies what can be read from *from to descriptor to; true when anything was read. */
-static bool copy_out(int *from, int to, bool *lost)
+/* Copies what can be read from *from to descriptor to; true when anything was read.
+ * The first write that fails puts its errno in *lost, and the rest is dropped. */
+static bool copy_out(int *from, int to, int *lost)
 {
 	char buf[65536];
 	bool moved = false;
@@ -812,8 +813,8 @@ static bool copy_out(int *from, int to, bool *lost)
 			break;
 		}
 		moved = true;
-		if (!*lost && vb_os_write_all(to, buf, (size_t)n) != 0)
-			*lost = true;
+		if (*lost == 0 && vb_os_write_all(to, buf, (size_t)n) != 0)
+			*lost = errno != 0 ? errno : EIO;
 	}
 	return moved;
 }
@@ -939,6 +940,12 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
 }
 
 #endif
+
+void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err)
+{
+	*out = w->out_lost;
+	*err = w->err_lost;
+}
 
 struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
 {

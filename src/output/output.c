@@ -335,7 +335,7 @@ void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run
 			"of the summary\n", kind, r->signo, (unsigned long long)r->bytes);
 	else if (r->stop == VB_STOP_TIMEOUT)
 		fprintf(f, "vbench: %s aborted: a %s of %s did not return within --timeout "
-			"%.0f s (at offset %llu)\n", kind, what, tgt, cfg->timeout_secs, off);
+			"%g s (at offset %llu)\n", kind, what, tgt, cfg->timeout_secs, off);
 	else if (r->direct_refused)
 		fprintf(f, "vbench: %s: the first %s write of %llu bytes was refused "
 			"(EINVAL): bs must be a multiple of the device's logical block size\n",

@@ -332,10 +332,23 @@ static int draw(FILE *f, const struct chart *c, const struct report_args *ra)
 			    : vb_report_print_svg(f, c->a, c->config);
 }
 
+/* Removes the temporary file tmp of a chart that was not put in place: -1, or -2 with
+ * a sentence in left naming it when it could not be removed. */
+static int remove_temp(int dirfd, const char *dir, const char *tmp, char *left, size_t n)
+{
+	if (vb_os_io.unlinkat(NULL, dirfd, tmp) == 0)
+		return -1;
+	snprintf(left, n, "%s/%s, the temporary file vbench report created, could not be "
+		 "removed: %s; it is left behind", dir, tmp, strerror(errno));
+	return -2;
+}
+
+/* The chart in a temporary file beside ra->svg, renamed over it: 0, -1 when it was not
+ * written (said on err), -2 when moreover its temporary file is left behind (named). */
 static int write_svg(const struct report_args *ra, const struct chart *chart,
 		     const struct input *in, size_t n_in, FILE *err)
 {
-	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600];
+	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600], left[4600];
 	int dirfd = -1, fd = -1, rc = -1;
 	FILE *f = NULL;
 
@@ -351,7 +364,7 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 				 strerror(errno));
 			if (fd >= 0) {
 				vb_os_io.close(NULL, fd);
-				vb_os_io.unlinkat(NULL, dirfd, tmp);
+				rc = remove_temp(dirfd, dir, tmp, left, sizeof left);
 			}
 		} else {
 			int prc = draw(f, chart, ra);
@@ -367,7 +380,7 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 			else
 				rc = 0;
 			if (rc != 0)
-				vb_os_io.unlinkat(NULL, dirfd, tmp);
+				rc = remove_temp(dirfd, dir, tmp, left, sizeof left);
 		}
 	}
 	if (dirfd >= 0)
@@ -376,7 +389,18 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 		snprintf(msg, sizeof msg, "--svg %s: %s", ra->svg, why);
 		say(err, msg);
 	}
+	if (rc == -2)
+		say(err, left);
 	return rc;
+}
+
+/* The report's status st after write_svg returned rc: a chart not written is a usage
+ * error, unless a worse one came first; a temporary file left behind is an I/O error. */
+static enum vb_status svg_status(enum vb_status st, int rc)
+{
+	if (rc == -2)
+		return VB_E_IO;
+	return rc < 0 && st == VB_OK ? VB_E_USAGE : st;
 }
 
 /* Reports --trace files: each run's rates and knee, and with --svg one label's lines. */
@@ -406,8 +430,8 @@ static enum vb_status run_trace(const struct report_args *ra, const struct vbr_t
 		say(err, "write error on standard output");
 		st = VB_E_IO;
 	}
-	if (ra->svg != NULL && write_svg(ra, &chart, in, ra->n_files, err) < 0)
-		st = st == VB_OK ? VB_E_USAGE : st;
+	if (ra->svg != NULL)
+		st = svg_status(st, write_svg(ra, &chart, in, ra->n_files, err));
 	return st;
 }
 
@@ -466,8 +490,8 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		st = VB_E_IO;
 	}
 	struct chart chart = {&a, config, NULL};
-	if (ra->svg != NULL && write_svg(ra, &chart, inputs, ra->n_files, err) < 0)
-		st = st == VB_OK ? VB_E_USAGE : st;
+	if (ra->svg != NULL)
+		st = svg_status(st, write_svg(ra, &chart, inputs, ra->n_files, err));
 	vb_comparison_free(&a);
 	free(inputs);
 	return st;

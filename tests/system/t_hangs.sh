@@ -131,6 +131,42 @@ else
 fi
 sleep 1
 
+# --- --csv-append onto a frozen filesystem at setup: a setup error, and what is left named ------
+fsfreeze -f "$d/cm"
+thaw_later "$d/cm" 40
+t0=$(date +%s)
+run_vb --no-progress --timeout 2 bs=4k count=16 runs=1 --csv-append "$d/cm/new.csv" "$d/fm/n.img"
+t1=$(date +%s)
+done_thaw
+check "CSV file frozen at setup: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 10 ]
+expect_rc 2 "CSV file frozen at setup: a setup error, as vbench(1) says"
+expect_err "while opening an output file \(--csv-append, --trace\) for .*n\.img: a call has not returned" "CSV file frozen at setup: the message says what was stuck"
+expect_err "n\.img, the file vbench created, is left behind; --csv-append .*/cm/new\.csv, if vbench was creating it, may be left behind, empty" "CSV file frozen at setup: both files that may be left are named"
+expect_no_err "in the target's directory" "CSV file frozen at setup: not the message of a stuck target"
+sleep 1
+rm -f "$d/cm/new.csv" "$d/fm/n.img"
+
+# --- --timeout below one second: the value given is printed as given ---------------------------
+rm -f "$SCRATCH/h.out" "$SCRATCH/h.err"
+"$VBENCH" --no-progress --timeout 0.5 --sync dsync bs=4k count=40000 runs=3 "$d/fm" >"$SCRATCH/h.out" 2>"$SCRATCH/h.err" &
+pid=$!
+if wait_for "^# run 1 of 3" "$SCRATCH/h.out"; then
+	# thawed within the 2 s of grace: the call returns, and the run is reported aborted
+	fsfreeze -f "$d/fm"
+	thaw_later "$d/fm" 30
+	sleep 1.5
+	fsfreeze -u "$d/fm"
+	wait_pid "$pid" 30
+	done_thaw
+	check "--timeout 0.5 on a frozen run: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
+	check "--timeout 0.5: printed as 0.5, not rounded" grep -q "did not return within --timeout 0.5 s" "$SCRATCH/h.err"
+	check "--timeout 0.5: never printed as 0" sh -c '! grep -q "timeout 0 " "$1"' _ "$SCRATCH/h.err"
+else
+	not_ok "the --timeout 0.5 run never got under way" "$(cat "$SCRATCH/h.err")"
+	kill "$pid"
+fi
+sleep 1
+
 # --- out=$(vbench --timeout 2 ...) returns when vbench exits, not when the stuck call does -----
 thaw_later "$d/fm" 30
 (sleep 2; fsfreeze -f "$d/fm") &

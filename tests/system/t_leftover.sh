@@ -26,8 +26,88 @@ if command -v chattr >/dev/null 2>&1 && chattr +a "$d/m/a"; then
 	run_vb --no-progress --keep bs=4k count=16 runs=1 "$d/m/a/k.img"
 	expect_rc 0 "a file kept as asked is no leftover"
 	rm -f "$d/m/a/k.img"
+	# Setup refuses after creating the file: it goes, or it is named.
+	chattr +a "$d/m/a"
+	run_vb --no-progress --direct bs=1000 count=1 runs=1 "$d/m/a/new.img"
+	expect_rc 2 "refused after creating the file (--direct, bs not aligned)"
+	expect_err "new.img, the file vbench created, could not be removed: Operation not permitted; it is left behind" "refused after creating it: the file left behind is named"
+	run_vb --no-progress --direct --keep bs=1000 count=1 runs=1 "$d/m/a"
+	expect_rc 2 "refused after creating its file in the directory (--keep)"
+	expect_err "/vbench-[a-z0-9]{8}\.tmp, the file vbench created, could not be removed: Operation not permitted" "--keep, refused: the file left behind is named"
+	run_vb --no-progress bs=64k count=100000 runs=1 "$d/m/a/big.img"
+	expect_rc 2 "refused for want of space after creating the file"
+	expect_err "nothing was written" "no space: says why"
+	expect_err "big.img, the file vbench created, could not be removed: Operation not permitted" "no space: the file left behind is named"
+	chattr -a "$d/m/a"
+	rm -f "$d/m/a/"*
 else
 	skip "chattr +a is not available"
+fi
+mkdir "$d/m/c"
+run_vb --no-progress --direct --keep bs=1000 count=1 runs=1 "$d/m/c"
+expect_rc 2 "--keep, refused before any write"
+check "--keep, refused before any write: the empty file is not kept" empty_dir "$d/m/c"
+
+# --- output files: none is created for a session that refuses its target --------------------
+echo "label,run" >"$d/m/c/old.csv"
+run_vb --no-progress --csv-append "$d/m/c/new.csv" --trace "$d/m/c/new.trace" /nonexistent/x
+expect_rc 2 "a target that does not exist"
+check "no empty --csv-append file is left" [ ! -e "$d/m/c/new.csv" ]
+check "no empty --trace file is left" [ ! -e "$d/m/c/new.trace" ]
+run_vb --no-progress --csv-append "$d/m/c/old.csv" --force bs=4k count=1 runs=1 /nonexistent/x
+check "an existing CSV file is kept as it was" [ "$(cat "$d/m/c/old.csv")" = "label,run" ]
+run_vb --no-progress --csv-append "$d/m/c/x.img" bs=4k count=1 runs=1 "$d/m/c/x.img"
+expect_rc 2 "the target is the --csv-append file"
+check "the target is the --csv-append file: nothing is left" [ ! -e "$d/m/c/x.img" ]
+rm -f "$d/m/c/"*
+
+# --- results that could not be written: never exit 0 -----------------------------------------
+for f in "" -q --json; do
+	"$VBENCH" --no-progress $f bs=64k count=16 runs=3 "$d/m/c" >/dev/full 2>"$SCRATCH/full.err"
+	rc=$?
+	check "standard output full (${f:-human}): exit 3 (got $rc)" [ "$rc" = 3 ]
+	check "standard output full (${f:-human}): said so" grep -q "the results could not all be written to standard output: No space left on device" "$SCRATCH/full.err"
+done
+mkdir "$d/t"
+if mount -t tmpfs -o size=64k tmpfs "$d/t"; then
+	add_mount "$d/t"
+	head -c 65536 /dev/zero >"$d/t/fill" 2>/dev/null
+	"$VBENCH" --no-progress bs=64k count=16 runs=3 "$d/m/c" >"$d/t/out" 2>"$SCRATCH/full.err"
+	rc=$?
+	check "standard output on a full tmpfs: exit 3 (got $rc)" [ "$rc" = 3 ]
+	check "standard output on a full tmpfs: said so" grep -q "could not all be written to standard output" "$SCRATCH/full.err"
+else
+	skip "cannot mount a tmpfs"
+fi
+
+# --- the session killed from outside: the file it leaves is named ------------------------------
+rm -f "$SCRATCH/k.out" "$SCRATCH/k.err"
+"$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=10 "$d/m/c/k.img" >"$SCRATCH/k.out" 2>"$SCRATCH/k.err" &
+pid=$!
+if wait_for "^# run 1 of 10" "$SCRATCH/k.out"; then
+	kill -9 $(children_of "$pid" | head -n 1)
+	wait_pid "$pid" 30
+	check "session killed: exit 3, not death by its signal (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
+	check "session killed: says so" grep -q "the process running the session died of signal 9" "$SCRATCH/k.err"
+	check "session killed: names the file left behind" grep -q "k.img, the file vbench created, is left behind" "$SCRATCH/k.err"
+else
+	not_ok "the run whose session is killed never got under way" "$(cat "$SCRATCH/k.err")"
+	kill "$pid"
+fi
+sleep 1
+rm -f "$d/m/c/"*
+
+# --- vbench report --svg: its temporary file, when it cannot be removed, is named ---------------
+if command -v chattr >/dev/null 2>&1; then
+	"$VBENCH" --no-progress --csv-append "$d/r.csv" bs=4k count=4 runs=2 "$d/m/c" >/dev/null 2>&1
+	mkdir "$d/m/b"
+	chattr +a "$d/m/b"
+	run_vb report --svg "$d/m/b/chart.svg" "$d/r.csv"
+	expect_rc 3 "report --svg, the chart not put in place and its temporary file left"
+	expect_err "cannot put it in place: Operation not permitted" "report --svg: why the chart is missing"
+	expect_err "/\.vbench-svg-[A-Za-z0-9]+\.tmp, the temporary file vbench report created, could not be removed: Operation not permitted; it is left behind" "report --svg: the temporary file left behind is named"
+	chattr -a "$d/m/b"
+	rm -rf "$d/m/b"
 fi
 
 # --- the filesystem shut down under the run (an I/O error at cleanup) -----------------------
