@@ -505,6 +505,11 @@ static void test_io_mode_as_found(void **state)
 	vb_out_live(f).stall(f, &st, false);
 	fclose(f);
 	assert_non_null(strstr(buf, "stall: warm-up 2: write"));
+	st.secs = 0.5;   /* --stall-timeout 0.5: never "after 0 s" */
+	f = open_buf();
+	vb_out_live(f).stall(f, &st, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "has not returned after 0.5 s\n"));
 }
 
 /* A system that does not say its block sizes gets "unknown", not "0 logical". */

@@ -112,8 +112,10 @@ static void live_stall(void *arg, const struct vb_stall *s, bool progress_drawn)
 		snprintf(kind, sizeof kind, "the fill before the clock");
 	else
 		snprintf(kind, sizeof kind, "%s %" PRIu64, s->warmup ? "warm-up" : "run", s->run);
+	/* Tenths below 10 s, so that a short --stall-timeout is never printed as 0 s. */
 	fprintf(arg, "%svbench: stall: %s%s: %s at offset %" PRIu64 " has not returned after "
-		"%.0f s\n", progress_drawn ? "\n" : "", kind, who, s->stage, s->offset, s->secs);
+		"%.*f s\n", progress_drawn ? "\n" : "", kind, who, s->stage, s->offset,
+		s->secs < 10 ? 1 : 0, s->secs);
 	fflush(arg);
 }
 
