@@ -10,6 +10,7 @@
 
 struct vb_csvfile {
 	int fd;
+	bool created;         /* this session created the file */
 	const char *path;     /* as given, for messages */
 	const char *option;   /* the option that named it, for messages */
 };
@@ -28,7 +29,10 @@ enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, con
 enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *header,
 				 const struct vb_buf *row, struct vb_err *err);
 
-/* Closes the file; VB_E_IO with err when the close reports an error. */
+/* Closes the file, after removing it when this session created it and it holds nothing
+ * (no row was written to it), so that a session that refused or failed before its first
+ * row leaves no empty file; an existing file is never removed. VB_E_IO with err when the
+ * close reports an error, or when the empty file could not be removed (err names it). */
 enum vb_status vb_csvfile_close(struct vb_csvfile *cf, struct vb_err *err);
 
 #endif

@@ -219,8 +219,9 @@ void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err);
  * component must not be a link, and only a regular file with one name is accepted,
  * decided before anything is opened for writing (opening a FIFO wakes its reader, opening
  * a device acts on it); it never blocks. Returns the descriptor, or -1 with a sentence in
- * why that names no option. */
-int vb_os_append_open(const char *path, char *why, size_t n);
+ * why that names no option; *created says whether this open created the file (always
+ * false where a file open for appending cannot be removed, Windows). */
+int vb_os_append_open(const char *path, bool *created, char *why, size_t n);
 
 /* Takes vbench's own locks on the target open as fd (for writing), held while fd stays
  * open, in this process and in the worker: an exclusive open-file-description lock on

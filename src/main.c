@@ -329,6 +329,27 @@ static bool undo_setup(struct app *a)
 	return cleanup(a);
 }
 
+/* Closes the output files, removing each that this session created and wrote nothing
+ * to; false when a close failed or such a file could not be removed (said on stderr). */
+static bool close_outputs(struct app *a)
+{
+	struct vb_csvfile *files[2] = {&a->csv, &a->trace};
+	bool ok = true;
+
+	for (size_t i = 0; i < 2; i++) {
+		if (files[i]->fd < 0)
+			continue;
+		vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
+		enum vb_status st = vb_csvfile_close(files[i], &a->err);
+		vb_guard_leave(&a->sh->guard);
+		if (st != VB_OK) {
+			vb_out_error(stderr, a->err.msg);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 /* A stop signal during setup: undo what was done and die of it. */
 static void stop_if_signalled(struct app *a)
 {
@@ -337,6 +358,7 @@ static void stop_if_signalled(struct app *a)
 	if (signo <= 0)
 		return;
 	undo_setup(a);
+	close_outputs(a);
 	vb_os_die(signo);
 }
 
@@ -658,6 +680,7 @@ static int run(struct app *a)
 	if (st == VB_E_SETUP) {
 		vb_out_error(stderr, a->err.msg);
 		undo_setup(a);
+		close_outputs(a);
 		return EXIT_SETUP;
 	}
 	int status = report_session(a, st, &res);
@@ -669,26 +692,13 @@ static int run(struct app *a)
 	 * hang too, so the target is left exactly as it is. */
 	if (!res.aborted && !cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
-	vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
-	enum vb_status closed = vb_csvfile_close(&a->csv, &a->err);
-	vb_guard_leave(&a->sh->guard);
-	if (a->csv_failed || closed != VB_OK) {
-		if (!a->csv_failed)
-			vb_out_error(stderr, a->err.msg);
+	bool rows_kept = a->csv.fd >= 0 && !a->csv_failed;   /* before the close */
+	if (!close_outputs(a) || a->csv_failed || a->trace_failed)
 		status = EXIT_IO;
-	}
-	vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
-	closed = vb_csvfile_close(&a->trace, &a->err);
-	vb_guard_leave(&a->sh->guard);
-	if (a->trace_failed || closed != VB_OK) {
-		if (!a->trace_failed)
-			vb_out_error(stderr, a->err.msg);
-		status = EXIT_IO;
-	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		vb_out_error(stderr, "the results could not all be written to standard output");
 		status = EXIT_IO;
-	} else if (stdout_closed && a->csv.fd < 0) {
+	} else if (stdout_closed && !rows_kept) {
 		vb_out_error(stderr, "standard output was closed: the results were not written");
 		status = EXIT_IO;
 	}
@@ -713,10 +723,7 @@ static int session(void *arg)
 	vb_os_signals_install(&a->sh->flags);
 	int rc = setup(a);
 	if (rc >= 0) {
-		vb_guard_enter(&a->sh->guard, VB_PHASE_OUTPUT);
-		vb_csvfile_close(&a->csv, &a->err);
-		vb_csvfile_close(&a->trace, &a->err);
-		vb_guard_leave(&a->sh->guard);
+		close_outputs(a);
 		return rc;
 	}
 	return run(a);

@@ -991,11 +991,13 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
-int vb_os_append_open(const char *path, char *why, size_t n)
+int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 {
 	const int how = O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC;
 	struct stat st;
 	int fd = VB_REG_NONE;
+
+	*created = false;
 
 	/* A name that comes and goes between the looks is looked at again, a few times. */
 	for (int tries = 0; tries < 4 && fd == VB_REG_NONE; tries++) {
@@ -1015,6 +1017,8 @@ int vb_os_append_open(const char *path, char *why, size_t n)
 		}
 		if (fd < 0)
 			fd = VB_REG_NONE;
+		else
+			*created = true;
 	}
 	if (fd == VB_REG_NONE)
 		snprintf(why, n, "keeps changing while vbench examines it");

@@ -1464,9 +1464,13 @@ void vb_os_worker_free(struct vb_worker *w)
 
 /* ---- output files ----------------------------------------------------------------------- */
 
-int vb_os_append_open(const char *path, char *why, size_t n)
+int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
+
+	/* Shared without FILE_SHARE_DELETE, the file cannot be removed while it is open: a
+	 * new one is not taken back (vb_csvfile_close). */
+	*created = false;
 
 	if (vb_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
 		if (why[0] == '\0')

@@ -17,7 +17,7 @@ enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, con
 
 	cf->option = option;
 	cf->path = path;
-	cf->fd = vb_os_append_open(path, why, sizeof why);
+	cf->fd = vb_os_append_open(path, &cf->created, why, sizeof why);
 	if (cf->fd < 0)
 		return vb_fail(err, VB_E_SETUP, "%s %s: %s", option, path, why);
 	return VB_OK;
@@ -47,6 +47,13 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 		vb_os_unlock(cf->fd);
 		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(e));
 	}
+	if (fi.nlink == 0) {
+		/* Removed meanwhile (by the vbench that created it empty, or by someone else):
+		 * a row written now would be lost without a word. */
+		vb_os_unlock(cf->fd);
+		return vb_fail(err, VB_E_IO, "%s %s: the file was removed while vbench had it "
+			       "open; the row is not written", cf->option, cf->path);
+	}
 	vb_buf_init(&all);
 	if (fi.size_bytes == 0)
 		vb_buf_add(&all, header->p, header->len);
@@ -68,13 +75,56 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 	return VB_OK;
 }
 
+/* Removes the file cf names, which this session created, when it holds nothing and
+ * its name still holds it; 0, or the errno of what failed. Under the file's lock, so
+ * that another appender has either written its row (and the file is kept) or finds the
+ * file removed when it writes (vb_csvfile_append refuses then). */
+static int remove_if_empty(struct vb_csvfile *cf)
+{
+	struct vb_fileinfo fi, now;
+	char dir[4096], base[256];
+	int e = 0;
+
+	if (vb_os_lock(cf->fd, LOCK_WAIT_MS) != 0)
+		return errno;
+	if (vb_os_io.fstat(NULL, cf->fd, &fi) != 0) {
+		e = errno;
+	} else if (fi.size_bytes == 0 && fi.nlink == 1) {
+		int dirfd = -1;
+		if (!vb_os_path_split(cf->path, dir, sizeof dir, base, sizeof base))
+			e = ENAMETOOLONG;
+		else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0)
+			e = errno;
+		else if (vb_os_io.statat(NULL, dirfd, base, &now) != 0)
+			e = errno;
+		else if (now.type != VB_FT_REG || now.dev != fi.dev || now.ino != fi.ino)
+			e = ESTALE;
+		else if (vb_os_io.unlinkat(NULL, dirfd, base) != 0)
+			e = errno;
+		if (dirfd >= 0)
+			vb_os_io.close(NULL, dirfd);
+	}
+	vb_os_unlock(cf->fd);
+	return e;
+}
+
 enum vb_status vb_csvfile_close(struct vb_csvfile *cf, struct vb_err *err)
 {
 	if (cf->fd < 0)
 		return VB_OK;
+	int gone = cf->created ? remove_if_empty(cf) : 0;
 	int rc = vb_os_io.close(NULL, cf->fd);
+	int e = errno;
 	cf->fd = -1;
+	if (gone == ESTALE)
+		return vb_fail(err, VB_E_IO, "%s %s no longer names the empty file vbench created "
+			       "(another file took its name); both were left alone", cf->option,
+			       cf->path);
+	if (gone != 0)
+		return vb_fail(err, VB_E_IO, "%s %s, the empty file vbench created, could not be "
+			       "removed: %s; it is left behind", cf->option, cf->path,
+			       strerror(gone));
 	if (rc != 0)
-		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(errno));
+		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(e));
 	return VB_OK;
 }

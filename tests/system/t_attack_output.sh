@@ -34,6 +34,7 @@ check "before the target was created" empty_dir "$t"
 # --- descriptors 0, 1 and 2 closed: the CSV file never receives the human output ------
 d=$(new_dir)
 "$VBENCH" --no-progress bs=4k count=2 runs=2 --csv-append "$d/runs.csv" "$d" >&- 2>/dev/null
+check "stdout closed, the rows in the CSV file: exit 0 (got $?)" [ $? = 0 ]
 check "stdout closed: the CSV file starts with its header" [ "$(head -c 6 "$d/runs.csv")" = "label," ]
 check "stdout closed: no human line in the CSV file" sh -c '! grep -q "^#\|records out\|^mean" "$1"' _ "$d/runs.csv"
 rm -f "$d/runs.csv"

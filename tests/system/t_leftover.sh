@@ -59,6 +59,25 @@ check "an existing CSV file is kept as it was" [ "$(cat "$d/m/c/old.csv")" = "la
 run_vb --no-progress --csv-append "$d/m/c/x.img" bs=4k count=1 runs=1 "$d/m/c/x.img"
 expect_rc 2 "the target is the --csv-append file"
 check "the target is the --csv-append file: nothing is left" [ ! -e "$d/m/c/x.img" ]
+# ... nor for one that refuses an output file after creating another
+run_vb --no-progress --csv-append "$d/m/c/new.csv" --trace /nonexistent/t bs=4k count=1 runs=1 "$d/m/c"
+expect_rc 2 "a --trace file that cannot be created"
+check "the --csv-append file created before it is removed again" [ ! -e "$d/m/c/new.csv" ]
+run_vb --no-progress --csv-append "$d/m/c/new.csv" --trace "$d/m/c/new.csv" bs=4k count=1 runs=1 "$d/m/c"
+expect_rc 2 "--csv-append and --trace the same new file"
+check "--csv-append and --trace the same new file: it is removed again" [ ! -e "$d/m/c/new.csv" ]
+: >"$d/m/c/empty.csv"
+run_vb --no-progress --csv-append "$d/m/c/empty.csv" --trace /nonexistent/t bs=4k count=1 runs=1 "$d/m/c"
+check "an existing empty CSV file is never removed" [ -f "$d/m/c/empty.csv" ]
+run_vb --no-progress --csv-append "$d/m/c/old.csv" --trace /nonexistent/t bs=4k count=1 runs=1 "$d/m/c"
+check "an existing CSV file is kept as it was, whatever refuses" [ "$(cat "$d/m/c/old.csv")" = "label,run" ]
+if command -v chattr >/dev/null 2>&1 && chattr +a "$d/m/a"; then
+	run_vb --no-progress --csv-append "$d/m/a/new.csv" --trace /nonexistent/t bs=4k count=1 runs=1 "$d/m/c"
+	expect_rc 2 "a --trace file that cannot be created, the CSV file in an append-only directory"
+	expect_err "--csv-append .*/a/new\.csv, the empty file vbench created, could not be removed: Operation not permitted; it is left behind" "the empty CSV file that cannot be removed is named"
+	chattr -a "$d/m/a"
+	rm -f "$d/m/a/"*
+fi
 rm -f "$d/m/c/"*
 
 # --- results that could not be written: never exit 0 -----------------------------------------
