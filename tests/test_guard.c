@@ -106,10 +106,11 @@ static int refusing_session(void *arg)
 	return 2;
 }
 
-/* Runs the guard with the null device or the full one as standard output. */
-static enum vb_status guard_into(const char *dev, int (*session)(void *arg), int *status)
+/* Runs the guard with the null device or the full one as descriptor to (1 or 2). */
+static enum vb_status guard_to(int to, const char *dev, int (*session)(void *arg),
+			       int *status)
 {
-	int saved = dup(1), fd = open(dev, O_WRONLY);
+	int saved = dup(to), fd = open(dev, O_WRONLY);
 	enum vb_status st;
 
 	if (fd < 0 || saved < 0) {
@@ -117,12 +118,37 @@ static enum vb_status guard_into(const char *dev, int (*session)(void *arg), int
 		skip();
 	}
 	fflush(stdout);
-	dup2(fd, 1);
+	fflush(stderr);
+	dup2(fd, to);
 	close(fd);
 	st = guard(session, status);
-	dup2(saved, 1);
+	dup2(saved, to);
 	close(saved);
 	return st;
+}
+
+static enum vb_status guard_into(const char *dev, int (*session)(void *arg), int *status)
+{
+	return guard_to(1, dev, session, status);
+}
+
+static int warning_session(void *arg)
+{
+	(void)arg;
+	fputs("vbench: warning: something the user must read\n", stderr);
+	return 0;
+}
+
+/* What could not be written to standard error is lost too: not a clean end either. */
+static void test_error_output_lost_fails_a_clean_session(void **state)
+{
+	int status;
+	(void)state;
+	if (!vb_os_worker_is_process())
+		skip();
+	assert_int_equal(guard_to(2, "/dev/null", warning_session, &status), VB_OK);
+	assert_int_equal(guard_to(2, "/dev/full", warning_session, &status), VB_E_IO);
+	assert_int_equal(status, 0);
 }
 
 /* Results that could not be written are a failed run, said on stderr, never exit 0. */
@@ -152,6 +178,7 @@ int main(void)
 		T(test_session_killed_from_outside_is_reported),
 		T(test_killed_after_cleanup_names_nothing),
 		T(test_output_lost_fails_a_clean_session),
+		T(test_error_output_lost_fails_a_clean_session),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
