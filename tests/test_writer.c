@@ -523,6 +523,19 @@ static void test_new_name_unlinked_when_it_is_ours(void **state)
 	assert_int_equal(r.err, ESTALE);
 	assert_int_equal(f.unlinks, 1);
 	assert_int_equal(f.writes, 1);
+	assert_non_null(strstr(r.detail, "vbench-abcdefgh.tmp no longer names the file vbench "
+			       "created for this run"));
+	vb_run_free(&r);
+	/* a file that cannot be removed (an append-only directory) is named, with why */
+	f.named = fake_reg(7, 99);
+	f.unlink_err = EPERM;
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.stage, VB_STAGE_OPEN);
+	assert_int_equal(f.unlinks, 2);
+	if (strstr(r.detail, "vbench-abcdefgh.tmp, the file vbench created for this run, could "
+		   "not be removed: ") == NULL || strstr(r.detail, "; it is left behind") == NULL)
+		fail_msg("'%s'", r.detail);
+	vb_run_free(&r);
 }
 
 /* A named file is emptied only after it is known to be the identified one. */

@@ -186,6 +186,14 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 			err = unlink_new(ops, p, fd);
 		if (w != NULL && (fd < 0 || err == 0))
 			atomic_store(&w->name_live, 0);
+		if (err == ESTALE)
+			snprintf(out->detail, sizeof out->detail, "%s no longer names the file "
+				 "vbench created for this run (another file took its name); both "
+				 "were left alone", p->name);
+		else if (err != 0)
+			snprintf(out->detail, sizeof out->detail, "%s, the file vbench created for "
+				 "this run, could not be removed: %s; it is left behind", p->name,
+				 strerror(err));
 		break;
 	default:
 		fd = ops->openat(ops->ctx, p->dirfd, p->name != NULL ? p->name : "", &p->req);
