@@ -105,6 +105,9 @@ static const char *const files[][2] = {
 	{"c,d/w.img", "in an upper layer with a ',' in its name\n"},
 	{"ov/w.img", "w, as the overlay shows it\n"},
 	{"images/with space.img", "an erofs image\n"},
+	{"b\\s/v.img", "in a lower layer with a backslash in its name\n"},
+	{"ov/v.img", "v, as the overlay shows it\n"},
+	{"top/y.img", "y, as an overlay over the overlay shows it\n"},
 	{"sys/block/loop0/loop/backing_file", "/images/a.img\n"},
 	{"sys/block/loop5/queue/logical_block_size", "512\n"},
 	{"proc/swaps", "Filename\t\t\t\tType\t\tSize\tUsed\tPriority\n"
@@ -988,7 +991,8 @@ static void test_file_mounted_from_the_file(void **state)
 static void test_overlay_layers_by_identity(void **state)
 {
 	struct vb_fileinfo up = file_info("upper/x.img"), z = file_info("l:o/z.img");
-	struct vb_fileinfo w = file_info("c,d/w.img");
+	struct vb_fileinfo w = file_info("c,d/w.img"), v = file_info("b\\s/v.img");
+	struct vb_fileinfo low = file_info("lower/y.img");
 	char holder[512], path[PATH_MAX];
 
 	(void)state;
@@ -1012,6 +1016,24 @@ static void test_overlay_layers_by_identity(void **state)
 	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,"
 		   "upperdir=/c\\054d,workdir=/work\n");
 	assert_int_equal(in_use_at(&w, "/c,d/w.img", holder, sizeof holder), 1);
+	/* "lowerdir+=" gives one layer as it is: its ':' and '\\' are the name's */
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/z.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir+=/l:o,"
+		   "upperdir=/upper,workdir=/work\n");
+	assert_int_equal(in_use_at(&z, "/l:o/z.img", holder, sizeof holder), 1);
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/ov/v.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir+=/b\\134s,"
+		   "upperdir=/upper,workdir=/work\n");
+	assert_int_equal(in_use_at(&v, "/b\\s/v.img", holder, sizeof holder), 1);
+	/* an overlay over an overlay: the loop device reads the top one's view of a file
+	 * in the bottom one's lower layer */
+	assert_int_equal(put(root, "sys/block/loop6/loop/backing_file", "/top/y.img\n"), 0);
+	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=/lower,upperdir=/upper,"
+		   "workdir=/work\n"
+		   "81 26 0:98 / /top rw - overlay overlay rw,lowerdir=/ov,upperdir=/up2,"
+		   "workdir=/work2\n");
+	assert_int_equal(in_use_at(&low, "/lower/y.img", holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "loop device loop6 is backed by it"));
 	/* relative layers: where they are depends on where the mount was made */
 	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=lower,upperdir=upper,"
 		   "workdir=work\n");

@@ -831,18 +831,6 @@ static int find_file(const struct storage *s, uint64_t dev, uint64_t ino)
 	return -1;
 }
 
-/* Adds the file at root/dir/rel (rel "" or starting with '/'), when there is one. */
-static void add_layer_file(const char *root, struct storage *s, const char *dir,
-			   const char *rel)
-{
-	char p[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(p, sizeof p, "%s%s%s", root, dir, rel) < (int)sizeof p && stat(p, &st) == 0 &&
-	    S_ISREG(st.st_mode))
-		add_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false);
-}
-
 /* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
 static char field_char(const char **p, bool *escaped)
 {
@@ -874,8 +862,14 @@ static int overlay_layers(const char *opts, int (*fn)(const char *dir, void *arg
 	for (char *o = rc ? NULL : strtok_r(copy, ",", &save); o && rc == 0;
 	     o = strtok_r(NULL, ",", &save)) {
 		const char *q = strchr(o, '=');
-		bool list = strncmp(o, "lowerdir", 8) == 0 || strncmp(o, "datadir", 7) == 0;
-		if (!q || (!list && strncmp(o, "upperdir", 8) != 0))
+		if (!q)
+			continue;
+		size_t key = (size_t)(q - o);
+		/* "lowerdir+=" and "datadir+=" give one layer each, taken as it is */
+		bool one = (key == 9 && strncmp(o, "lowerdir+", 9) == 0) ||
+			   (key == 8 && strncmp(o, "datadir+", 8) == 0);
+		bool list = key == 8 && strncmp(o, "lowerdir", 8) == 0;
+		if (!one && !list && !(key == 8 && strncmp(o, "upperdir", 8) == 0))
 			continue;
 		q++;
 		for (size_t n = 0; rc == 0;) {
@@ -890,7 +884,7 @@ static int overlay_layers(const char *opts, int (*fn)(const char *dir, void *arg
 				n = 0;
 				continue;
 			}
-			if (c == '\\' && *q)
+			if (c == '\\' && *q && !one)
 				c = field_char(&q, &esc);
 			dir[n++] = c;
 		}
@@ -913,7 +907,28 @@ struct layer_walk {
 	bool reverse;                 /* path may lie in a layer; look for it in the overlay */
 	const struct ancestor *anc;   /* (reverse) the directories above path */
 	size_t n_anc;
+	int depth;                    /* overlays followed to get to path */
 };
+
+static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
+		      uint64_t ino, bool same_inode, int depth);
+
+/* The file at dir/rel (rel "" or starting with '/'), when there is one, is the target
+ * too; and so is what it is in turn, should it lie in or over another overlay. */
+static int layer_file(struct layer_walk *w, const char *dir, const char *rel)
+{
+	char p[PATH_MAX], full[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(p, sizeof p, "%s%s", dir, rel) >= (int)sizeof p ||
+	    join(full, sizeof full, w->h->root, p) != 0 || stat(full, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || find_file(w->s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
+		return 0;
+	if (w->depth >= 8)
+		return cannot_tell(w->h, "too many overlays stacked over", p);
+	return file_names(w->h, w->s, p, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false,
+			  w->depth + 1);
+}
 
 static int visit_layer(const char *dir, void *arg)
 {
@@ -930,18 +945,18 @@ static int visit_layer(const char *dir, void *arg)
 	if (!w->reverse) {
 		/* path is on the overlay: the same name in each layer under it */
 		size_t n = strcmp(w->point, "/") == 0 ? 0 : strlen(w->point);
-		add_layer_file(w->h->root, w->s, dir, w->path + n);
-		return 0;
+		return layer_file(w, dir, w->path + n);
 	}
 	/* The layer is known by what it is, not by its name, which may pass through a
 	 * link or be reached through a bind mount. */
 	if (join(p, sizeof p, w->h->root, dir) != 0 || stat(p, &st) != 0)
 		return 0;   /* out of this mount namespace's sight (man page, SECURITY) */
-	for (size_t i = 0; i < w->n_anc; i++)
+	int rc = 0;
+	for (size_t i = 0; i < w->n_anc && rc == 0; i++)
 		if (w->anc[i].dev == (uint64_t)st.st_dev && w->anc[i].ino == (uint64_t)st.st_ino)
-			add_layer_file(w->h->root, w->s, strcmp(w->point, "/") == 0 ? "" : w->point,
-				       w->path + w->anc[i].len);
-	return 0;
+			rc = layer_file(w, strcmp(w->point, "/") == 0 ? "" : w->point,
+					w->path + w->anc[i].len);
+	return rc;
 }
 
 /* The directories above path, "/" first; NULL without memory. */
@@ -971,7 +986,7 @@ static struct ancestor *ancestors_of(const char *root, const char *path, size_t 
  * its inode under its filesystem's device (btrfs), and the same file in or over any
  * overlay mount. -1 when mountinfo cannot be read or a layer cannot be known. */
 static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
-		      uint64_t ino, bool same_inode)
+		      uint64_t ino, bool same_inode, int level)
 {
 	char *line = NULL, point[PATH_MAX] = "", fs[64] = "", *opts = NULL;
 	size_t cap = 0, best = 0, n_anc = 0;
@@ -1004,7 +1019,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 				rc = cannot_tell(h, "out of memory while checking", path);
 				break;
 			}
-			struct layer_walk w = {h, path, m.point, s, true, anc, n_anc};
+			struct layer_walk w = {h, path, m.point, s, true, anc, n_anc, level};
 			rc = overlay_layers(m.opts, visit_layer, &w);
 		}
 	}
@@ -1018,7 +1033,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 			s->files[i].by_number = true;
 	}
 	if (rc == 0 && best > 0 && strcmp(fs, "overlay") == 0) {
-		struct layer_walk w = {h, path, point, s, false, NULL, 0};
+		struct layer_walk w = {h, path, point, s, false, NULL, 0, level};
 		rc = overlay_layers(opts, visit_layer, &w);
 	}
 	free(opts);
@@ -1131,7 +1146,7 @@ static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_f
 	if (depth > 8)
 		return cannot_tell(h, "too many layers of loop devices under", path ? path : "it");
 	if (fi->type == VB_FT_REG)
-		return file_names(h, s, path, fi->dev, fi->ino, depth == 0);
+		return file_names(h, s, path, fi->dev, fi->ino, depth == 0, 0);
 	if (fi->type != VB_FT_BLK)
 		return 0;
 	if (depth == 0)

@@ -233,6 +233,41 @@ else
 	skip "cannot mount an overlay: the layer-identity cases are not tried"
 fi
 
+# --- an overlay over an overlay, and a layer given by "lowerdir+=" with a ':' in its name ------
+d=$(new_dir)
+mkdir -p "$d/la/sub" "$d/ua" "$d/wa" "$d/ma" "$d/ub" "$d/wb" "$d/mb" "$d/m" "$d/c:o" "$d/uc" "$d/wc" "$d/mc"
+truncate -s 64M "$d/la/sub/x.img"
+mkfs.ext4 -q "$d/la/sub/x.img"
+if mount -t overlay overlay -o "lowerdir=$d/la,upperdir=$d/ua,workdir=$d/wa" "$d/ma" 2>/dev/null &&
+    add_mount "$d/ma" &&
+    mount -t overlay overlay -o "lowerdir=$d/ma/sub,upperdir=$d/ub,workdir=$d/wb" "$d/mb" 2>/dev/null; then
+	add_mount "$d/mb"
+	L=$(losetup -r -f --show "$d/mb/x.img") && add_loop "$L"
+	mount -o ro "$L" "$d/m" && add_mount "$d/m"
+	run_vb --no-progress --force bs=1M count=1 runs=1 "$d/la/sub/x.img"
+	expect_rc 2 "the bottom file of an overlay over an overlay, behind a loop device, is refused"
+	umount "$d/m"
+	check "the filesystem in the image is intact" sh -c 'fsck.ext4 -n "$1" >/dev/null 2>&1' _ "$d/la/sub/x.img"
+	losetup -d "$L"
+	umount "$d/mb"
+	umount "$d/ma"
+else
+	skip "cannot mount an overlay over an overlay: that case is not tried"
+fi
+truncate -s 64M "$d/c:o/y.img"
+mkfs.ext4 -q "$d/c:o/y.img"
+if mount -t overlay overlay -o "lowerdir+=$d/c:o,upperdir=$d/uc,workdir=$d/wc" "$d/mc" 2>/dev/null; then
+	add_mount "$d/mc"
+	L=$(losetup -r -f --show "$d/mc/y.img") && add_loop "$L"
+	run_vb --no-progress --force bs=1M count=1 runs=1 "$d/c:o/y.img"
+	expect_rc 2 "a layer given by lowerdir+= with a ':' in its name: its file behind a loop device is refused"
+	expect_err "loop device loop[0-9]+ is backed by it" "for that reason (the name is one layer, not two)"
+	losetup -d "$L"
+	umount "$d/mc"
+else
+	skip "this mount(8) or kernel takes no lowerdir+=: that case is not tried"
+fi
+
 # --- a file system mounted from the file itself, without a loop device (erofs) -------------------
 mountfile=$(helper mountfile)
 if command -v mkfs.erofs >/dev/null 2>&1 && [ -n "$mountfile" ]; then
