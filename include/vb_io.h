@@ -33,7 +33,8 @@ struct vb_fileinfo {
 	uint64_t size_bytes;
 };
 
-/* How a target is opened for writing. Links are never followed. */
+/* How a target is opened for writing (or, read_only, examined). Links are never
+ * followed. */
 enum vb_open_kind {
 	VB_OPEN_EXISTING,       /* a file or device that exists; never created or emptied */
 	VB_OPEN_CREATE,         /* a new file, created exclusively with mode 0600 */
@@ -46,6 +47,8 @@ struct vb_open_req {
 	bool dsync;             /* every write durable before it returns */
 	bool exclusive;         /* a device: have the kernel refuse mounts and other claims
 				 * while it is open (where the platform can) */
+	bool read_only;         /* to examine, not to write: an overlay copies a file up into
+				 * its upper layer as soon as it is opened for writing */
 };
 
 /* The end-of-run call of a sync mode. */

@@ -37,6 +37,7 @@ struct fake {
 	/* counters and what was seen */
 	int opens, writes, fsyncs, fdatasyncs, closes, unlinks, dups, truncates, statats;
 	int in_use_calls;
+	bool write_open_before_check;    /* a write open came before the first in-use check */
 	struct vb_open_req req;          /* of the last open */
 	const char *opened_name;
 	uint64_t written;                /* bytes accepted */
@@ -95,6 +96,8 @@ static inline int fk_openat(void *ctx, int dirfd, const char *name, const struct
 	(void)dirfd;
 	f->opens++;
 	f->req = *req;
+	if (!req->read_only && f->in_use_calls == 0)
+		f->write_open_before_check = true;
 	f->opened_name = name;
 	f->now += f->open_ns;
 	if (f->open_err) {

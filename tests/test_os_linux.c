@@ -853,7 +853,7 @@ static void test_sync_calls_reach_the_kernel(void **state)
 static void test_open_flags_reach_the_kernel(void **state)
 {
 	char dir[] = "/var/tmp/vbench-flags.XXXXXX";
-	struct vb_open_req req = {VB_OPEN_CREATE, true, true, false};
+	struct vb_open_req req = {VB_OPEN_CREATE, true, true, false, false};
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));

@@ -173,9 +173,10 @@ static void test_names(void **state)
 static void test_open_flags(void **state)
 {
 	static const struct vb_open_req reqs[] = {
-		{VB_OPEN_ANON, false, false, false}, {VB_OPEN_ANON, true, true, false},
-		{VB_OPEN_CREATE, false, false, false}, {VB_OPEN_CREATE, true, false, false},
-		{VB_OPEN_EXISTING, false, true, false}, {VB_OPEN_EXISTING, true, true, true},
+		{VB_OPEN_ANON, false, false, false, false}, {VB_OPEN_ANON, true, true, false, false},
+		{VB_OPEN_CREATE, false, false, false, false}, {VB_OPEN_CREATE, true, false, false, false},
+		{VB_OPEN_EXISTING, false, true, false, false}, {VB_OPEN_EXISTING, true, true, true, false},
+		{VB_OPEN_EXISTING, false, false, false, true},
 	};
 	struct vb_win_open o;
 
@@ -188,7 +189,10 @@ static void test_open_flags(void **state)
 			vb_win_open_flags(r, dev, &o);
 			/* never a file Windows may keep in memory and never write */
 			assert_int_equal(o.flags & VB_WIN_ATTRIBUTE_TEMPORARY, 0);
-			assert_true(o.access & VB_WIN_GENERIC_WRITE);
+			/* write access only to write: a file examined is opened for reading */
+			assert_int_equal(!!(o.access & VB_WIN_GENERIC_WRITE), !r->read_only);
+			if (r->read_only)
+				assert_true(o.access & VB_WIN_GENERIC_READ);
 			assert_int_equal(!!(o.flags & VB_WIN_FLAG_NO_BUFFERING), r->direct);
 			assert_int_equal(!!(o.flags & VB_WIN_FLAG_WRITE_THROUGH), r->dsync);
 			assert_int_equal(!!(o.flags & VB_WIN_FLAG_DELETE_ON_CLOSE),
@@ -203,8 +207,9 @@ static void test_open_flags(void **state)
 				assert_int_equal(o.share, VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE);
 				assert_int_equal(o.flags & VB_WIN_FLAG_OPEN_REPARSE_POINT, 0);
 			} else {
-				/* a file: a link is opened as itself, never followed */
-				assert_false(o.access & VB_WIN_GENERIC_READ);
+				/* a file: a link is opened as itself, never followed; read
+				 * only to be examined */
+				assert_int_equal(!!(o.access & VB_WIN_GENERIC_READ), r->read_only);
 				assert_true(o.flags & VB_WIN_FLAG_OPEN_REPARSE_POINT);
 			}
 		}
@@ -241,8 +246,8 @@ static void test_components(void **state)
 static void test_nt_create(void **state)
 {
 	static const struct vb_open_req reqs[] = {
-		{VB_OPEN_ANON, false, false, false}, {VB_OPEN_ANON, true, true, false},
-		{VB_OPEN_CREATE, false, true, false}, {VB_OPEN_EXISTING, true, false, false},
+		{VB_OPEN_ANON, false, false, false, false}, {VB_OPEN_ANON, true, true, false, false},
+		{VB_OPEN_CREATE, false, true, false, false}, {VB_OPEN_EXISTING, true, false, false, false},
 	};
 	struct vb_win_open o;
 	struct vb_win_nt nt;

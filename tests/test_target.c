@@ -343,6 +343,26 @@ static void test_disk_in_use_refused_even_with_force(void **state)
 	assert_non_null(strstr(err.msg, "cannot tell"));
 }
 
+/* An existing file in use is refused before it is ever opened for writing: on an
+ * overlay that open alone copies the file into the upper layer. */
+static void test_file_in_use_refused_before_a_write_open(void **state)
+{
+	struct vb_target t;
+	(void)state;
+	cfg.target_path = "/srv/data.img";
+	fk.not_dir = cfg.target_path;
+	fk.named.type = VB_FT_REG;
+	fk.named.nlink = 1;
+	fk.file = fk.named;
+	cfg.force = true;
+	fk.in_use = 1;
+	fk.in_use_text = "process 42 holds a FLOCK lock on it";
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_non_null(strstr(err.msg, "FLOCK"));
+	assert_false(fk.write_open_before_check);
+	vb_target_cleanup(&t);
+}
+
 static void test_disk_smaller_than_a_run_refused(void **state)
 {
 	struct vb_target t;
@@ -538,6 +558,7 @@ int main(void)
 		T(test_missing_directory_named),
 		D(test_disk_needs_force),
 		D(test_disk_in_use_refused_even_with_force),
+		D(test_file_in_use_refused_before_a_write_open),
 		D(test_disk_smaller_than_a_run_refused),
 		D(test_disk_replaced_while_examined),
 		D(test_refused_new_file_removed_or_named),

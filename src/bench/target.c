@@ -78,7 +78,7 @@ static struct vb_open_req request(const struct vb_config *cfg, enum vb_open_kind
 				  bool exclusive)
 {
 	struct vb_open_req r = {kind, cfg->direct, vb_sync_mode(cfg->sync)->dsync_open,
-				exclusive};
+				exclusive, false};
 	return r;
 }
 
@@ -273,7 +273,20 @@ static enum vb_status prepare_existing(struct vb_target *t, const struct vb_conf
 			       "truncate a file that other names share, even with --force",
 			       t->shown, fi->nlink);
 	t->kind = VB_TGT_EXISTING;
-	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
+	/* Examined before it is opened for writing: a write open alone changes things (an
+	 * overlay copies the whole file into its upper layer), even for a file refused. */
+	struct vb_open_req look = {VB_OPEN_EXISTING, false, false, false, true};
+	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &look);
+	if (fd < 0)
+		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown, strerror(errno));
+	st = t->ops->fstat(t->ops->ctx, fd, &now) == 0 && same_file(&now, fi)
+	     ? check_in_use(t, fd, &now, err)
+	     : vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
+		       "written", t->shown);
+	t->ops->close(t->ops->ctx, fd);
+	if (st != VB_OK)
+		return st;
+	fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
 	if (fd < 0)
 		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
 			       req.direct || req.dsync ? direct_hint(errno) : strerror(errno));

@@ -246,7 +246,7 @@ static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_ope
 	(void)ctx;
 	if (vb_fam_open_flags(req, &flags) != 0)
 		return -1;
-	flags |= O_WRONLY | O_CLOEXEC;
+	flags |= (req->read_only ? O_RDONLY : O_WRONLY) | O_CLOEXEC;
 	int fd;
 	if (req->kind == VB_OPEN_ANON)
 		fd = openat(dirfd, ".", flags, 0600);

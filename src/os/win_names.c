@@ -235,7 +235,7 @@ enum vb_win_name vb_win_name_kind(const char *path, char *why, size_t n)
 
 void vb_win_open_flags(const struct vb_open_req *req, bool device, struct vb_win_open *o)
 {
-	o->access = VB_WIN_GENERIC_WRITE;
+	o->access = req->read_only ? VB_WIN_GENERIC_READ : VB_WIN_GENERIC_WRITE;
 	o->share = VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE | VB_WIN_SHARE_DELETE;
 	o->creation = VB_WIN_OPEN_EXISTING;
 	/* Never FILE_ATTRIBUTE_TEMPORARY: it lets Windows keep a file's data in memory and

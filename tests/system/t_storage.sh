@@ -233,6 +233,28 @@ else
 	skip "cannot mount an overlay: the layer-identity cases are not tried"
 fi
 
+# --- a file refused is never opened for writing: on an overlay that alone copies it up -------
+d=$(new_dir)
+mkdir "$d/lower" "$d/upper" "$d/work" "$d/ov"
+head -c 8388608 /dev/zero >"$d/lower/f"
+if command -v flock >/dev/null 2>&1 &&
+    mount -t overlay overlay -o "lowerdir=$d/lower,upperdir=$d/upper,workdir=$d/work" "$d/ov" 2>/dev/null; then
+	add_mount "$d/ov"
+	# (flock(1) opens the file for reading, which copies nothing up)
+	flock -s "$d/ov/f" sh -c "echo locked >'$SCRATCH/fl.out'; exec sleep 30" &
+	fl=$!
+	wait_for locked "$SCRATCH/fl.out"
+	run_vb --no-progress --force bs=1M count=1 runs=1 "$d/ov/f"
+	expect_rc 2 "a file on an overlay that a program has locked is refused"
+	check "and it was not copied up into the upper layer" empty_dir "$d/upper"
+	pkill -P "$fl" sleep 2>/dev/null
+	kill "$fl" 2>/dev/null
+	wait "$fl" 2>/dev/null
+	umount "$d/ov"
+else
+	skip "no flock(1) or no overlay: the copy-up case is not tried"
+fi
+
 # --- an overlay over an overlay, and a layer given by "lowerdir+=" with a ':' in its name ------
 d=$(new_dir)
 mkdir -p "$d/la/sub" "$d/ua" "$d/wa" "$d/ma" "$d/ub" "$d/wb" "$d/mb" "$d/m" "$d/c:o" "$d/uc" "$d/wc" "$d/mc"
