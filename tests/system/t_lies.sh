@@ -54,9 +54,17 @@ if mount -t tmpfs -o size=80m vbench-lies "$m"; then
 	truncate -s 64m "$m/disk.img"
 	L=$(losetup -f --show "$m/disk.img") && add_loop "$L"
 	n=${L#/dev/}
-	before=$(flushes_done "$n")
-	run_vb --no-progress --force --direct --check-flush -f json -l tmpfs-loop bs=1M count=16 runs=2 "$L"
-	after=$(flushes_done "$n")
+	# The verdict is a measurement: on a loaded machine a flush that does nothing can
+	# still cost enough more than a write for vbench to say it cannot tell (which is
+	# honest). Up to three sessions are made; one must find it.
+	tries=0
+	while [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		before=$(flushes_done "$n")
+		run_vb --no-progress --force --direct --check-flush -f json -l tmpfs-loop bs=1M count=16 runs=2 "$L"
+		after=$(flushes_done "$n")
+		[ "$RC" = 0 ] && [ "$(json_member "$OUT" verdict)" = no-work ] && break
+	done
 	expect_rc 0 "vbench --check-flush on a loop device over tmpfs"
 	v=$(json_member "$OUT" verdict)
 	check "a loop device over tmpfs: flushes do no work (verdict $v)" [ "$v" = no-work ]
@@ -68,7 +76,12 @@ if mount -t tmpfs -o size=80m vbench-lies "$m"; then
 	else
 		skip "this kernel does not count flushes in /sys/block/$n/stat"
 	fi
-	run_vb --no-progress --force --direct --check-flush -l tmpfs-loop bs=1M count=16 runs=1 "$L"
+	tries=0
+	while [ $tries -lt 3 ]; do
+		tries=$((tries + 1))
+		run_vb --no-progress --force --direct --check-flush -l tmpfs-loop bs=1M count=16 runs=1 "$L"
+		has "$OUT" '^# flush \(fsync\): .*flushes do no work here' && break
+	done
 	expect_out '^# flush \(fsync\): .*flushes do no work here' "the summary says so in words"
 	expect_out '^# guest: the kernel believes the disk has a volatile write cache' "and what the kernel believes of its cache"
 	if has "$OUT" ' safe|(is|are) durable'; then
