@@ -132,12 +132,13 @@ struct vb_comparison {
 	size_t n_groups;
 	size_t baseline;           /* index into groups */
 	size_t max_runs;           /* largest n of any group: rows of the table */
-	const struct vb_storage_note *notes;   /* the dataset's, not owned */
+	struct vb_storage_note *notes;   /* owned copies of the dataset's, in input order */
 	size_t n_notes;
 };
 
 /* Groups d by label and configuration and compares each group with baseline (NULL: the
- * first). Returns 0, or -1 with a message in err for an empty dataset, an unknown
+ * first). The comparison owns copies of all it holds, so d may be freed before it is
+ * printed. Returns 0, or -1 with a message in err for an empty dataset, an unknown
  * baseline, or a baseline naming a label that was split (the message names its
  * groups). */
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,

@@ -27,6 +27,11 @@ void vb_comparison_free(struct vb_comparison *a)
 		free(a->groups[i].samples);
 	}
 	free(a->groups);
+	for (size_t i = 0; i < a->n_notes; i++) {
+		free(a->notes[i].label);
+		free(a->notes[i].text);
+	}
+	free(a->notes);
 	memset(a, 0, sizeof *a);
 }
 
@@ -250,6 +255,26 @@ int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, siz
 	return 1;
 }
 
+/* Copies the notes of d into a, which owns them from then on; -1 without memory. */
+static int copy_notes(const struct vb_dataset *d, struct vb_comparison *a)
+{
+	if (d->n_notes == 0)
+		return 0;
+	a->notes = calloc(d->n_notes, sizeof *a->notes);
+	if (a->notes == NULL)
+		return -1;
+	for (size_t i = 0; i < d->n_notes; i++, a->n_notes++) {
+		const struct vb_storage_note *n = &d->notes[i];
+		a->notes[i].label = vbr_dup_n(n->label, strlen(n->label));
+		a->notes[i].text = vbr_dup_n(n->text, strlen(n->text));
+		if (a->notes[i].label == NULL || a->notes[i].text == NULL) {
+			a->n_notes++;   /* so that the free takes what was copied */
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen)
 {
@@ -275,8 +300,12 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 		vb_comparison_free(a);
 		return -1;
 	}
-	a->notes = d->notes;
-	a->n_notes = d->n_notes;
+	if (copy_notes(d, a) < 0) {
+		vb_comparison_free(a);
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	double *rates = malloc((a->max_runs ? a->max_runs : 1) * sizeof *rates);
 	if (rates == NULL) {
 		vb_comparison_free(a);

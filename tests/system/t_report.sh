@@ -44,6 +44,19 @@ run_vb report --format markdown "$csv"
 expect_out '^\| bytes/sec \| alpha, "one" \| beta \|' "markdown table has one column per label"
 expect_out 'beta .*(faster|slower|no significant difference)' "comparison with Welch's t-test"
 
+# The flush probe's row is a note under "storage:", printed from memory the report still
+# owns (issue 32: it pointed into the freed runs and printed garbage).
+fcsv="$SCRATCH/flush.csv"
+run_vb -q --no-progress --check-flush --csv-append "$fcsv" -l flushy bs=64k count=16 runs=3 "$d"
+expect_rc 0 "a session with --check-flush"
+notes='(flushes do no work|flushes take time|the flush probe could not tell)'
+run_vb report "$fcsv"
+expect_out "^  flushy: $notes" "text: the flush verdict under storage:, intact"
+run_vb report --format markdown "$fcsv"
+expect_out "^- flushy: $notes" "markdown: the flush verdict, intact"
+run_vb report --format json "$fcsv"
+expect_out "^    \{\"label\": \"flushy\", \"text\": \"$notes" "JSON: storage_notes intact"
+
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
 1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)
