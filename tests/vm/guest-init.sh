@@ -129,19 +129,19 @@ for b in $BUSES; do
 
 	say "$b: vbench on the raw device /dev/$n"
 	vbench --force --direct --no-progress -q -b "$BS" -c "$COUNT" -r "$RUNS" \
-		-l "$b-raw" --csv-append "$csv" "/dev/$n"
+		--warmup "$WARMUP" -l "$b-raw" --csv-append "$csv" "/dev/$n"
 	echo "$b-raw /dev/$n $drv $?" >>/tmp/expect
 
 	say "$b: vbench on the raw device /dev/$n, 8 writes in flight"
 	vbench --force --direct --no-progress -q --qd 8 -b "$BS" -c "$COUNT" -r "$RUNS" \
-		-l "$b-raw-qd8" --csv-append "$csv" "/dev/$n"
+		--warmup "$WARMUP" -l "$b-raw-qd8" --csv-append "$csv" "/dev/$n"
 	echo "$b-raw-qd8 /dev/$n $drv $?" >>/tmp/expect
 
 	say "$b: vbench on ext2 on /dev/$n"
 	mkdir -p "/mnt/$b"
 	if mke2fs -F "/dev/$n" >/tmp/mkfs.log 2>&1 && mount -t ext2 "/dev/$n" "/mnt/$b"; then
 		vbench --no-progress -q -b "$BS" -c "$COUNT" -r "$RUNS" \
-			-l "$b-ext2" --csv-append "$csv" "/mnt/$b"
+			--warmup "$WARMUP" -l "$b-ext2" --csv-append "$csv" "/mnt/$b"
 		echo "$b-ext2 /dev/$n $drv $?" >>/tmp/expect
 		umount "/mnt/$b"
 	else

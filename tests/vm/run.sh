@@ -1,6 +1,37 @@
 #!/bin/sh
 # End-to-end test of vbench in a real guest: "make vmtest".
 #
+# Usage: sh tests/vm/run.sh [--help]        (or: make vmtest, which builds first)
+#
+# Settings (environment variables; docs/vmtest.md says more):
+#   VMTEST_BUSES    the buses to test, from "virtio ide scsi nvme" (the default);
+#                   "virtio ide" is the virtio-against-IDE comparison alone
+#   VMTEST_RUNS     measured runs per configuration (default 5)
+#   VMTEST_WARMUP   warm-up runs before them, left out of the figures (default 1)
+#   VMTEST_COUNT, VMTEST_BS   blocks per run and block size (default 32 and 1M;
+#                   the disks are 64 MiB, so COUNT x BS must stay below 60 MiB)
+#   VMTEST_OUT      the directory the results are kept in (default ./vmtest-out):
+#                   vbench.csv (every guest run), report.md (its report), and the
+#                   bus comparison: bus.csv, bus.txt, bus.svg (the chart)
+#   VMTEST_BASELINE the bus the others are compared with (default ide when tested,
+#                   else the first of VMTEST_BUSES)
+#   VMTEST_ACCEL    tcg, kvm, or auto (the default: KVM only when /dev/kvm exists and
+#                   a probe boot finishes in time; nested KVM can hang, so the probe
+#                   has its own short time limit)
+#   VMTEST_TIMEOUT  seconds the guest may take before it is killed and the test fails
+#                   (default 600; a TCG run takes a few minutes on a busy machine)
+#   VMTEST_CACHE    QEMU's cache mode for the images (default: none where the host's
+#                   filesystem supports O_DIRECT, else writeback)
+#   VMTEST_KERNEL   the kernel image (default: the newest /boot/vmlinuz-* that has
+#                   modules under /lib/modules)
+#   VBENCH_STATIC   the static binary to put in the guest (default ./vbench-static)
+#
+# The last lines printed are the bus comparison's verdict (each bus's raw device at
+# QD 1 against the baseline's); a failed check that is not about the buses (the
+# blkdebug fault, the nbdkit disks) is listed apart, above it, and also makes the
+# exit status 1.
+#
+# How it works:
 # vbench is meant to be copied into a virtual machine and compare its disks, so this
 # test does exactly that. It builds a small initramfs (busybox, the static vbench, and
 # the kernel modules the disks need, taken from Debian's linux-image-amd64), boots it in
@@ -26,31 +57,36 @@
 #
 # No disk of the host is ever touched: the guest's disks are image files in a temporary
 # directory, which is removed however the script ends.
-#
-# Settings (environment variables):
-#   VMTEST_ACCEL    tcg (default unless KVM really works), kvm, or auto (the default:
-#                   KVM only when /dev/kvm exists and a probe boot finishes in time; nested
-#                   KVM can hang, so the probe has its own short time limit)
-#   VMTEST_TIMEOUT  seconds the guest may take before it is killed and the test fails
-#                   (default 600; a TCG run takes well under a minute here)
-#   VMTEST_BUSES    the buses to test, from "virtio ide scsi nvme" (the default)
-#   VMTEST_RUNS, VMTEST_COUNT, VMTEST_BS   vbench's runs, count and bs (3, 16, 1M)
-#   VMTEST_CACHE    QEMU's cache mode for the images (default: none where the host's
-#                   filesystem supports O_DIRECT, else writeback)
-#   VMTEST_KERNEL   the kernel image (default: the newest /boot/vmlinuz-* that has
-#                   modules under /lib/modules)
-#   VBENCH_STATIC   the static binary to put in the guest (default ./vbench-static)
 set -eu
+
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^# How it works:$/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 0
+	;;
+"") ;;
+*)
+	echo "vmtest: unknown argument '$1' (settings are environment variables; see --help)" >&2
+	exit 1
+	;;
+esac
 
 start=$(date +%s)
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# The results directory is named relative to where the user started, not to $top.
+out=${VMTEST_OUT:-vmtest-out}
+case $out in
+/*) ;;
+*) out=$PWD/$out ;;
+esac
 cd "$top"
 
 accel_req=${VMTEST_ACCEL:-auto}
 limit=${VMTEST_TIMEOUT:-600}
 buses=${VMTEST_BUSES:-virtio ide scsi nvme}
-runs=${VMTEST_RUNS:-3}
-count=${VMTEST_COUNT:-16}
+runs=${VMTEST_RUNS:-5}
+warmup=${VMTEST_WARMUP:-1}
+count=${VMTEST_COUNT:-32}
 bs=${VMTEST_BS:-1M}
 disk_mib=64
 # The nbdkit disks whose behaviour is known (see "Disks served by nbdkit" below).
@@ -70,6 +106,20 @@ for b in $buses; do
 	*) die "unknown bus '$b' in VMTEST_BUSES (known: virtio ide scsi nvme)" ;;
 	esac
 done
+baseline=${VMTEST_BASELINE:-}
+if [ -z "$baseline" ]; then
+	case " $buses " in
+	*" ide "*) baseline=ide ;;
+	*) baseline=${buses%% *} ;;
+	esac
+fi
+case " $buses " in
+*" $baseline "*) ;;
+*) die "VMTEST_BASELINE '$baseline' is not one of VMTEST_BUSES ($buses)" ;;
+esac
+# Results of an earlier run are removed first, so that nothing old is read as new.
+mkdir -p "$out" || die "cannot create the results directory $out (VMTEST_OUT)"
+rm -f "$out/vbench.csv" "$out/report.md" "$out/bus.csv" "$out/bus.txt" "$out/bus.svg"
 
 # --- Tools and packages --------------------------------------------------------------
 
@@ -275,6 +325,7 @@ chmod 755 "$root/bin/busybox" "$root/bin/vbench"
 cat >"$root/vmtest.conf" <<EOF
 BUSES="$buses"
 RUNS="$runs"
+WARMUP="$warmup"
 COUNT="$count"
 BS="$bs"
 LIES="$lies"
@@ -433,9 +484,20 @@ boot_secs=$(($(date +%s) - boot_start))
 
 tr -d '\r' <"$work/console.log" >"$work/console.txt"
 failures=0
+# Checks of the blkdebug fault and of the nbdkit disks are not about the buses: when
+# one fails, the bus comparison still stands, and the summary says which failed.
+others=0
+others_list=""
 fail() {
 	echo "vmtest: FAIL: $*" >&2
-	failures=$((failures + 1))
+	case $1 in
+	*nbd-* | *nbdkit* | blkdebug:*)
+		others=$((others + 1))
+		others_list="$others_list
+vmtest:   $*"
+		;;
+	*) failures=$((failures + 1)) ;;
+	esac
 }
 
 # section NAME: the lines between =====NAME-BEGIN===== and =====NAME-END=====.
@@ -642,22 +704,68 @@ echo "--- blkdebug case (EIO injected after the first run), exit status $fault_r
 sed '/^exit=/d' "$work/fault.txt"
 echo
 
+# The bus comparison: each bus's raw device at QD 1, against the baseline's.
+bus_lines=""
 if [ -s "$work/vbench.csv" ]; then
+	cp "$work/vbench.csv" "$out/vbench.csv"
 	echo "--- vbench report --format markdown (guest CSV, $accel):"
 	echo
-	"$vbench_bin" report --format markdown "$work/vbench.csv" ||
+	"$vbench_bin" report --format markdown "$out/vbench.csv" >"$out/report.md" ||
 		fail "vbench report --format markdown failed on the guest's CSV"
+	cat "$out/report.md"
 	echo
-fi
-
-if [ -n "${VMTEST_KEEP_CSV:-}" ] && [ -s "$work/vbench.csv" ]; then
-	cp "$work/vbench.csv" "$VMTEST_KEEP_CSV"
-	say "CSV copied to $VMTEST_KEEP_CSV"
+	awk -F, 'NR == 1 || $1 ~ /^[a-z]+-raw$/' "$out/vbench.csv" >"$out/bus.csv"
+	if "$vbench_bin" report --baseline "$baseline-raw" --svg "$out/bus.svg" "$out/bus.csv" \
+		>"$out/bus.txt" 2>&1; then
+		# label, ratio, its interval and the verdict, from the report's own CSV
+		bus_lines=$("$vbench_bin" report --format csv --baseline "$baseline-raw" "$out/bus.csv" |
+			awk -v base="$baseline-raw" '
+			function parse(line,   i, ch, q, f, n) {
+				n = 0; f = ""; q = 0
+				for (i = 1; i <= length(line); i++) {
+					ch = substr(line, i, 1)
+					if (q) {
+						if (ch == "\"") {
+							if (substr(line, i + 1, 1) == "\"") { f = f ch; i++ } else q = 0
+						} else f = f ch
+					} else if (ch == "\"") q = 1
+					else if (ch == ",") { fld[++n] = f; f = "" }
+					else f = f ch
+				}
+				fld[++n] = f
+				return n
+			}
+			{ sub(/\r$/, "") }
+			NR == 1 { n = parse($0); for (i = 1; i <= n; i++) c[fld[i]] = i; next }
+			{
+				parse($0)
+				if (fld[c["label"]] == base)
+					next
+				printf "vmtest:   %s against %s: %.2fx (95%% CI %.2f to %.2f): %s\n",
+					fld[c["label"]], base, fld[c["ratio"]], fld[c["ratio_lo"]],
+					fld[c["ratio_hi"]], fld[c["verdict"]]
+			}')
+	else
+		cat "$out/bus.txt" >&2
+		fail "vbench report failed on the bus comparison's CSV"
+	fi
 fi
 
 total=$(elapsed)
-if [ "$failures" -ne 0 ]; then
-	say "FAILED: $failures problem(s); guest $boot_secs s, total $total s ($accel)"
-	exit 1
+say "results in $out: vbench.csv, report.md; the bus comparison: bus.txt, bus.svg"
+if [ "$others" -ne 0 ]; then
+	say "$others check(s) NOT about the buses failed (the bus comparison below still stands):$others_list"
 fi
-say "PASS: guest runs on $(echo $buses | tr ' ' ',') (raw and ext2) and the blkdebug fault; guest $boot_secs s, total $total s ($accel)"
+if [ "$failures" -ne 0 ]; then
+	say "FAILED: $failures problem(s) with the buses' own runs; guest $boot_secs s, total $total s ($accel)"
+	say "the bus comparison below is NOT valid"
+else
+	say "PASS: guest runs on $(echo $buses | tr ' ' ',') (raw and ext2); guest $boot_secs s, total $total s ($accel)"
+fi
+say "bus comparison: raw device, QD 1, $runs runs of $count x $bs after $warmup warm-up, against $baseline:"
+if [ -n "$bus_lines" ]; then
+	echo "$bus_lines"
+else
+	say "  (no comparison: fewer than two buses, or no CSV)"
+fi
+[ "$failures" -eq 0 ] && [ "$others" -eq 0 ]
