@@ -1,5 +1,6 @@
 /* Drift and instability detection, and the page-cache warning. */
 #include "vb_test.h"
+#include <stdlib.h>
 #include <string.h>
 #include "vb_analysis.h"
 #include "vb_analysis_test.h"
