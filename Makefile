@@ -40,20 +40,23 @@ $(BUILD)/vbench: $(BUILD)/libvbench.a src/main.c $(HEADERS)
 	$(CC) $(VB_CFLAGS) $(LDFLAGS) -o $(BUILD)/vbench src/main.c $(BUILD)/libvbench.a \
 		$(LIBS)
 
-# Each object is rebuilt when its source or any header is newer; then the archive.
+# One rule per object, so that make -j compiles them side by side; an object is rebuilt
+# when its source or any header is newer. Neither make can write such rules from a list
+# (no pattern rules, no GNU functions), so the shell writes them, from the same list of
+# sources, into $(BUILD)/objs.mk whenever the archive is out of date, and a second make
+# reads them beside this file: a source added or removed needs no list kept by hand.
 $(BUILD)/libvbench.a: $(LIB_SRCS) $(HEADERS)
 	@mkdir -p $(BUILD)/obj
-	@newest=`ls -t $(HEADERS) | head -n 1`; objs=""; \
+	@objs=""; \
 	for f in $(LIB_SRCS); do \
 		o=$(BUILD)/obj/`echo $$f | sed 's|^src/||; s|/|_|g; s|\.c$$|.o|'`; \
 		objs="$$objs $$o"; \
-		if [ -f $$o ] && [ $$o -nt $$f ] && [ $$o -nt $$newest ]; then continue; fi; \
-		echo "$(CC) -c $$f"; \
-		$(CC) $(VB_CFLAGS) -c -o $$o $$f || exit 1; \
-	done; \
-	rm -f $(BUILD)/libvbench.a; \
-	echo "ar rcs $(BUILD)/libvbench.a"; \
-	ar rcs $(BUILD)/libvbench.a $$objs
+		printf '%s: %s $$(HEADERS)\n\t@echo "$$(CC) -c %s"\n\t@$$(CC) $$(VB_CFLAGS) -c -o %s %s\n' \
+			$$o $$f $$f $$o $$f; \
+	done >$(BUILD)/objs.mk; \
+	printf '.PHONY: vb-archive\nvb-archive:%s\n\t@echo "ar rcs %s"\n\t@rm -f %s\n\t@ar rcs %s%s\n' \
+		"$$objs" $@ $@ $@ "$$objs" >>$(BUILD)/objs.mk
+	@$(MAKE) -f Makefile -f $(BUILD)/objs.mk vb-archive
 
 # Unit tests link the library (everything but main.c) with cmocka.
 $(TESTS): $(BUILD)/libvbench.a $(TEST_SRCS) tests/vb_test.h
