@@ -10,7 +10,8 @@ enum vb_cache {
 	VB_CACHE_AS_ASKED = 0,        /* buffered, or direct when --direct asks */
 	VB_CACHE_NONE,                /* a raw disk (a BSD character device): never cached */
 	VB_CACHE_FS_BUFFERS,          /* the file system buffers writes even with --direct */
-	VB_CACHE_FS_BUFFERS_EXTENDING /* it buffers a direct write that extends the file */
+	VB_CACHE_FS_BUFFERS_EXTENDING,/* it buffers a direct write that extends the file */
+	VB_CACHE_FS_MAY_BUFFER        /* its source does not show it honours direct writes */
 };
 
 /* Where a benchmark ran; every text field is "unknown" when it cannot be found. */

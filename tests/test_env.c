@@ -78,6 +78,10 @@ static void test_io_mode(void **state)
 			    "direct I/O (in place: the file was written once before the clock, "
 			    "as this file system buffers direct writes that extend a file)");
 	assert_string_equal(vb_io_mode(&e, false, false, 0, true), "buffered I/O");
+	e.cache = VB_CACHE_FS_MAY_BUFFER;
+	assert_string_equal(vb_io_mode(&e, true, false, 0, false),
+			    "direct requested; this file system may buffer it");
+	assert_string_equal(vb_io_mode(&e, false, false, 0, false), "buffered I/O");
 	e.cache = VB_CACHE_AS_ASKED;
 	assert_string_equal(vb_io_mode(&e, true, false, 0, true), "direct I/O");
 }

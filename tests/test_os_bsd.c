@@ -128,21 +128,128 @@ static const char confxml[] =
 	" <class id=\"0x4\"><name>DEV</name>\n"
 	"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada1</name>\n"
 	"   <consumer id=\"0x400\"><geom ref=\"0x40\"/><provider ref=\"0x101\"/>"
-	"<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n"
+	"<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n"
 	"</mesh>\n";
 
 /* GEOM: a disk with a swap partition is held (by the swap, the deepest holder); a disk
- * only a device node has open (vbench itself) is free. */
+ * only vbench's own open (O_WRONLY: r0w1e0 on its device node) has is free. */
 static void test_geom_consumers(void **state)
 {
 	char holder[256];
 
 	(void)state;
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada0", holder, sizeof holder), 1);
+	assert_int_equal(vb_bsd_geom_busy(confxml, "ada0", "ada0", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada0p3 is held by GEOM class SWAP (swap, access r1w1e0)");
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada1", holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada9", holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_geom_busy("<mesh></mesh>", "ada0", holder, sizeof holder), 0);
+	assert_int_equal(vb_bsd_geom_busy(confxml, "ada1", "ada1", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
+					  sizeof holder), 0);
+}
+
+/* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and
+ * ada1p2, each with its device node (class DEV), as g_conf_geom (sys/geom/geom_dump.c)
+ * writes it; the modes are the arguments: the PART consumer on ada1, the device nodes of
+ * ada1, ada1p1 and gpt/data, the LABEL consumer on ada1p1, and a mount (VFS) of ada1p2. */
+static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada1,
+		      const char *dev_p1, const char *dev_label, const char *label, const char *vfs)
+{
+	snprintf(buf, n,
+		"<?xml version=\"1.0\"?>\n<mesh>\n"
+		"  <class id=\"0xffffffff81d4f0a0\">\n    <name>DISK</name>\n"
+		"    <geom id=\"0xfffff80003a1e100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
+		"      <name>ada1</name>\n      <rank>1</rank>\n      <config>\n      </config>\n"
+		"      <provider id=\"0xfffff80003a1dd00\">\n        <geom ref=\"0xfffff80003a1e100\"/>\n"
+		"        <mode>r0w1e2</mode>\n        <name>ada1</name>\n"
+		"        <mediasize>10737418240</mediasize>\n        <sectorsize>512</sectorsize>\n"
+		"      </provider>\n    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d53a28\">\n    <name>PART</name>\n"
+		"    <geom id=\"0xfffff80003bb8600\">\n      <class ref=\"0xffffffff81d53a28\"/>\n"
+		"      <name>ada1</name>\n      <rank>2</rank>\n"
+		"      <config>\n        <scheme>GPT</scheme>\n      </config>\n"
+		"      <consumer id=\"0xfffff80003bb8480\">\n        <geom ref=\"0xfffff80003bb8600\"/>\n"
+		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n"
+		"      <provider id=\"0xfffff80003bb8300\">\n        <geom ref=\"0xfffff80003bb8600\"/>\n"
+		"        <mode>r0w1e1</mode>\n        <name>ada1p1</name>\n"
+		"        <config>\n          <type>freebsd-ufs</type>\n        </config>\n      </provider>\n"
+		"      <provider id=\"0xfffff80003bb8200\">\n        <geom ref=\"0xfffff80003bb8600\"/>\n"
+		"        <mode>r1w1e1</mode>\n        <name>ada1p2</name>\n      </provider>\n"
+		"    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d50e08\">\n    <name>LABEL</name>\n"
+		"    <geom id=\"0xfffff80003c0d000\">\n      <class ref=\"0xffffffff81d50e08\"/>\n"
+		"      <name>ada1p1</name>\n      <rank>3</rank>\n"
+		"      <consumer id=\"0xfffff80003c0ce80\">\n        <geom ref=\"0xfffff80003c0d000\"/>\n"
+		"        <provider ref=\"0xfffff80003bb8300\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n"
+		"      <provider id=\"0xfffff80003c0cd00\">\n        <geom ref=\"0xfffff80003c0d000\"/>\n"
+		"        <mode>r0w0e0</mode>\n        <name>gpt/data</name>\n      </provider>\n"
+		"    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d4f5c0\">\n    <name>VFS</name>\n"
+		"    <geom id=\"0xfffff80003e11200\">\n      <class ref=\"0xffffffff81d4f5c0\"/>\n"
+		"      <name>ffs.ada1p2</name>\n      <rank>3</rank>\n"
+		"      <consumer id=\"0xfffff80003e11080\">\n        <geom ref=\"0xfffff80003e11200\"/>\n"
+		"        <provider ref=\"0xfffff80003bb8200\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d4e2d0\">\n    <name>DEV</name>\n"
+		"    <geom id=\"0xfffff80003a1e000\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>ada1</name>\n      <rank>2</rank>\n"
+		"      <consumer id=\"0xfffff80003a1de80\">\n        <geom ref=\"0xfffff80003a1e000\"/>\n"
+		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n    </geom>\n"
+		"    <geom id=\"0xfffff80003bb8100\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>ada1p1</name>\n      <rank>3</rank>\n"
+		"      <consumer id=\"0xfffff80003bb8080\">\n        <geom ref=\"0xfffff80003bb8100\"/>\n"
+		"        <provider ref=\"0xfffff80003bb8300\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n    </geom>\n"
+		"    <geom id=\"0xfffff80003c0cb00\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>gpt/data</name>\n      <rank>4</rank>\n"
+		"      <consumer id=\"0xfffff80003c0ca80\">\n        <geom ref=\"0xfffff80003c0cb00\"/>\n"
+		"        <provider ref=\"0xfffff80003c0cd00\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n    </geom>\n  </class>\n"
+		"</mesh>\n", part, label, vfs, dev_ada1, dev_p1, dev_label);
+}
+
+/* Finding 1: another program's open of the target shows only on its device node, added
+ * to vbench's own (g_dev_open): r1w2e0 where vbench holds r0w1e0 is another reader-writer,
+ * refused with the counts. Finding 2: vbench's own write passed down by PART (r0w1e1 on
+ * ada1) and LABEL is not a holder; a partition, or a label on one, with nothing else open
+ * is free; a sibling's mount, another's open of the whole disk, are holders. */
+static void test_geom_own_open(void **state)
+{
+	char xml[8192], holder[256];
+
+	(void)state;
+	/* vbench writes ada1p1: PART passes r0w1e1 down; ada1p2 is not open */
+	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 0);
+	/* ... and so does another program */
+	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r1w2e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access "
+			    "r1w2e0, of which vbench's own is r0w1e0)");
+	/* checked before the open (fd -1): any open at all is another's */
+	part_mesh(xml, sizeof xml, "r1w0e1", "r0w0e0", "r1w0e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 0, holder, sizeof holder), 1);
+	/* ada1p2 mounted beside it */
+	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", "r1w1e1");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_string_equal(holder, "ada1p2 is held by GEOM class VFS (ffs.ada1p2, access r1w1e1)");
+	/* the whole disk open by another (a VM given /dev/ada1) */
+	part_mesh(xml, sizeof xml, "r0w1e1", "r1w1e0", "r0w1e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_string_equal(holder, "another program has /dev/ada1 open (GEOM DEV access r1w1e0)");
+	/* vbench writes gpt/data: LABEL adds an e bit (g_slice_access), PART passes it on */
+	part_mesh(xml, sizeof xml, "r0w1e2", "r0w0e0", "r0w0e0", "r0w1e0", "r0w1e1", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 0);
+	/* ... while another has ada1p1 under the label open */
+	part_mesh(xml, sizeof xml, "r1w1e2", "r0w0e0", "r1w0e0", "r0w1e0", "r0w1e1", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 1);
+	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access r1w0e0)");
+	/* a mode that is not one, and fewer opens than vbench's own: cannot tell */
+	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "rw", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
+	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
 }
 
 /* ---- the in-use check against a fake system ---------------------------------------- */
@@ -235,7 +342,8 @@ static long f_backings(void *ctx, const struct vb_bsd_backing **out, char *why, 
 	return f->n_backs;
 }
 
-static int f_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
+static int f_geom_busy(void *ctx, const char *disk, const char *target, int own_r, int own_w,
+		       char *holder, size_t n)
 {
 	const struct fake *f = ctx;
 
@@ -243,14 +351,14 @@ static int f_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
 		snprintf(holder, n, "cannot read GEOM's configuration");
 		return -1;
 	}
-	return vb_bsd_geom_busy(f->confxml, disk, holder, n);
+	return vb_bsd_geom_busy(f->confxml, disk, target, own_r, own_w, holder, n);
 }
 
 /* A system of NetBSD's kind (wedges, swapctl) or DragonFly's (neither: no wedge call). */
 static struct vb_bsd_sys fake_sys(struct fake *f, bool wedges)
 {
 	struct vb_bsd_sys sys = {f, f_devname, f_stat, wedges ? f_wedge_parent : NULL, NULL,
-				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL};
+				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL, 0, 1};
 	return sys;
 }
 
@@ -580,8 +688,18 @@ static void test_cache_truth(void **state)
 			 VB_CACHE_FS_BUFFERS_EXTENDING);
 	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "none", true), VB_CACHE_NONE);
 	assert_int_equal(vb_bsd_cache_truth("NetBSD", "none", true), VB_CACHE_NONE);
-	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "tmpfs", false), VB_CACHE_AS_ASKED);
-	assert_int_equal(vb_bsd_cache_truth("DragonFly", "hammer", false), VB_CACHE_AS_ASKED);
+	/* Finding 4: every other file system, as getmntinfo's f_fstypename names it on each
+	 * system (mount(8) output: "tmpfs on /tmp (tmpfs, local)"), may buffer direct writes */
+	static const char *const others[][2] = {
+		{"FreeBSD", "tmpfs"}, {"FreeBSD", "ext2fs"}, {"FreeBSD", "fusefs"},
+		{"FreeBSD", "fusefs.sshfs"}, {"FreeBSD", "nfs"}, {"FreeBSD", "msdosfs"},
+		{"FreeBSD", "zfs"}, {"DragonFly", "hammer"}, {"DragonFly", "tmpfs"},
+		{"DragonFly", "msdos"}, {"NetBSD", "tmpfs"}, {"NetBSD", "nfs"}, {"NetBSD", "msdos"},
+		{"NetBSD", "ext2fs"}, {"NetBSD", "lfs"}, {"NetBSD", "zfs"},
+	};
+	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+		assert_int_equal(vb_bsd_cache_truth(others[i][0], vb_bsd_fs_name(others[i][1]),
+						    false), VB_CACHE_FS_MAY_BUFFER);
 }
 
 int main(void)
@@ -592,6 +710,7 @@ int main(void)
 		cmocka_unit_test(test_fs_names),
 		cmocka_unit_test(test_geom_names_to_disks),
 		cmocka_unit_test(test_geom_consumers),
+		cmocka_unit_test(test_geom_own_open),
 		cmocka_unit_test(test_netbsd_wedges),
 		cmocka_unit_test(test_dragonfly_swap),
 		cmocka_unit_test(test_files_in_use),

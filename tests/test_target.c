@@ -343,6 +343,23 @@ static void test_disk_in_use_refused_even_with_force(void **state)
 	assert_non_null(strstr(err.msg, "cannot tell"));
 }
 
+/* A disk held exclusively (FreeBSD: GEOM's EPERM) is said to be, and by what when the
+ * platform can tell. */
+static void test_disk_held_exclusively_named(void **state)
+{
+	struct vb_target t;
+	(void)state;
+	cfg.force = true;
+	fk.open_err = EPERM;
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_non_null(strstr(err.msg, "the disk is held exclusively"));
+	fk.in_use = 1;
+	fk.in_use_text = "ada1p2 is held by GEOM class ZFS::VDEV (zfs::vdev, access r1w1e1)";
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_non_null(strstr(err.msg, "in use: ada1p2 is held by GEOM class ZFS::VDEV"));
+	assert_int_equal(fk.writes, 0);
+}
+
 /* An existing file in use is refused before it is ever opened for writing: on an
  * overlay that open alone copies the file into the upper layer. */
 static void test_file_in_use_refused_before_a_write_open(void **state)
@@ -558,6 +575,7 @@ int main(void)
 		T(test_missing_directory_named),
 		D(test_disk_needs_force),
 		D(test_disk_in_use_refused_even_with_force),
+		D(test_disk_held_exclusively_named),
 		D(test_file_in_use_refused_before_a_write_open),
 		D(test_disk_smaller_than_a_run_refused),
 		D(test_disk_replaced_while_examined),

@@ -321,12 +321,20 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 			       "a run without --direct would be labelled buffered and not be; add "
 			       "--direct", t->shown);
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
-	if (fd < 0 && errno == EBUSY) {
-		/* The kernel's claim says no; the platform may know what holds it. */
+	if (fd < 0 && (errno == EBUSY || errno == EPERM)) {
+		/* The kernel's claim says no (FreeBSD's GEOM answers a write open of what another
+		 * holds exclusively with EPERM: g_access, sys/geom/geom_subr.c); the platform may
+		 * know what holds it. */
+		int e = errno;
 		char holder[512];
 		if (t->ops->in_use(t->ops->ctx, -1, fi, holder, sizeof holder) > 0)
 			return vb_fail(err, VB_E_SETUP, "%s is in use: %s; vbench never writes to "
 				       "a disk or file in use, even with --force", t->shown, holder);
+		if (e == EPERM)
+			return vb_fail(err, VB_E_SETUP, "cannot open %s: %s: the disk is held "
+				       "exclusively (mounted, in a mirror or pool, or opened so by "
+				       "another program), or the system's security level forbids "
+				       "writing to disks", t->shown, strerror(e));
 		return vb_fail(err, VB_E_SETUP, "%s is in use (mounted, or held by another "
 			       "program); vbench never writes to a device in use", t->shown);
 	}

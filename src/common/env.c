@@ -46,6 +46,10 @@ const char *vb_io_mode(const struct vb_env *e, bool direct, bool overwrite, uint
 			       "system buffers it";
 		return "direct requested; this file system buffers it (each run extends the "
 		       "file; --overwrite --warmup 1 writes in place, directly)";
+	case VB_CACHE_FS_MAY_BUFFER:
+		if (direct)
+			return "direct requested; this file system may buffer it";
+		break;
 	case VB_CACHE_AS_ASKED:
 		break;
 	}

@@ -322,7 +322,8 @@ static bool sys_geom_disk(void *ctx, const char *name, char *disk, size_t n)
 	return txt != NULL && vb_bsd_geom_disk(txt, name, disk, n);
 }
 
-static int sys_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
+static int sys_geom_busy(void *ctx, const char *disk, const char *target, int own_r,
+			 int own_w, char *holder, size_t n)
 {
 	size_t len;
 	char *xml = vb_bsd_read_grown(sysctl_get, (void *)"kern.geom.confxml", &len);
@@ -333,7 +334,7 @@ static int sys_geom_busy(void *ctx, const char *disk, char *holder, size_t n)
 			 "%s; vbench refuses a disk it cannot check", strerror(errno));
 		return -1;
 	}
-	int rc = vb_bsd_geom_busy(xml, disk, holder, n);
+	int rc = vb_bsd_geom_busy(xml, disk, target, own_r, own_w, holder, n);
 	free(xml);
 	return rc;
 }
@@ -643,7 +644,7 @@ static void sys_init(struct vb_bsd_sys *sys, struct sysctx *c)
 {
 	memset(c, 0, sizeof *c);
 	*sys = (struct vb_bsd_sys){c, sys_devname, sys_stat, NULL, NULL, sys_mounts, sys_swaps,
-				   sys_backings, NULL};
+				   sys_backings, NULL, 0, 0};
 #if defined(__NetBSD__) && defined(DIOCGWEDGEINFO)
 	sys->wedge_parent = sys_wedge_parent;
 #endif
@@ -669,8 +670,19 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 	struct vb_bsd_sys sys;
 	struct sysctx c;
 
-	(void)fd;
 	sys_init(&sys, &c);
+	/* Each open(2) of a disk node is counted by the kernel (g_dev_open): the check takes
+	 * vbench's own out. */
+	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : 0;
+	if (fl == -1) {
+		snprintf(holder, n, "cannot tell whether it is in use: fcntl: %s", strerror(errno));
+		sys_done(&c);
+		return -1;
+	}
+	if (fd >= 0) {
+		sys.own_r = (fl & O_ACCMODE) != O_WRONLY;
+		sys.own_w = (fl & O_ACCMODE) != O_RDONLY;
+	}
 	int rc = vb_bsd_check_in_use(&sys, fi, holder, n);
 	sys_done(&c);
 	return rc;

@@ -258,7 +258,7 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
 	}
 	if (sys->geom_busy != NULL) {
 		/* GEOM sees every consumer: swap, ZFS, a mirror, what getmntinfo does not. */
-		rc = sys->geom_busy(sys->ctx, disk, holder, n);
+		rc = sys->geom_busy(sys->ctx, disk, name, sys->own_r, sys->own_w, holder, n);
 		if (rc != 0)
 			return rc;
 	} else {
@@ -425,5 +425,9 @@ enum vb_cache vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
 	 * only a rewrite of blocks already written goes direct. */
 	if (strcmp(sys, "NetBSD") == 0 && strcmp(fs, "ffs") == 0)
 		return VB_CACHE_FS_BUFFERS_EXTENDING;
-	return VB_CACHE_AS_ASKED;
+	/* The BSDs take O_DIRECT on any file and leave it to the file system: one whose
+	 * source was not read to show it writes directly (tmpfs is memory; ext2fs and fusefs
+	 * take FreeBSD's cluster_write path; NFS, msdosfs, ZFS, HAMMER, NetBSD's others) is
+	 * not said to. */
+	return VB_CACHE_FS_MAY_BUFFER;
 }

@@ -301,22 +301,44 @@ static const struct ggeom *geom_by_id(const struct geom_doc *d, const char *id)
 	return NULL;
 }
 
-/* Whether a consumer's access mode ("r1w0e0") opens anything. */
-static bool mode_open(const char *m)
+/* A consumer's access mode ("r1w0e0") into its three counts; false when it is not one. */
+static bool mode_of(const char *m, int acc[3])
 {
-	for (; *m; m++)
-		if (*m >= '1' && *m <= '9')
-			return true;
-	return false;
+	int got = 0;
+
+	return sscanf(m, "r%dw%de%d%n", &acc[0], &acc[1], &acc[2], &got) == 3 && m[got] == '\0' &&
+	       acc[0] >= 0 && acc[1] >= 0 && acc[2] >= 0;
 }
 
-int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t n)
+static long prov_index(const struct geom_doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_prov; i++)
+		if (strcmp(d->prov[i].id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* Marks geom id in set; whether it was not yet. */
+static bool mark_geom(const struct geom_doc *d, const char *id, bool *set)
+{
+	const struct ggeom *g = geom_by_id(d, id);
+
+	if (g == NULL || set[g - d->geom])
+		return false;
+	set[g - d->geom] = true;
+	return true;
+}
+
+int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
+		     int own_w, char *holder, size_t n)
 {
 	struct geom_doc d;
-	bool *in = NULL;
+	bool *in = NULL, *chain = NULL;
 	int rc = 0;
 
-	if (!geom_parse(confxml, &d) || (in = calloc(d.n_prov + 1, sizeof *in)) == NULL) {
+	if (!geom_parse(confxml, &d) || (in = calloc(d.n_prov + 1, sizeof *in)) == NULL ||
+	    (chain = calloc(d.n_geom + 1, sizeof *chain)) == NULL) {
+		free(in);
 		geom_free(&d);
 		snprintf(holder, n, "cannot tell whether it is in use: out of memory");
 		return -1;
@@ -335,32 +357,81 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t
 						in[j] = grew = true;
 			}
 	}
-	/* An open consumer of any of them, other than a device node (vbench's own open, or
-	 * one of a layer's that the layer's own consumer shows too), holds the disk. The
-	 * deepest one names best what uses it. */
+	/* The geoms vbench's own open passes through, from the target down to the disk: each
+	 * passes its providers' access on to what it consumes (g_part_access, sys/geom/part/
+	 * g_part.c: g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e
+	 * bit), so their consumers hold nothing of their own; their providers' other users
+	 * are consumers of those providers, and are looked at below. */
+	for (size_t i = 0; target != NULL && i < d.n_prov; i++)
+		if (in[i] && strcmp(d.prov[i].name, target) == 0)
+			mark_geom(&d, d.prov[i].geom, chain);
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t c = 0; c < d.n_cons; c++) {
+			const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
+			long p = prov_index(&d, d.cons[c].prov);
+			if (g != NULL && chain[g - d.geom] && p >= 0)
+				grew |= mark_geom(&d, d.prov[p].geom, chain);
+		}
+	}
+	/* Any other open consumer holds the disk; the deepest names best what uses it. A
+	 * device node is one DEV consumer however often it is open (g_dev_open, sys/geom/
+	 * geom_dev.c, adds each open's counts to it): the target's holds vbench's own open
+	 * (r0w1e0 for its O_WRONLY) and anything beyond is another program's. */
 	const struct gcons *best = NULL;
 	const struct gprov *on = NULL;
-	for (size_t c = 0; c < d.n_cons; c++) {
+	for (size_t c = 0; c < d.n_cons && rc == 0; c++) {
 		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
-		if (g == NULL || strcmp(g->cls, "DEV") == 0 || !mode_open(d.cons[c].mode))
+		long p = prov_index(&d, d.cons[c].prov);
+		int acc[3];
+		if (g == NULL || p < 0 || !in[p])
 			continue;
-		for (size_t i = 0; i < d.n_prov; i++)
-			if (in[i] && strcmp(d.cons[c].prov, d.prov[i].id) == 0) {
-				bool leaf = true;
-				for (size_t j = 0; j < d.n_prov; j++)
-					leaf &= strcmp(d.prov[j].geom, g->id) != 0;
-				if (best == NULL || leaf) {
-					best = &d.cons[c];
-					on = &d.prov[i];
-				}
+		if (!mode_of(d.cons[c].mode, acc)) {
+			snprintf(holder, n, "cannot tell whether it is in use: GEOM gives %s an "
+				 "access mode vbench cannot read", d.prov[p].name);
+			rc = -1;
+			break;
+		}
+		if (strcmp(g->cls, "DEV") != 0 && chain[g - d.geom])
+			continue;
+		if (strcmp(g->cls, "DEV") == 0 && target != NULL &&
+		    strcmp(d.prov[p].name, target) == 0) {
+			acc[0] -= own_r;
+			acc[1] -= own_w;
+			if (acc[0] < 0 || acc[1] < 0) {
+				snprintf(holder, n, "cannot tell whether it is in use: GEOM shows less "
+					 "open on /dev/%s (access %s) than vbench's own r%dw%de0",
+					 target, d.cons[c].mode, own_r, own_w);
+				rc = -1;
+			} else if (acc[0] + acc[1] + acc[2] > 0) {
+				snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access "
+					 "%s, of which vbench's own is r%dw%de0)", target,
+					 d.cons[c].mode, own_r, own_w);
+				rc = 1;
 			}
+			continue;
+		}
+		if (acc[0] + acc[1] + acc[2] == 0)
+			continue;
+		bool leaf = true;
+		for (size_t j = 0; j < d.n_prov; j++)
+			leaf &= strcmp(d.prov[j].geom, g->id) != 0;
+		if (best == NULL || leaf) {
+			best = &d.cons[c];
+			on = &d.prov[p];
+		}
 	}
-	if (best != NULL) {
+	if (rc == 0 && best != NULL) {
 		const struct ggeom *g = geom_by_id(&d, best->geom);
-		snprintf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
-			 g->cls, g->name, best->mode);
+		if (strcmp(g->cls, "DEV") == 0)
+			snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access %s)",
+				 on->name, best->mode);
+		else
+			snprintf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
+				 g->cls, g->name, best->mode);
 		rc = 1;
 	}
+	free(chain);
 	free(in);
 	geom_free(&d);
 	return rc;

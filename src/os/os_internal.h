@@ -182,11 +182,14 @@ const char *vb_bsd_fs_name(const char *fstypename);
  * provider's parents above it at smaller depths. false when it is not there. */
 bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
 
-/* bsd_names.c: whether FreeBSD's GEOM (kern.geom.confxml) shows disk ("ada0") in use:
- * 1 with what holds it in holder when a consumer other than a device node has it or
- * anything made from it (a partition, a label, a mirror) open, as swap, a mounted
- * filesystem or a ZFS pool do; 0 when nothing does; -1 without memory. */
-int vb_bsd_geom_busy(const char *confxml, const char *disk, char *holder, size_t n);
+/* bsd_names.c: whether FreeBSD's GEOM (kern.geom.confxml) shows disk ("ada0") in use
+ * by another than vbench, whose own open of provider target ("ada0p2", NULL: none) holds
+ * own_r and own_w: 1 with what holds it in holder when another consumer has it or
+ * anything made from it open (a device node, swap, a mounted filesystem, a ZFS pool, a
+ * sibling partition's user), with the counts; 0 when nothing does; -1 when it cannot
+ * tell (out of memory, a mode it cannot read). */
+int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
+		     int own_w, char *holder, size_t n);
 
 /* bsd_wcache.c: the sysctl under which FreeBSD's virtio driver keeps the write cache
  * mode of disk ("vtbd0" -> "dev.vtblk.0.writecache_mode"); false for any other disk. */

@@ -50,7 +50,11 @@ struct vb_bsd_sys {
 	long (*backings)(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn);
 	/* FreeBSD: vb_bsd_geom_busy over kern.geom.confxml, -1 (with the reason in holder)
 	 * when it cannot be read; NULL elsewhere. GEOM then answers for swap and ZFS. */
-	int (*geom_busy)(void *ctx, const char *disk, char *holder, size_t n);
+	int (*geom_busy)(void *ctx, const char *disk, const char *target, int own_r, int own_w,
+			 char *holder, size_t n);
+	/* What vbench's own descriptor of the target holds open: a read, a write (0 or 1
+	 * each; both 0 when the check is made before the open). */
+	int own_r, own_w;
 };
 
 /* Whether the file or disk fi may be written: 1 with what holds it in holder when it or
