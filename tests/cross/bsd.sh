@@ -19,6 +19,11 @@ if [ -z "$src" ]; then
 	if [ ! -f "$src/check.sh" ] && [ -n "$origin" ] && [ -d "$origin" ]; then
 		src=$(cd "$origin" && pwd)/../shared/sysroots
 	fi
+	# a git worktree: beside the repository it belongs to
+	common=$(git -C "$top" rev-parse --git-common-dir 2>/dev/null || true)
+	if [ ! -f "$src/check.sh" ] && [ -n "$common" ] && [ -d "$common" ]; then
+		src=$(cd "$top" && cd "$common/.." && pwd)/../shared/sysroots
+	fi
 fi
 out=$top/build/sysroots
 command -v "${CC_CROSS:-clang}" >/dev/null || { echo "cross-bsd: needs clang" >&2; exit 2; }
@@ -36,9 +41,26 @@ for os in ${VB_BSDS:-freebsd dragonfly netbsd}; do
 		rm -rf "${inc:?}/$name"
 		ln -s "$target" "$inc/$name"
 	done
-	# poll.h: installed by every BSD, missing from the sysroots (see tests/cross/poll.h).
-	[ -e "$inc/poll.h" ] || cp "$top/tests/cross/poll.h" "$inc/poll.h"
 	if CC=${CC_CROSS:-clang} EXTRA_CFLAGS="-Wall -Wextra -Werror -Isrc/os -Isrc/report" \
 		sh "$out/check.sh" "$os" "$top"; then :; else status=1; fi
+	# A branch guarded by __has_include(<H>) must be compiled in where the system has H:
+	# each source that asks for a header this sysroot holds must include it. Not asked
+	# of macos.c (macOS only), nor of NetBSD's sys/disklabel.h on DragonFly.
+	target=$(sed -n "s/^$os) *target=\([^ ]*\) ;;.*/\1/p" "$out/check.sh")
+	for f in $(grep -l '__has_include(<' "$top"/src/*/*.c "$top"/src/*.c 2>/dev/null); do
+		case $f in */src/os/macos.c) continue ;; esac
+		deps=$(${CC_CROSS:-clang} --target="$target" --sysroot="$out/$os" -std=c11 \
+			-D_FILE_OFFSET_BITS=64 -DVB_VERSION='"0"' -I"$top/include" \
+			-I"$(dirname "$f")" -I"$top/src/os" -I"$top/src/report" -E "$f" 2>/dev/null |
+			sed -n 's/^# [0-9]* "\([^"]*\)".*/\1/p' | sort -u)
+		for h in $(sed -n 's/.*__has_include(<\([^>]*\)>).*/\1/p' "$f" | sort -u); do
+			[ -e "$inc/$h" ] || continue
+			case $os:${f#"$top"/}:$h in dragonfly:src/os/bsd.c:sys/disklabel.h) continue ;; esac
+			if ! printf '%s\n' "$deps" | grep -qx "$inc/$h"; then
+				echo "cross-bsd: $os has <$h>, but ${f#"$top"/} compiled its branch out" >&2
+				status=1
+			fi
+		done
+	done
 done
 exit $status
