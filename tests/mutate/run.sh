@@ -2,8 +2,10 @@
 # make mutate: applies each mutation of tests/mutate/mutations.txt, one at a time, to a
 # scratch copy of the tree, runs the tests on it (the unit tests first, the system tests
 # only when those pass) with a time limit, and prints each mutation as killed (by which
-# test) or survived, then the score. Fails when a mutation no longer applies, or when
-# fewer than 95% are killed. MUTATE_QUICK=1 runs only the ones marked "quick";
+# test) or survived, then the score. Each is anchored to a function (found wherever it
+# is defined) and a text unique within it. Fails, before any test, when a mutation's
+# anchor is gone (every one is checked, whatever is selected); and when fewer than 95%
+# are killed. MUTATE_QUICK=1 runs only the ones marked "quick";
 # MUTATE_ONLY="W1 T2" runs the ones named.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,6 +23,28 @@ $cc -o "$work/apply" "$top/tests/mutate/apply.c" || exit 2
 mkdir "$work/tree"
 (cd "$top" && tar cf - --exclude=./.git --exclude=./build --exclude=./vbench \
 	--exclude=./vbench-static --exclude=./vbench.exe .) | (cd "$work/tree" && tar xf -)
+# One record a mutation: ID, function (or table), quick flag, old text, new text, tab-separated.
+awk '
+/^@ / { id = $2; func = $3; quick = ($4 == "quick") ? "quick" : "-" }
+/^- / { old = substr($0, 3) }
+/^\+ / { printf "%s\t%s\t%s\t%s\t%s\n", id, func, quick, old, substr($0, 3) }
+' "$list" >"$work/list"
+# The files a function may be defined in: every C file and header of the tree.
+(cd "$work/tree" && find src include -name '*.[ch]' | LC_ALL=C sort) >"$work/files"
+
+# Every anchor is checked first, whatever is selected: a mutation whose function or
+# text is gone fails the run before any test is run.
+stale=0
+while IFS='	' read -r id func quick old new; do
+	# shellcheck disable=SC2046
+	(cd "$work/tree" && "$work/apply" -n "$func" "$old" "$new" $(cat "$work/files")) \
+		>/dev/null 2>"$work/why" || {
+		echo "$id $func: DOES NOT APPLY: $(cat "$work/why"): update tests/mutate/mutations.txt"
+		stale=$((stale + 1))
+	}
+done <"$work/list"
+[ $stale = 0 ] || { echo "mutate: $stale mutations no longer apply"; exit 1; }
+
 echo "== the unmutated tree"
 if ! (cd "$work/tree" && make -s test >"$work/base.log" 2>&1); then
 	echo "mutate: the tests fail without any mutation; see below"
@@ -29,30 +53,19 @@ if ! (cd "$work/tree" && make -s test >"$work/base.log" 2>&1); then
 	exit 2
 fi
 
-# One record a mutation: ID, FILE, quick flag, old text, new text, tab-separated.
-awk '
-/^@ / { id = $2; file = $3; quick = ($4 == "quick") ? "quick" : "-" }
-/^- / { old = substr($0, 3) }
-/^\+ / { printf "%s\t%s\t%s\t%s\t%s\n", id, file, quick, old, substr($0, 3) }
-' "$list" >"$work/list"
-
-total=0 killed=0 stale=0
+total=0 killed=0
 survivors=""
-while IFS='	' read -r id file quick old new; do
+while IFS='	' read -r id func quick old new; do
 	if [ "${MUTATE_QUICK:-0}" = 1 ] && [ "$quick" != quick ]; then continue; fi
 	if [ -n "${MUTATE_ONLY:-}" ]; then
 		case " $MUTATE_ONLY " in *" $id "*) ;; *) continue ;; esac
 	fi
 	total=$((total + 1))
+	# shellcheck disable=SC2046
+	file=$(cd "$work/tree" && "$work/apply" -n "$func" "$old" "$new" $(cat "$work/files"))
 	cp -p "$work/tree/$file" "$work/orig"
-	"$work/apply" "$work/tree/$file" "$old" "$new"
-	rc=$?
-	if [ $rc != 0 ]; then
-		[ $rc = 3 ] && why="the text no longer occurs" || why="the text occurs more than once (or an error, $rc)"
-		echo "$id $file: DOES NOT APPLY: $why: update tests/mutate/mutations.txt"
-		stale=$((stale + 1))
-		continue
-	fi
+	# shellcheck disable=SC2046
+	(cd "$work/tree" && "$work/apply" "$func" "$old" "$new" $(cat "$work/files")) >/dev/null
 	verdict=survived
 	if ! (cd "$work/tree" && timeout "$limit" make -s all >"$work/log" 2>&1); then
 		# A mutation must change behaviour, not break the build: fix the list.
