@@ -524,6 +524,21 @@ static void test_unknown_block_size(void **state)
 	assert_null(strstr(buf, "0 logical"));
 }
 
+/* Issue 37: memory is read in GiB (25275953152 bytes is 23.5 GiB); block sizes stay
+ * exact byte counts. */
+static void test_header_ram_in_gib(void **state)
+{
+	FILE *f = open_buf();
+	(void)state;
+	env.ram_bytes = 25275953152ULL;
+	env.logical_block = 512;
+	env.physical_block = 4096;
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, ", RAM 23.5 GiB, block size 512 logical / 4096 physical bytes\n"));
+	assert_null(strstr(buf, "25275953152"));
+}
+
 static void test_error_messages_escaped(void **state)
 {
 	FILE *f = open_buf();
@@ -617,6 +632,7 @@ int main(void)
 		cmocka_unit_test_setup(test_text_escaping, setup),
 		cmocka_unit_test_setup(test_header_escapes_the_environment, setup),
 		cmocka_unit_test_setup(test_sink_header_has_no_disk_context, setup),
+		cmocka_unit_test_setup(test_header_ram_in_gib, setup),
 		cmocka_unit_test_setup(test_io_mode_as_found, setup),
 		cmocka_unit_test_setup(test_unknown_block_size, setup),
 		cmocka_unit_test_setup(test_error_messages_escaped, setup),

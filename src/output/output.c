@@ -190,11 +190,15 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	vb_text(f, e->os);
 	fputc(' ', f);
 	vb_text(f, e->kernel);
-	fprintf(f, ", RAM %" PRIu64 " bytes", e->ram_bytes);
+	/* Memory is read in GiB; block sizes are exact byte counts people compare with bs. */
+	if (e->ram_bytes == 0)
+		fputs(", RAM unknown", f);
+	else
+		fprintf(f, ", RAM %.1f GiB", (double)e->ram_bytes / (1024.0 * 1024.0 * 1024.0));
 	if (!c->sink && e->logical_block == 0)
 		fputs(", block size unknown", f);   /* the system would not say */
 	else if (!c->sink)
-		fprintf(f, ", block size %u logical / %u physical", e->logical_block,
+		fprintf(f, ", block size %u logical / %u physical bytes", e->logical_block,
 			e->physical_block);
 	fputc('\n', f);
 	if (c->data_note != NULL) {
