@@ -555,11 +555,14 @@ void vb_opts_usage(FILE *f)
 "a run that did not end clean (a file left behind, results not written).\n"
 "More in vbench(1) and `vbench report --help`. Examples:\n"
 "\n"
-"  # compare two file systems, then chart them\n"
-"  vbench -q --direct --csv-append fs.csv /mnt/ext4\n"
-"  vbench -q --direct --csv-append fs.csv /mnt/xfs\n"
+"  # compare two file systems, then chart them (rm: no old runs mixed in)\n"
+"  rm -f fs.csv\n"
+"  vbench -q --direct -l ext4 --csv-append fs.csv /mnt/ext4\n"
+"  vbench -q --direct -l xfs --csv-append fs.csv /mnt/xfs\n"
 "  vbench report --svg fs.svg fs.csv\n"
 "\n"
-"  # a whole disk, unmounted (everything on it is lost)\n"
-"  vbench --force --direct runs=auto /dev/vdb\n", f);
+"  # virtio against IDE: two whole disks, unmounted (their data is lost)\n"
+"  vbench -q --force --direct -l virtio --csv-append bus.csv /dev/vdb\n"
+"  vbench -q --force --direct -l ide --csv-append bus.csv /dev/sdb\n"
+"  vbench report --baseline ide --svg bus.svg bus.csv\n", f);
 }

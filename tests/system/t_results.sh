@@ -67,13 +67,20 @@ check "CSV: the header has schema_version, the row 1 there" \
 
 # --- --help and the man page --------------------------------------------------------------
 "$VBENCH" --help >"$SCRATCH/help"
+"$VBENCH" report --help >"$SCRATCH/rhelp"
 wide=$(awk 'length($0) > 80' "$SCRATCH/help")
 check "--help fits 80 columns" [ -z "$wide" ]
 wide=$("$VBENCH" report --help | awk 'length($0) > 80')
 check "report --help fits 80 columns" [ -z "$wide" ]
-check "--help ends with a compare-and-chart example and a raw disk one" \
-	sh -c 'tail -n 8 "$1" | grep -q "vbench report --svg" && tail -n 2 "$1" | grep -q -- "--force"' \
+# Issue 37: the file-system example labels its runs and starts from an empty CSV, and a
+# virtio-against-IDE example ends the text.
+check "--help's file-system example starts with rm -f fs.csv and labels each run" \
+	sh -c 'grep -qx "  rm -f fs.csv" "$1" && grep -q -- "-l ext4 --csv-append fs.csv /mnt/ext4" "$1" &&
+		grep -q -- "-l xfs --csv-append fs.csv /mnt/xfs" "$1" && grep -q "vbench report --svg fs.svg fs.csv" "$1"' \
 	_ "$SCRATCH/help"
+check "--help ends with a virtio-against-IDE example" \
+	sh -c 'tail -n 4 "$1" | grep -q "virtio against IDE" && tail -n 3 "$1" | grep -q -- "--force --direct -l virtio" &&
+		tail -n 1 "$1" | grep -q "vbench report --baseline ide --svg bus.svg"' _ "$SCRATCH/help"
 missing=""
 for o in $(grep -oE -- '--[a-z][a-z-]+' "$SCRATCH/help" | sort -u); do
 	# the man page writes an option as "Fl \-name", and names it "\-\-name" in examples
@@ -89,6 +96,24 @@ for o in $(grep -oE -- '--[a-z][a-z-]+' "$readme" | sort -u); do
 done
 check "every --option the README uses is in man/vbench.1${missing:+ (missing:$missing)}" \
 	[ -z "$missing" ]
+# and the other way: every option the man page lists is one --help lists
+missing=""
+for name in $(grep '^\.It ' "$man" | grep -oE 'Fl \\-[a-z][a-z-]+' | sed 's/^Fl \\-//' | sort -u); do
+	grep -qE -- "--$name\b" "$SCRATCH/help" "$SCRATCH/rhelp" || missing="$missing --$name"
+done
+check "every option the man page lists is in --help or report --help${missing:+ (missing:$missing)}" \
+	[ -z "$missing" ]
+# Issue 37: a manual one can read: at most 500 lines, SECURITY at most 40.
+if command -v groff >/dev/null 2>&1; then
+	check "man/vbench.1 is clean under groff -mdoc -ww" sh -c '[ -z "$(groff -mdoc -ww -z "$1" 2>&1)" ]' _ "$man"
+	groff -mdoc -Tutf8 -P-c -rLL=78n "$man" 2>/dev/null | sed "s/.\x08//g" >"$SCRATCH/man.txt"
+	lines=$(wc -l <"$SCRATCH/man.txt")
+	sec=$(awk '/^SECURITY$/ { f = 1 } /^[A-Z][A-Z ]+$/ && !/^SECURITY$/ { f = 0 } f' "$SCRATCH/man.txt" | wc -l)
+	check "the manual is at most 500 lines (it is $lines)" test "$lines" -gt 100 -a "$lines" -le 500
+	check "its SECURITY section is at most 40 lines (it is $sec)" test "$sec" -gt 5 -a "$sec" -le 40
+else
+	skip "groff not installed: the manual's length"
+fi
 
 # --- report splits a label whose runs differ ---------------------------------------------
 c="$d/split.csv"
