@@ -106,7 +106,8 @@ enum vb_verdict {
 	VB_VERDICT_ONE_RUN,      /* this label has one run: no stddev, no t-test */
 	VB_VERDICT_BASE_ONE_RUN, /* the baseline has one run: no t-test */
 	VB_VERDICT_NO_TEST,      /* no variance in either label */
-	VB_VERDICT_ZERO_MEAN     /* a mean is 0: no ratio on the log scale, no test */
+	VB_VERDICT_ZERO_MEAN,    /* a mean is 0: no ratio on the log scale, no test */
+	VB_VERDICT_NOT_COMPUTABLE /* the ratio or the test came out as no finite number */
 };
 
 /* The runs of one label and one configuration, with their summary and comparison. A
@@ -139,8 +140,8 @@ struct vb_comparison {
 /* Groups d by label and configuration and compares each group with baseline (NULL: the
  * first). The comparison owns copies of all it holds, so d may be freed before it is
  * printed. Returns 0, or -1 with a message in err for an empty dataset, an unknown
- * baseline, or a baseline naming a label that was split (the message names its
- * groups). */
+ * baseline, a baseline naming a label that was split (the message names its groups),
+ * or a group whose mean or spread is no finite number. */
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen);
 

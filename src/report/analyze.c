@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -181,6 +182,9 @@ static void compare(struct vb_group *g, const struct vb_group *b, bool is_base)
 		g->verdict = VB_VERDICT_ZERO_MEAN;
 	else if (!g->cmp.valid)
 		g->verdict = VB_VERDICT_NO_TEST;
+	else if (!isfinite(g->cmp.ratio) || !isfinite(g->cmp.ratio_lo) || !isfinite(g->cmp.t) ||
+		 !isfinite(g->cmp.df) || !isfinite(g->cmp.p))
+		g->verdict = VB_VERDICT_NOT_COMPUTABLE;   /* (no upper bound is an answer) */
 	else if (!(g->cmp.p < ALPHA))
 		g->verdict = VB_VERDICT_SAME;
 	else
@@ -316,6 +320,17 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 	for (size_t g = 0; g < a->n_groups; g++)
 		a->groups[g].sum = summarize_group(&a->groups[g], rates);
 	free(rates);
+	for (size_t g = 0; g < a->n_groups; g++) {
+		const struct vb_summary *s = &a->groups[g].sum;
+		if (isfinite(s->mean) && isfinite(s->stddev) && isfinite(s->cv))
+			continue;
+		if (err && errlen)
+			snprintf(err, errlen, "\"%s\": the mean or the spread of its rates is no "
+				 "finite number (rates up to %g bytes/sec): they cannot be compared",
+				 a->groups[g].label, s->max);
+		vb_comparison_free(a);
+		return -1;
+	}
 	for (size_t g = 0; g < a->n_groups; g++)
 		compare(&a->groups[g], &a->groups[a->baseline], g == a->baseline);
 	return 0;
@@ -329,18 +344,34 @@ void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n)
 		vb_report_verdict(g, buf, n);
 }
 
+void vbr_fmt_ratio(double r, char *buf, size_t n)
+{
+	/* Two decimals; two significant digits below 0.01, so that a tiny ratio does not
+	 * read as 0.00, and three above 10^6, so that a huge one is not a row of digits. */
+	if (!isfinite(r))
+		snprintf(buf, n, "n/a");
+	else
+		snprintf(buf, n, r < 0.01 ? "%.2g" : r >= 1e6 ? "%.3g" : "%.2f", r);
+}
+
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n)
 {
-	double r = g->cmp.ratio;
+	char r[32], inv[32];
+
+	vbr_fmt_ratio(g->cmp.ratio, r, sizeof r);
+	vbr_fmt_ratio(1 / g->cmp.ratio, inv, sizeof inv);
 	switch (g->verdict) {
 	case VB_VERDICT_BASELINE:
 		snprintf(buf, n, "baseline");
 		break;
 	case VB_VERDICT_FASTER:
-		snprintf(buf, n, "%.2fx faster, significant at p<0.05", r);
+		snprintf(buf, n, "%sx faster, significant at p<0.05", r);
 		break;
 	case VB_VERDICT_SLOWER:
-		snprintf(buf, n, "%.2fx (%.2fx slower), significant at p<0.05", r, 1 / r);
+		snprintf(buf, n, "%sx (%sx slower), significant at p<0.05", r, inv);
+		break;
+	case VB_VERDICT_NOT_COMPUTABLE:
+		snprintf(buf, n, "cannot be compared: the ratio or the t-test is no finite number");
 		break;
 	case VB_VERDICT_SAME:
 		snprintf(buf, n, "no significant difference (p=%.2g)", g->cmp.p);

@@ -373,7 +373,10 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 				e = errno;
 				prc = -1;
 			}
-			if (prc < 0)
+			if (prc == -3)
+				snprintf(why, sizeof why, "the samples' times or rates are too small "
+					 "or too large to put on an axis");
+			else if (prc < 0)
 				snprintf(why, sizeof why, "cannot write it: %s", strerror(e));
 			else if (vb_os_rename(dirfd, tmp, base) != 0)
 				snprintf(why, sizeof why, "cannot put it in place: %s", strerror(errno));

@@ -280,13 +280,25 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 	vbr_cfg_source(c, csv_opt(r, m->col[COL_SOURCE]));
 }
 
-/* The optional number at col of r, or 0 when absent or not a number. */
-static double csv_num(const struct csv_rec *r, size_t col)
+/* The optional measured number at col of r (a rate when rate, else bytes): 0 when absent
+ * or not a number; -1 with the reason in why when it cannot have been measured. */
+static int csv_num(const struct csv_rec *r, size_t col, const char *what, bool rate,
+		   double *out, char *why, size_t n)
 {
 	const char *v = csv_opt(r, col);
-	double x;
 
-	return vbr_parse_number(v, strlen(v), &x) ? x : 0;
+	if (!vbr_parse_number(v, strlen(v), out))
+		*out = 0;
+	return vbr_check_measure(what, *out, rate, why, n);
+}
+
+/* The optional count at col of r, or 0 when absent or not a count. */
+static uint64_t csv_count(const struct csv_rec *r, size_t col)
+{
+	const char *v = csv_opt(r, col);
+	uint64_t x;
+
+	return vbr_parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
 /* The flush probe's row (status "flush"): a note, not a run. */
@@ -294,8 +306,29 @@ static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const st
 			 const char *label)
 {
 	return vbr_note_flush(d, label, csv_opt(r, m->col[COL_FLUSH_VERDICT]),
-			      (uint64_t)csv_num(r, m->col[COL_FLUSH_P50]),
-			      (uint64_t)csv_num(r, m->col[COL_FLUSH_WRITE]));
+			      csv_count(r, m->col[COL_FLUSH_P50]),
+			      csv_count(r, m->col[COL_FLUSH_WRITE]));
+}
+
+/* The knee of a run, when its columns hold one: a note. 0, or -1 with a message in err. */
+static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
+		    const char *label, uint64_t run, const char *name, char *err, size_t errlen)
+{
+	static const struct { enum csv_col c; enum vb_col v; bool rate; } cols[] = {
+		{COL_KNEE_BURST, VB_COL_KNEE_BURST, true},
+		{COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED, true},
+		{COL_KNEE_AT, VB_COL_KNEE_AT, false},
+	};
+	double v[3];
+	char why[160];
+
+	for (size_t i = 0; i < 3; i++)
+		if (csv_num(r, m->col[cols[i].c], vb_csv_names[cols[i].v], cols[i].rate, &v[i],
+			    why, sizeof why) < 0)
+			return vbr_fail(err, errlen, name, r->line, "%s", why);
+	if (v[0] > 0 && vbr_note_knee(d, label, run, v[0], v[1], v[2]) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	return 0;
 }
 
 /* Converts one data row and adds it to d. */
@@ -334,15 +367,15 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 		return csv_bad(r, vb_csv_names[VB_COL_SECS], secs_s, name, err, errlen);
 	if (!vbr_parse_number(bps_s, strlen(bps_s), &bps))
 		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, name, err, errlen);
+	char why[160];
+	if (vbr_check_measure(vb_csv_names[VB_COL_SECS], secs, false, why, sizeof why) < 0 ||
+	    vbr_check_measure(vb_csv_names[VB_COL_BPS], bps, true, why, sizeof why) < 0)
+		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
 	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
-	double burst = csv_num(r, m->col[COL_KNEE_BURST]);
-	if (burst > 0 && vbr_note_knee(d, label, run, burst, csv_num(r, m->col[COL_KNEE_SUSTAINED]),
-				       csv_num(r, m->col[COL_KNEE_AT])) < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
-	return 0;
+	return csv_knee(d, m, r, label, run, name, err, errlen);
 }
 
 /* Handles one record after the header: a repeated header, a blank line or a row. */
@@ -427,7 +460,7 @@ bool vbr_is_trace(const char *text, size_t len)
 
 /* The columns of a trace, in the order vb_out_trace_header writes them. */
 static const char *const trace_cols[] = {"label", "run", "warmup", "start_secs", "secs",
-					 "bytes"};
+					 "bytes", "bytes_per_sec"};
 #define N_TRACE_COLS (sizeof trace_cols / sizeof trace_cols[0])
 
 /* One sample row of a trace into t. */
@@ -448,9 +481,18 @@ static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_re
 	if (v[0][0] == '\0' || !vbr_parse_u64(v[1], strlen(v[1]), &s.run) ||
 	    !vbr_parse_number(v[3], strlen(v[3]), &s.start_secs) ||
 	    !vbr_parse_number(v[4], strlen(v[4]), &s.secs) ||
-	    !vbr_parse_u64(v[5], strlen(v[5]), &s.bytes))
+	    !vbr_parse_u64(v[5], strlen(v[5]), &s.bytes) ||
+	    !vbr_parse_number(v[6], strlen(v[6]), &s.bytes_per_sec))
 		return vbr_fail(err, errlen, name, r->line, "not a sample (label, run, start_secs, "
-				"secs and bytes are needed)");
+				"secs, bytes and bytes_per_sec are needed)");
+	/* The chart's axes reach the end of the last sample: it must be a number too. */
+	char why[160];
+	if (vbr_check_measure("start_secs", s.start_secs, false, why, sizeof why) < 0 ||
+	    vbr_check_measure("secs", s.secs, false, why, sizeof why) < 0 ||
+	    vbr_check_measure("start_secs + secs", s.start_secs + s.secs, false, why,
+			      sizeof why) < 0 ||
+	    vbr_check_measure("bytes_per_sec", s.bytes_per_sec, true, why, sizeof why) < 0)
+		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	if (vbr_trace_add(t, vb_csv_plain(v[0]), &s) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -139,6 +140,22 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
 	vbr_notes_drop(d, m.n_notes);
+}
+
+int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n)
+{
+	/* A clock reads 0 or at least a nanosecond; a subnormal number is nobody's reading,
+	 * and divides into an infinite rate. vbench writes rates as 64-bit counts. */
+	if (!isfinite(v) || v < 0)
+		snprintf(why, n, "%s %g is not a finite non-negative number", what, v);
+	else if (v > 0 && v < DBL_MIN)
+		snprintf(why, n, "%s %g is too small to be measured (a subnormal number)", what, v);
+	else if (rate && v >= VBR_RATE_LIMIT)
+		snprintf(why, n, "%s %g bytes/sec is beyond any measured rate (2^64 or more)", what,
+			 v);
+	else
+		return 0;
+	return -1;
 }
 
 /* Adds a run unless it has no rate (secs 0), which is counted instead; 0 or -1. */

@@ -142,16 +142,19 @@ int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out
 	return 0;
 }
 
-/* Reads every line of the log into d under label. */
-static int text_lines(struct vb_dataset *d, const char *text, size_t len, const char *label)
+/* Reads every line of the log into d under label; 0, or -1 with a message in err. */
+static int text_lines(struct vb_dataset *d, const char *text, size_t len, const char *label,
+		      const char *name, char *err, size_t errlen)
 {
 	uint64_t run = 0;
-	size_t i = 0;
+	size_t i = 0, lineno = 0;
+	char why[160];
 	while (i < len) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
 		const char *line = text + i;
 		i += n + (nl != NULL);
+		lineno++;
 		if (n > 0 && line[n - 1] == '\r')
 			n--;
 		/* dd status=progress redraws one line with CRs: those are not results. Nor are
@@ -161,9 +164,13 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		struct vb_dd_line dl;
 		if (!vb_report_parse_dd_line(line, n, &dl))
 			continue;
+		if (vbr_check_measure("secs", dl.secs, false, why, sizeof why) < 0 ||
+		    (dl.secs > 0 && vbr_check_measure("bytes/sec", dl.bytes_per_sec, true, why,
+						       sizeof why) < 0))
+			return vbr_fail(err, errlen, name, lineno, "%s", why);
 		run++;
 		if (vbr_add_run(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec) < 0)
-			return -1;
+			return vbr_fail(err, errlen, name, 0, "out of memory");
 	}
 	return 0;
 }
@@ -175,11 +182,9 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 	char *label = vbr_file_stem(name);
 	if (label == NULL)
 		return vbr_fail(err, errlen, name, 0, "out of memory");
-	int rc = text_lines(d, text, len, label);
+	int rc = text_lines(d, text, len, label, name, err, errlen);
 	free(label);
-	if (rc < 0)
-		rc = vbr_fail(err, errlen, name, 0, "out of memory");
-	else if (d->n_samples == mk.n_samples)
+	if (rc == 0 && d->n_samples == mk.n_samples)
 		rc = vbr_no_runs(d, mk, name, "no dd summary lines (\"... bytes transferred in ... "
 				 "secs\" or \"... bytes ... copied, ... s, ...\")", err, errlen);
 	if (rc < 0)

@@ -485,15 +485,24 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 		return jbad_run(r, "secs", name, err, errlen);
 	if (!jas_number(jget(r, "bytes_per_sec"), &bps))
 		return jbad_run(r, "bytes_per_sec", name, err, errlen);
+	char why[160];
+	if (vbr_check_measure("secs", secs, false, why, sizeof why) < 0 ||
+	    vbr_check_measure("bytes_per_sec", bps, true, why, sizeof why) < 0)
+		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
 	const struct jval *knee = jget(r, "knee");
-	double burst, sustained, at;
-	if (jas_number(jget(knee, "burst_bytes_per_sec"), &burst) && burst > 0 &&
-	    jas_number(jget(knee, "sustained_bytes_per_sec"), &sustained) &&
-	    jas_number(jget(knee, "at_bytes"), &at) &&
-	    vbr_note_knee(d, label, run, burst, sustained, at) < 0)
+	static const char *const kk[] = {"burst_bytes_per_sec", "sustained_bytes_per_sec",
+					 "at_bytes"};
+	double kv[3];
+	for (size_t i = 0; i < 3; i++) {
+		if (!jas_number(jget(knee, kk[i]), &kv[i]))
+			return 0;
+		if (vbr_check_measure(kk[i], kv[i], i < 2, why, sizeof why) < 0)
+			return vbr_fail(err, errlen, name, jget(knee, kk[i])->line, "%s", why);
+	}
+	if (kv[0] > 0 && vbr_note_knee(d, label, run, kv[0], kv[1], kv[2]) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
 }

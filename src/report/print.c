@@ -109,22 +109,35 @@ static void pad(FILE *f, size_t n)
 		putc(' ', f);
 }
 
-/* Writes ratio r with two decimals, or two significant digits below 0.01 so that a tiny
- * ratio does not read as 0.00. */
-static void fmt_number_ratio(double r, char *buf, size_t n)
-{
-	snprintf(buf, n, r < 0.01 ? "%.2g" : "%.2f", r);
-}
-
 /* "1.83x", or "n/a" when the baseline mean is 0. */
 static void fmt_ratio(const struct vb_group *g, char *buf, size_t n)
 {
-	if (isfinite(g->cmp.ratio)) {
-		fmt_number_ratio(g->cmp.ratio, buf, n);
+	vbr_fmt_ratio(g->cmp.ratio, buf, n);
+	if (isfinite(g->cmp.ratio))
 		strncat(buf, "x", n - strlen(buf) - 1);
-	} else {
-		snprintf(buf, n, "n/a");
-	}
+}
+
+/* Whether the test of g ran and its figures are numbers to print. */
+static bool tested(const struct vb_group *g)
+{
+	return g->verdict != VB_VERDICT_BASELINE && g->verdict != VB_VERDICT_NOT_COMPUTABLE &&
+	       g->cmp.valid;
+}
+
+/* The confidence interval of the ratio: "[1.59, 2.11]", or "from 0.00, no upper bound"
+ * when the baseline's mean cannot be told from 0. */
+static void fmt_ci(const struct vb_welch *w, char *buf, size_t n, const char *to)
+{
+	char lo[32], hi[32];
+
+	vbr_fmt_ratio(w->ratio_lo, lo, sizeof lo);
+	vbr_fmt_ratio(w->ratio_hi, hi, sizeof hi);
+	if (!isfinite(w->ratio_hi))
+		snprintf(buf, n, "from %s, no upper bound", lo);
+	else if (to != NULL)
+		snprintf(buf, n, "%s%s%s", lo, to, hi);
+	else
+		snprintf(buf, n, "[%s, %s]", lo, hi);
 }
 
 /* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else ""; p is
@@ -133,14 +146,16 @@ static void fmt_ratio(const struct vb_group *g, char *buf, size_t n)
 static void fmt_test(const struct vb_group *g, char *buf, size_t n)
 {
 	const struct vb_welch *w = &g->cmp;
-	if (g->verdict == VB_VERDICT_BASELINE || !w->valid)
+	char ci[80];
+
+	fmt_ci(w, ci, sizeof ci, NULL);
+	if (!tested(g))
 		snprintf(buf, n, "%s", "");
 	else if (g->verdict == VB_VERDICT_SAME)
-		snprintf(buf, n, "95%% CI [%.2f, %.2f], Welch t=%.2f, df=%.1f", w->ratio_lo,
-			 w->ratio_hi, w->t, w->df);
+		snprintf(buf, n, "95%% CI %s, Welch t=%.2f, df=%.1f", ci, w->t, w->df);
 	else
-		snprintf(buf, n, "95%% CI [%.2f, %.2f], Welch t=%.2f, df=%.1f, p=%.3g",
-			 w->ratio_lo, w->ratio_hi, w->t, w->df, w->p);
+		snprintf(buf, n, "95%% CI %s, Welch t=%.2f, df=%.1f, p=%.3g", ci, w->t, w->df,
+			 w->p);
 }
 
 /* Ends a printer: flushes so that a full disk shows up as an error here. */
@@ -246,13 +261,13 @@ static void md_compare_row(FILE *f, const struct vb_group *g)
 	fputs("| ", f);
 	md_label(f, g->label);
 	fprintf(f, " | %.1f | %s | ", g->sum.mean, mb);
-	char ratio[32];
-	fmt_number_ratio(w->ratio, ratio, sizeof ratio);
+	char ratio[32], ci[80];
+	vbr_fmt_ratio(w->ratio, ratio, sizeof ratio);
 	if (isfinite(w->ratio))
 		fputs(ratio, f);
-	if (g->verdict != VB_VERDICT_BASELINE && w->valid)
-		fprintf(f, " | %.2f to %.2f | %.2f | %.1f | %.3g", w->ratio_lo, w->ratio_hi, w->t,
-			w->df, w->p);
+	fmt_ci(w, ci, sizeof ci, " to ");
+	if (tested(g))
+		fprintf(f, " | %s | %.2f | %.1f | %.3g", ci, w->t, w->df, w->p);
 	else
 		fputs(" |  |  |  | ", f);
 	fprintf(f, " | %s |\n", verdict);
@@ -296,7 +311,7 @@ int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
 	      "significant,verdict\r\n", f);
 	for (size_t g = 0; g < a->n_groups; g++) {
 		const struct vb_group *gr = &a->groups[g];
-		bool test = gr->verdict != VB_VERDICT_BASELINE && gr->cmp.valid;
+		bool test = tested(gr);
 		char verdict[96];
 		vb_report_verdict(gr, verdict, sizeof verdict);
 		csv_text(f, gr->label);
@@ -360,7 +375,7 @@ static void json_comparison(FILE *f, const struct vb_group *g)
 	static const char *const keys[] = {"ratio_lo", "ratio_hi", "t", "df", "p"};
 	const struct vb_welch *w = &g->cmp;
 	double v[5] = {w->ratio_lo, w->ratio_hi, w->t, w->df, w->p};
-	bool test = g->verdict != VB_VERDICT_BASELINE && w->valid;
+	bool test = tested(g);
 	char verdict[96];
 	vb_report_verdict(g, verdict, sizeof verdict);
 	fputs("      \"comparison\": {\"ratio\": ", f);

@@ -69,6 +69,11 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 /* svg.c: a round tick step (1, 2 or 5 times a power of ten) near raw. */
 double vbr_nice_step(double raw);
 
+/* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
+ * the top (a whole number of steps) and their number; 0 when max is not a finite
+ * non-negative number, or no round step of it can be added up exactly enough. */
+size_t vbr_axis(double max, size_t want, double *step, double *top);
+
 /* trace.c: a --trace file (interval samples within runs), read, summed up and drawn. */
 struct vbr_tsample {
 	size_t label;          /* index into labels */
@@ -76,6 +81,7 @@ struct vbr_tsample {
 	bool warmup;
 	double start_secs, secs;
 	uint64_t bytes;
+	double bytes_per_sec;  /* as recorded: from the unrounded seconds */
 };
 struct vbr_trace {
 	char **labels;         /* owned, first-seen order */
@@ -102,7 +108,8 @@ int vbr_read_trace(struct vbr_trace *t, const char *text, size_t len, const char
 int vbr_trace_print(FILE *f, const struct vbr_trace *t);
 
 /* trace.c: the SVG line chart of the rate (MB/s) against time within each measured run
- * of label (NULL: the first); 0, -1 on a write error, -2 when there is no such label. */
+ * of label (NULL: the first); 0, -1 on a write error, -2 when there is no such label,
+ * -3 when its figures cannot be put on an axis (vbr_axis). */
 int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label);
 
 /* lies.c: the notes on the storage (vb_storage_note). */
@@ -123,6 +130,14 @@ void vbr_notes_drop(struct vb_dataset *d, size_t from);
  * there are none. */
 void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown);
 
+/* Rates read back stay below this (2^64 bytes/sec): vbench writes them as 64-bit counts. */
+#define VBR_RATE_LIMIT 18446744073709551616.0
+
+/* Whether v, the duration (rate false) or rate named what, can be a measured value:
+ * finite, not negative, 0 or not subnormal, and a rate below VBR_RATE_LIMIT. 0, or -1
+ * with the sentence in why ("secs 1e-310 is too small to be measured ..."). */
+int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n);
+
 /* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
 int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		double secs, double bps);
@@ -141,6 +156,9 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 /* The error for a file that added no run since m: names the runs skipped, else what; -1. */
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen);
+
+/* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
+void vbr_fmt_ratio(double r, char *buf, size_t n);
 
 /* print.c: shared with the SVG chart. */
 

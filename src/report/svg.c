@@ -74,6 +74,26 @@ double vbr_nice_step(double raw)
 	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
+size_t vbr_axis(double max, size_t want, double *step, double *top)
+{
+	if (!isfinite(max) || max < 0)
+		return 0;
+	if (max == 0)
+		max = 1;   /* nothing drawn above 0: an axis to 1 */
+	double s = vbr_nice_step(max / (double)want);
+	if (!(s > 0) || !isfinite(s))
+		return 0;
+	double n = ceil(max / s - 1e-9);
+	n = n < 1 ? 1 : n;
+	/* A round step near max / want is at most a few times want steps from max; more
+	 * would be a step lost in rounding, at the ends of the double range. */
+	if (!(n <= 4.0 * (double)want) || !isfinite(n * s))
+		return 0;
+	*step = s;
+	*top = n * s;
+	return (size_t)n;
+}
+
 /* Room below the axis for the labels: one line, or the height of the longest label
  * drawn at 35 degrees (about 6.6 px per character at font-size 12), then the axis title. */
 static double label_band(const struct vb_comparison *a, bool slanted)

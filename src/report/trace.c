@@ -40,32 +40,38 @@ int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsamp
 	return 0;
 }
 
-/* The samples of one measured run, in file order, as intervals; their count (the caller
- * frees *out). A run is the samples of one label and run number that are not warm-up. */
-static size_t run_samples(const struct vbr_trace *t, size_t label, uint64_t run,
-			  struct vb_interval **out)
+/* The samples of one measured run, in file order: as intervals, and their rates as
+ * recorded (a rate made again from seconds rounded to 6 decimals is off for short
+ * samples); their count. A run is the samples of one label and run number that are not
+ * warm-up. -1 without memory; the caller frees *out and *rates either way. */
+static long run_samples(const struct vbr_trace *t, size_t label, uint64_t run,
+			struct vb_interval **out, double **rates)
 {
 	size_t n = 0;
 	struct vb_interval *iv = malloc((t->n ? t->n : 1) * sizeof *iv);
+	double *r = malloc((t->n ? t->n : 1) * sizeof *r);
 
 	*out = iv;
-	if (iv == NULL)
-		return 0;
+	*rates = r;
+	if (iv == NULL || r == NULL)
+		return -1;
 	for (size_t i = 0; i < t->n; i++) {
 		const struct vbr_tsample *s = &t->s[i];
 		if (s->label == label && s->run == run && !s->warmup) {
 			iv[n].start_secs = s->start_secs;
 			iv[n].secs = s->secs;
 			iv[n].bytes = s->bytes;
+			r[n] = s->bytes_per_sec;
 			n++;
 		}
 	}
-	return n;
+	return (long)n;
 }
 
 /* Calls fn for each measured run of label once, in first-seen order. */
 static int each_run(const struct vbr_trace *t, size_t label,
-		    int (*fn)(void *arg, uint64_t run, const struct vb_interval *iv, size_t n),
+		    int (*fn)(void *arg, uint64_t run, const struct vb_interval *iv,
+			      const double *rate, size_t n),
 		    void *arg)
 {
 	for (size_t i = 0; i < t->n; i++) {
@@ -76,9 +82,11 @@ static int each_run(const struct vbr_trace *t, size_t label,
 		if (!first)
 			continue;
 		struct vb_interval *iv;
-		size_t n = run_samples(t, label, s->run, &iv);
-		int rc = iv == NULL ? -1 : fn(arg, s->run, iv, n);
+		double *rate;
+		long n = run_samples(t, label, s->run, &iv, &rate);
+		int rc = n < 0 ? -1 : fn(arg, s->run, iv, rate, (size_t)n);
 		free(iv);
+		free(rate);
 		if (rc < 0)
 			return -1;
 	}
@@ -90,26 +98,29 @@ struct print_ctx {
 	const char *label;
 };
 
-static int print_run(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+static int print_run(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		     size_t n)
 {
 	struct print_ctx *p = arg;
-	double lo = INFINITY, hi = 0, bytes = 0, secs = 0;
+	double lo = INFINITY, hi = 0, bytes = 0, secs = 0, exact = 0;
 	struct vb_knee k;
 
 	for (size_t i = 0; i < n; i++) {
 		if (!(iv[i].secs > 0))
 			continue;
-		double r = (double)iv[i].bytes / iv[i].secs;
+		double r = rate[i];
 		lo = r < lo ? r : lo;
 		hi = r > hi ? r : hi;
 		bytes += (double)iv[i].bytes;
 		secs += iv[i].secs;
+		/* the sample's seconds before they were rounded, from its recorded rate */
+		exact += r > 0 ? (double)iv[i].bytes / r : iv[i].secs;
 	}
 	vb_text(p->f, p->label);
 	fprintf(p->f, " run %llu: %zu samples over %.1f s", (unsigned long long)run, n, secs);
 	if (secs > 0)
 		fprintf(p->f, ", %.1f to %.1f MB/s, %.1f MB/s in all", lo / 1e6, hi / 1e6,
-			bytes / secs / 1e6);
+			(exact > 0 ? bytes / exact : bytes / secs) / 1e6);
 	vb_knee_find(iv, n, &k);
 	if (k.found)
 		fprintf(p->f, "; knee at %.1f s: burst %.1f MB/s for the first %.1f MB, then %.1f "
@@ -146,13 +157,14 @@ struct svg_ctx {
 	size_t drawn;
 };
 
-static int extent(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+static int extent(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		  size_t n)
 {
 	struct svg_ctx *c = arg;
 	(void)run;
 	for (size_t i = 0; i < n; i++) {
 		double end = iv[i].start_secs + iv[i].secs;
-		double r = iv[i].secs > 0 ? (double)iv[i].bytes / iv[i].secs : 0;
+		double r = iv[i].secs > 0 ? rate[i] : 0;
 		c->x_max = end > c->x_max ? end : c->x_max;
 		c->y_max = r > c->y_max ? r : c->y_max;
 	}
@@ -163,7 +175,8 @@ static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
 				     "#8c564b", "#e377c2", "#7f7f7f"};
 #define N_COLORS (sizeof colors / sizeof colors[0])
 
-static int line(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
+static int line(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		size_t n)
 {
 	struct svg_ctx *c = arg;
 	const char *color = colors[c->drawn % N_COLORS];
@@ -174,7 +187,7 @@ static int line(void *arg, uint64_t run, const struct vb_interval *iv, size_t n)
 		if (!(iv[i].secs > 0))
 			continue;
 		double x = LEFT + (iv[i].start_secs + iv[i].secs / 2) / c->x_max * PW;
-		double y = TOP + PH - (double)iv[i].bytes / iv[i].secs / c->y_max * PH;
+		double y = TOP + PH - rate[i] / c->y_max * PH;
 		fprintf(c->f, "%.1f,%.1f ", x, y);
 	}
 	fputs("\"/>\n", c->f);
@@ -205,13 +218,13 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 		return -2;
 	if (each_run(t, l, extent, &c) < 0)
 		return -1;
-	if (!(c.x_max > 0))
-		c.x_max = 1;
-	double ystep = vbr_nice_step(c.y_max > 0 ? c.y_max / 1e6 / 5 : 1);
-	c.y_max = ceil(c.y_max / 1e6 / ystep) * ystep * 1e6;
-	if (!(c.y_max > 0))
-		c.y_max = ystep * 1e6;
-	double xstep = vbr_nice_step(c.x_max / 8);
+	double ystep, xstep, ytop, xtop;
+	size_t yticks = vbr_axis(c.y_max / 1e6, 5, &ystep, &ytop);
+	size_t xticks = vbr_axis(c.x_max, 8, &xstep, &xtop);
+	if (yticks == 0 || xticks == 0)
+		return -3;
+	c.y_max = ytop * 1e6;
+	c.x_max = xtop;
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s\n<svg xmlns=\"http://www.w3.org/"
 		"2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
@@ -219,13 +232,17 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 		H, LEFT);
 	vb_report_xml_text(f, t->labels[l]);
 	fputs(": write rate within each run</text>\n", f);
-	for (double y = 0; y <= c.y_max / 1e6 + ystep / 2; y += ystep) {
+	/* Counted ticks: a loop that adds a step until it passes the top would never end
+	 * where the step is lost in the sum. */
+	for (size_t i = 0; i <= yticks; i++) {
+		double y = (double)i * ystep;
 		double py = TOP + PH - y * 1e6 / c.y_max * PH;
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
 			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", LEFT, py,
 			LEFT + PW, py, LEFT - 6, py + 4, y);
 	}
-	for (double x = 0; x <= c.x_max + xstep / 2; x += xstep) {
+	for (size_t i = 0; i <= xticks; i++) {
+		double x = (double)i * xstep;
 		double px = LEFT + x / c.x_max * PW;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n", px,
 			TOP + PH + 18, x);

@@ -57,6 +57,34 @@ expect_out "^- flushy: $notes" "markdown: the flush verdict, intact"
 run_vb report --format json "$fcsv"
 expect_out "^    \{\"label\": \"flushy\", \"text\": \"$notes" "JSON: storage_notes intact"
 
+# Numbers no clock measured are refused where they are read (issue 32): a trace whose
+# sample ends at infinity or lasts a subnormal time once looped the chart's ticks
+# forever, filling the disk; a rate of 1.7e308 gave a verdict of bare digits.
+tr="$SCRATCH/trace"
+mkdir -p "$tr"
+for bad in "0,1e308,1e308:start_secs \\+ secs inf is not a finite" \
+	"0,0,5e-324:secs 4.94066e-324 is too small to be measured" \
+	"0,0,1e-310:secs 1e-310 is too small to be measured"; do
+	printf 'label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\nx,1,%s,1048576,0\r\n' \
+		"${bad%%:*}" >"$tr/t.csv"
+	RC=0
+	timeout 20 "$VBENCH" report --svg "$tr/t.svg" "$tr/t.csv" >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
+	OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err")
+	expect_rc 1 "trace sample ${bad%%:*} refused, in bounded time"
+	expect_err "t.csv:2: ${bad#*:}" "and the value is named"
+	check "no chart and no temporary file are left" sh -c '[ -z "$(ls -A "$1" | grep -v "^t.csv$")" ]' _ "$tr"
+	check "no infinite rate printed" sh -c 'case $1 in *inf*) exit 1;; esac' _ "$OUT"
+done
+# A trace's rates are the recorded ones, not remade from seconds rounded to 6 decimals.
+printf 'label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\nx,1,0,0.000000,0.001000,1048576,1077186062\r\n' >"$tr/t.csv"
+run_vb report "$tr/t.csv"
+expect_out '^x run 1: 1 samples over 0.0 s, 1077.2 to 1077.2 MB/s, 1077.2 MB/s in all' \
+	"trace: the recorded rate (1077186062 bytes/sec), not 1048.6 MB/s"
+printf 'label,run,bytes,secs,bytes_per_sec\na,1,100,1,100\na,2,100,1,110\nb,1,100,1,1.7e308\nb,2,100,1,1.6e308\n' >"$SCRATCH/absurd.csv"
+run_vb report "$SCRATCH/absurd.csv"
+expect_rc 1 "a rate of 1.7e308 bytes/sec is refused"
+expect_err 'absurd.csv:4: bytes_per_sec 1.7e\+308 bytes/sec is beyond any measured rate' "and named"
+
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
 1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)
