@@ -679,6 +679,53 @@ static void test_netbsd_partition_size(void **state)
 
 /* Finding 8: the file systems that buffer what --direct asks to write directly, as their
  * kernels do it; finding 9: a raw disk is never cached. */
+/* NetBSD's vnd_cget (sys/dev/vnd.c) as the kernel answers VNDIOCGET: units below
+ * cd_ndevs without a device or not configured give 0/0, the rest ENXIO. */
+struct fake_vnd { int ndevs; int unit[2]; uint64_t ino[2]; int fail_at; };
+
+static int f_vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
+{
+	const struct fake_vnd *v = ctx;
+
+	if (unit == v->fail_at) {
+		errno = EPERM;
+		return -1;
+	}
+	if (unit >= v->ndevs) {
+		errno = ENXIO;
+		return -1;
+	}
+	*dev = *ino = 0;
+	for (int i = 0; i < 2; i++)
+		if (v->unit[i] == unit) {
+			*dev = 0x1a00;
+			*ino = v->ino[i];
+		}
+	return 0;
+}
+
+/* Finding 6: the walk goes on past a unit with no device (0/0, not ENXIO) and past 256,
+ * and stops at the first ENXIO. */
+static void test_netbsd_vnd_walk(void **state)
+{
+	struct vb_bsd_backing out[4];
+	char names[4][16], why[128];
+	struct fake_vnd v = {300, {1, 290}, {12, 34}, -1};
+
+	(void)state;
+	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), 2);
+	assert_string_equal(out[0].unit, "vnd1");
+	assert_string_equal(out[1].unit, "vnd290");
+	assert_true(out[1].has_id && out[1].dev == 0x1a00 && out[1].ino == 34);
+	v.ndevs = 0;
+	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), 0);
+	v = (struct fake_vnd){8, {1, 2}, {12, 34}, 5};
+	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), -1);
+	assert_string_equal(why, "VNDIOCGET vnd5: Operation not permitted");
+	v.fail_at = -1;
+	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 1, why, sizeof why), -1);
+}
+
 static void test_cache_truth(void **state)
 {
 	(void)state;
@@ -719,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_netbsd_block_names),
 		cmocka_unit_test(test_netbsd_partition_size),
 		cmocka_unit_test(test_cache_truth),
+		cmocka_unit_test(test_netbsd_vnd_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

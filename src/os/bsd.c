@@ -483,7 +483,23 @@ static long sys_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size
 #endif
 }
 
-#if (defined(__NetBSD__) && VB_VNDIOCGET) || (defined(__DragonFly__) && defined(VNIOCGET))
+#if defined(__NetBSD__) && VB_VNDIOCGET
+/* VNDIOCGET of unit on the vnd node open as *ctx. */
+static int vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
+{
+	struct vnd_user vnu;
+
+	memset(&vnu, 0, sizeof vnu);
+	vnu.vnu_unit = unit;
+	if (ioctl(*(int *)ctx, VNDIOCGET, &vnu) != 0)
+		return -1;
+	*dev = (uint64_t)vnu.vnu_dev;
+	*ino = (uint64_t)vnu.vnu_ino;
+	return 0;
+}
+#endif
+
+#if defined(__DragonFly__) && defined(VNIOCGET)
 /* One vnode disk more in c->backs; its name goes to c->store, 16 bytes a unit, and is
  * pointed to by backings_done once the list is whole (realloc may move the store). */
 static bool add_backing(struct sysctx *c, long k, uint64_t dev, uint64_t ino,
@@ -535,9 +551,8 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	return k;
 #elif defined(__NetBSD__) && VB_VNDIOCGET
 	/* vnd(4): VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and
-	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c), 0 for a unit not in
-	 * use; vnconfig(8) -l asks each unit that has a node in /dev, vbench every unit
-	 * below 256 (ENXIO: no such unit). */
+	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); vnconfig(8)
+	 * -l asks each unit that has a node in /dev, vbench every unit (vb_bsd_vnd_walk). */
 	char node[32];
 	int raw = 3;
 	size_t rl = sizeof raw;
@@ -560,31 +575,15 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		snprintf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
-	long k = 0;
-	for (int unit = 0; unit < 256; unit++) {
-		struct vnd_user vnu;
-		memset(&vnu, 0, sizeof vnu);
-		vnu.vnu_unit = unit;
-		if (ioctl(fd, VNDIOCGET, &vnu) != 0) {
-			if (errno == ENXIO)
-				continue;
-			snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (vnu.vnu_dev == 0 && vnu.vnu_ino == 0)
-			continue;
-		char name[16];
-		snprintf(name, sizeof name, "vnd%d", unit);
-		if (!add_backing(c, k, (uint64_t)vnu.vnu_dev, (uint64_t)vnu.vnu_ino, name)) {
-			snprintf(why, wn, "%s", strerror(ENOMEM));
-			close(fd);
-			return -1;
-		}
-		k++;
-	}
+	c->backs = calloc(256, sizeof *c->backs);
+	c->store = calloc(256, 16);
+	long k = c->backs && c->store ? vb_bsd_vnd_walk(vnd_get, &fd, c->backs,
+							 (char (*)[16])c->store, 256, why, wn) : -1;
+	if (k < 0 && (c->backs == NULL || c->store == NULL))
+		snprintf(why, wn, "%s", strerror(ENOMEM));
 	close(fd);
-	return backings_done(c, k, out);
+	*out = c->backs;
+	return k;
 #elif defined(__DragonFly__) && defined(VNIOCGET)
 	/* vn(4): VNIOCGET fills vnu_dev and vnu_ino with the file's va_fsid and va_fileid,
 	 * "swap" in vnu_file for a swap-backed unit, ENXIO for a unit that does not exist

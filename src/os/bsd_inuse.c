@@ -365,6 +365,37 @@ long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t ma
 	return k;
 }
 
+long vb_bsd_vnd_walk(int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino),
+		     void *ctx, struct vb_bsd_backing *out, char (*names)[16], size_t max,
+		     char *why, size_t wn)
+{
+	long k = 0;
+
+	/* vnd_cget (sys/dev/vnd.c) answers a unit with no device, or one not configured,
+	 * with vnu_dev and vnu_ino 0; ENXIO only for a unit at or past vnd_cd.cd_ndevs, the
+	 * end of the driver's units, where the walk stops. */
+	for (int unit = 0; unit < 65536; unit++) {
+		uint64_t dev = 0, ino = 0;
+		if (get(ctx, unit, &dev, &ino) != 0) {
+			if (errno == ENXIO)
+				return k;
+			snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
+			return -1;
+		}
+		if (dev == 0 && ino == 0)
+			continue;
+		if ((size_t)k == max) {
+			snprintf(why, wn, "more than %zu vnd(4) units are configured", max);
+			return -1;
+		}
+		snprintf(names[k], sizeof names[k], "vnd%d", unit);
+		out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
+		k++;
+	}
+	snprintf(why, wn, "VNDIOCGET answers for 65536 vnd(4) units and more");
+	return -1;
+}
+
 char *vb_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx,
 			size_t *len)
 {
