@@ -272,6 +272,7 @@ struct fake {
 	const struct vb_bsd_backing *backs;
 	long n_backs;
 	const char *confxml;       /* geom_busy, when set; "" fails */
+	const char *disknames;     /* hw.disknames or kern.disks, when set; "" fails */
 };
 
 static bool f_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n)
@@ -354,11 +355,23 @@ static int f_geom_busy(void *ctx, const char *disk, const char *target, int own_
 	return vb_bsd_geom_busy(f->confxml, disk, target, own_r, own_w, holder, n);
 }
 
+static const char *f_disknames(void *ctx, char *why, size_t wn)
+{
+	const struct fake *f = ctx;
+
+	if (f->disknames[0] == '\0') {
+		snprintf(why, wn, "sysctl hw.disknames: %s", strerror(EPERM));
+		return NULL;
+	}
+	return f->disknames;
+}
+
 /* A system of NetBSD's kind (wedges, swapctl) or DragonFly's (neither: no wedge call). */
 static struct vb_bsd_sys fake_sys(struct fake *f, bool wedges)
 {
 	struct vb_bsd_sys sys = {f, f_devname, f_stat, wedges ? f_wedge_parent : NULL, NULL,
-				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL, 0, 1};
+				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL,
+				 f->disknames ? f_disknames : NULL, 0, 1};
 	return sys;
 }
 
@@ -401,7 +414,7 @@ static void test_netbsd_wedges(void **state)
 {
 	const struct vb_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}, {"tmpfs", "/tmp", "tmpfs"}};
 	const struct vb_bsd_swap swp[] = {{"/dev/dk2", 0, false}};
-	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL, NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = chr(0xa801);
 	char holder[512];
@@ -424,6 +437,41 @@ static void test_netbsd_wedges(void **state)
 	f.wedges = NULL;
 	fi = chr(0xa802);
 	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+}
+
+/* Finding 5: a cgd, RAIDframe or ccd unit (NetBSD hw.disknames, as iostati_getnames
+ * writes it) or a device-mapper disk (DragonFly kern.disks, "mapper/NAME") holds disks
+ * no mount shows: every other disk is refused while one is configured. */
+static void test_stacked_units(void **state)
+{
+	const struct vb_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL,
+			 "wd0 wd1 cd0 dk0 dk1 dk2"};
+	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_fileinfo fi = chr(0x0308);   /* rwd1d, nothing mounted on it */
+	char holder[512], unit[32];
+
+	(void)state;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	f.disknames = "wd0 wd1 cd0 dk0 dk1 dk2 cgd0";
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: cgd0 is configured, and "
+			    "vbench cannot see which disks it is made of; it refuses every other "
+			    "disk while one is");
+	f.disknames = "";
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, "sysctl hw.disknames"));
+	/* a mount on the disk is still named first */
+	f.disknames = "wd0 raid0";
+	fi = chr(0x0300);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_true(vb_bsd_stacked_unit("wd0 raid0", "wd0", unit, sizeof unit));
+	assert_string_equal(unit, "raid0");
+	assert_true(vb_bsd_stacked_unit("ld0 ccd1", "ld0", unit, sizeof unit));
+	assert_true(vb_bsd_stacked_unit("da0 vn0 mapper/cryptroot", "da0", unit, sizeof unit));
+	assert_string_equal(unit, "mapper/cryptroot");
+	assert_false(vb_bsd_stacked_unit("da0 vn0 md0 cd0 raidx", "da0", unit, sizeof unit));
+	assert_false(vb_bsd_stacked_unit("cgd0", "cgd0", unit, sizeof unit));
 }
 
 /* DragonFly's vm.swap_info_array as sysctl_vm_swap_info (sys/vm/vm_swap.c) fills it: one
@@ -461,7 +509,7 @@ static void test_dragonfly_swap(void **state)
 					  {0, false, NULL}};
 	const struct vb_bsd_mount mnt[] = {{"/dev/da0s1a", "/", "ufs"}};
 	struct vb_bsd_swap live[] = {{NULL, 0x30022, true}};
-	struct fake f = {names, NULL, NULL, mnt, 1, live, 1, NULL, 0, NULL};
+	struct fake f = {names, NULL, NULL, mnt, 1, live, 1, NULL, 0, NULL, NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo fi = chr(0x30011);
 	char holder[512];
@@ -505,7 +553,7 @@ static void test_files_in_use(void **state)
 	/* vnd(4): VNDIOCGET's vnu_dev and vnu_ino (sys/dev/vnd.c) */
 	const struct vb_bsd_backing vnd[] = {{"vnd0", NULL, 6, 10, true}};
 	const struct vb_bsd_swap swp[] = {{"/dev/wd0b", 0, false}, {"/swapfile", 0, false}};
-	struct fake f = {NULL, files, NULL, NULL, 0, swp, 2, md, 2, NULL};
+	struct fake f = {NULL, files, NULL, NULL, 0, swp, 2, md, 2, NULL, NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, true);
 	char holder[512];
 	struct vb_fileinfo fi = reg(5, 77);
@@ -552,7 +600,7 @@ static void test_dragonfly_mount_sources(void **state)
 	};
 	struct vb_bsd_mount mnt[] = {{"/dev/serno/QM00001.s1a", "/", "ufs"},
 				     {"tmpfs", "/tmp", "tmpfs"}, {"procfs", "/proc", "procfs"}};
-	struct fake f = {names, nodes, NULL, mnt, 3, NULL, 0, NULL, 0, NULL};
+	struct fake f = {names, nodes, NULL, mnt, 3, NULL, 0, NULL, 0, NULL, NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo da0 = chr(0x10), da1 = chr(0x20);
 	char holder[512];
@@ -630,7 +678,7 @@ static void test_geom_read_grown(void **state)
 
 	const struct fake_name names[] = {{0x10, false, "ada0"}, {0, false, NULL}};
 	const struct vb_bsd_mount mnt[] = {{"zroot/ROOT/default", "/", "zfs"}};
-	struct fake f = {names, NULL, NULL, mnt, 1, NULL, -1, NULL, 0, ""};
+	struct fake f = {names, NULL, NULL, mnt, 1, NULL, -1, NULL, 0, "", NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo fi = chr(0x10);
 	char holder[512];
@@ -643,7 +691,7 @@ static void test_geom_read_grown(void **state)
 static void test_netbsd_block_names(void **state)
 {
 	const struct vb_bsd_mount mnt[] = {{"/dev/wd1a", "/home", "ffs"}};
-	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL, NULL};
 	struct vb_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = blk(0x000b);
 	char holder[512];
@@ -759,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_geom_consumers),
 		cmocka_unit_test(test_geom_own_open),
 		cmocka_unit_test(test_netbsd_wedges),
+		cmocka_unit_test(test_stacked_units),
 		cmocka_unit_test(test_dragonfly_swap),
 		cmocka_unit_test(test_files_in_use),
 		cmocka_unit_test(test_dragonfly_mount_sources),

@@ -240,6 +240,7 @@ struct sysctx {
 	char *conftxt;          /* FreeBSD: kern.geom.conftxt, read once */
 	bool conftxt_read;
 	char (*volumes)[1024];  /* DragonFly: each HAMMER mount's volumes, joined by ':' */
+	char *disknames;        /* NetBSD, DragonFly: the kernel's list of disks */
 };
 
 static bool sys_devname(void *ctx, uint64_t rdev, bool blk, char *buf, size_t n)
@@ -271,11 +272,35 @@ static int sys_stat(void *ctx, const char *path, struct vb_fileinfo *fi)
 	return 0;
 }
 
-#if VB_GEOM || defined(__DragonFly__)
+#if VB_GEOM || defined(__DragonFly__) || defined(__NetBSD__)
 /* A sysctl by name (ctx) for vb_bsd_read_grown. */
 static int sysctl_get(void *ctx, void *buf, size_t *len)
 {
 	return sysctlbyname((const char *)ctx, buf, len, NULL, 0);
+}
+#endif
+
+#if defined(__DragonFly__) || defined(__NetBSD__)
+/* NetBSD's hw.disknames names every disk attached (iostati_getnames, sys/kern/
+ * subr_iostat.c), and cgd, RAIDframe and ccd attach theirs when configured
+ * (cgd_ioctl_set, sys/dev/cgd.c; raidinit, rf_netbsdkintf.c; ccdioctl CCDIOCSET, ccd.c);
+ * DragonFly's kern.disks names every disk (sysctl_disks, sys/kern/subr_disk.c), a
+ * device-mapper one as "mapper/NAME" (dm_dev_create, sys/dev/disk/dm/dm_dev.c). */
+static const char *sys_disknames(void *ctx, char *why, size_t wn)
+{
+	struct sysctx *c = ctx;
+#if defined(__NetBSD__)
+	const char *name = "hw.disknames";
+#else
+	const char *name = "kern.disks";
+#endif
+	size_t len;
+
+	if (c->disknames == NULL)
+		c->disknames = vb_bsd_read_grown(sysctl_get, (void *)name, &len);
+	if (c->disknames == NULL)
+		snprintf(why, wn, "sysctl %s: %s", name, strerror(errno));
+	return c->disknames;
 }
 #endif
 
@@ -643,9 +668,12 @@ static void sys_init(struct vb_bsd_sys *sys, struct sysctx *c)
 {
 	memset(c, 0, sizeof *c);
 	*sys = (struct vb_bsd_sys){c, sys_devname, sys_stat, NULL, NULL, sys_mounts, sys_swaps,
-				   sys_backings, NULL, 0, 0};
+				   sys_backings, NULL, NULL, 0, 0};
 #if defined(__NetBSD__) && defined(DIOCGWEDGEINFO)
 	sys->wedge_parent = sys_wedge_parent;
+#endif
+#if defined(__DragonFly__) || defined(__NetBSD__)
+	sys->disknames = sys_disknames;
 #endif
 #if VB_GEOM
 	sys->geom_disk = sys_geom_disk;
@@ -662,6 +690,7 @@ static void sys_done(struct sysctx *c)
 	free(c->store);
 	free(c->conftxt);
 	free(c->volumes);
+	free(c->disknames);
 }
 
 int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)

@@ -216,6 +216,56 @@ static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
 	return 1;
 }
 
+bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n)
+{
+	static const char *const drivers[] = {"cgd", "raid", "ccd"};
+
+	for (const char *p = disknames; *p;) {
+		size_t len = strcspn(p, " \n"), k = 0;
+		char name[128];
+		if (len > 0 && len < sizeof name) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			bool stacked = strncmp(name, "mapper/", 7) == 0;
+			for (size_t i = 0; i < 3 && !stacked; i++) {
+				k = strlen(drivers[i]);
+				stacked = strncmp(name, drivers[i], k) == 0 && is_digit(name[k]);
+			}
+			if (stacked && strcmp(name, disk) != 0) {
+				vb_os_copy(unit, n, name);
+				return true;
+			}
+		}
+		p += len;
+		p += strspn(p, " \n");
+	}
+	return false;
+}
+
+/* Whether a disk stacked on others is configured (NetBSD cgd, raid, ccd; DragonFly dm):
+ * their kernels hold their components open without a mount to show it, and vbench does
+ * not ask them which (cgdconfig -l, raidctl -s, dmsetup deps do), so every other disk is
+ * refused while one is. -1 with why in holder, else 0. */
+static int stacked_on(const struct vb_bsd_sys *sys, const char *disk, char *holder, size_t n)
+{
+	char why[256], unit[128];
+	const char *names;
+
+	if (sys->disknames == NULL)
+		return 0;
+	if ((names = sys->disknames(sys->ctx, why, sizeof why)) == NULL) {
+		snprintf(holder, n, "cannot list the system's disks: %s; vbench refuses a disk "
+			 "it cannot check", why);
+		return -1;
+	}
+	if (!vb_bsd_stacked_unit(names, disk, unit, sizeof unit))
+		return 0;
+	snprintf(holder, n, "cannot tell whether it is in use: %s is configured, and vbench "
+		 "cannot see which disks it is made of; it refuses every other disk while one "
+		 "is", unit);
+	return -1;
+}
+
 int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *fi,
 			char *holder, size_t n)
 {
@@ -275,6 +325,8 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
 				vb_os_copy(first, sizeof first, holder);
 		}
 	}
+	if (!unsure && stacked_on(sys, disk, first, sizeof first) < 0)
+		unsure++;
 	if (unsure) {
 		vb_os_copy(holder, n, first);
 		return -1;

@@ -52,6 +52,9 @@ struct vb_bsd_sys {
 	 * when it cannot be read; NULL elsewhere. GEOM then answers for swap and ZFS. */
 	int (*geom_busy)(void *ctx, const char *disk, const char *target, int own_r, int own_w,
 			 char *holder, size_t n);
+	/* NetBSD and DragonFly: the kernel's list of its disks, names parted by spaces
+	 * (hw.disknames, kern.disks), or NULL with why; NULL where GEOM answers instead. */
+	const char *(*disknames)(void *ctx, char *why, size_t wn);
 	/* What vbench's own descriptor of the target holds open: a read, a write (0 or 1
 	 * each; both 0 when the check is made before the open). */
 	int own_r, own_w;
@@ -67,6 +70,12 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
  * the in-use check does: a wedge to its parent, a GEOM provider through GEOM, a
  * partition, slice or raw twin by its name, a link through the node it names. */
 bool vb_bsd_resolve(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n);
+
+/* The first unit in disknames (as vb_bsd_sys.disknames gives them) other than disk that
+ * is made of other disks without their mounts showing it: NetBSD's cgd, raid
+ * (RAIDframe) and ccd, DragonFly's device-mapper disks ("mapper/NAME": dm, dmirror)
+ * and ccd; into unit, false when there is none. */
+bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n);
 
 /* DragonFly's struct xswdev (sys/vm/vm_param.h of DragonFly; not among the compile
  * check's headers, and unlike FreeBSD's): an array of them is what sysctl
