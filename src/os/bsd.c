@@ -169,8 +169,9 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 #if defined(__NetBSD__)
 	/* DIOCGMEDIASIZE answers for the whole disk; a wedge's geometry is its own
 	 * (dk_set_geometry, sys/dev/dkwedge/dk.c), and a disklabel partition's size is
-	 * p_size sectors of d_secsize, the raw partition the whole disk: as NetBSD's own
-	 * getdiskinfo (sbin/fsck/partutil.c) reads them. */
+	 * d_partitions[DISKPART(st_rdev)].p_size sectors of d_secsize, the raw partition
+	 * the whole disk: as NetBSD's own getdiskinfo (sbin/fsck/partutil.c) reads them,
+	 * DIOCGWEDGEINFO first, then DIOCGDINFO. */
 	uint64_t part = 0;
 	struct dkwedge_info w;
 	struct stat st;

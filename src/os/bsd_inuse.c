@@ -49,8 +49,9 @@ static bool resolve_at(const struct vb_bsd_sys *sys, const char *name, char *dis
 	if (vb_bsd_disk_of(name, disk, n))
 		return true;
 	/* A name that is not a disk's may be an alias of one (DragonFly's serno/SERIAL.s1a,
-	 * part-by-uuid/..., made by make_dev_alias in sys/kern/subr_disk.c): the node it
-	 * leads to says which, by its own name. */
+	 * part-by-uuid/..., made by make_dev_alias in _setdiskinfo and disk_probe_slice,
+	 * sys/kern/subr_disk.c; devfs_alias_create makes it a link to the disk's node): the
+	 * node it leads to says which, by its own name. */
 	if (depth > 0)
 		return false;
 	snprintf(buf, sizeof buf, "/dev/%s", name);
