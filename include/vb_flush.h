@@ -1,10 +1,11 @@
 #ifndef VB_FLUSH_H
 #define VB_FLUSH_H
 
-/* Flushes that do no work: what a flush (the run's sync call) costs on the target against
- * what an ordinary small write costs there. A flush that costs no more than an empty
- * round trip, however much is dirty, persists nothing the write had not already: the
- * host ignores flushes, or the storage persists every write when it acknowledges it
+/* Flushes that do no work: what a flush (the run's sync call) costs on the target beside
+ * what an ordinary small write costs there, measured in pairs: each flush against a
+ * write made just before or after it. A flush that costs no more than a write, give or
+ * take a margin no real flush stays under, persists nothing the write had not already:
+ * the host ignores flushes, or the storage persists every write when it acknowledges it
  * (a power-loss-protected cache, or writing through). From inside a guest the two cannot
  * be told apart, so no verdict here ever says "durable": the best is "not proven". */
 
@@ -16,54 +17,58 @@
 enum vb_flush_verdict {
 	VB_FLUSH_NOT_RUN,      /* no probe was made (why says so when one was meant to be) */
 	VB_FLUSH_UNDECIDED,    /* the figures do not say either way, or the probe failed */
-	VB_FLUSH_NO_WORK,      /* a flush costs what a request costs, dirty or not */
-	VB_FLUSH_WORKS         /* a flush costs clearly more: something is being persisted */
+	VB_FLUSH_NO_WORK,      /* a flush reliably costs less than a write and the margin */
+	VB_FLUSH_WORKS         /* a flush reliably costs more than a write and the margin */
 };
 
-/* A flush is "no work" when it costs at most this many times a small write, dirty data
- * included, and "work" at this many times or more; in between the probe cannot tell.
- * Flushes and writes are compared by their fastest tenth (p10), the dirty flush by the
- * fastest of its rounds against the median small flush. */
-#define VB_FLUSH_SAME 2.0
-#define VB_FLUSH_MORE 3.0
-/* A flush after dirty data persists it only if it takes at least this share of the time
- * the data took to write: below it, however many times an empty flush it costs, it
- * moved nothing (microseconds of noise on a fast device are not work). */
-#define VB_FLUSH_DIRTY_SHARE 0.1
-/* Differences below this are the scheduler's and the clock's, not a device's: a flush
- * that costs less than this more than a write persisted nothing a write did not. */
-#define VB_FLUSH_NOISE_NS 20000.0
-/* Fewest write-and-flush pairs a verdict is made from. */
-#define VB_FLUSH_MIN_SAMPLES 5
+/* Pairs the full probe takes; the short one takes a quarter. */
+#define VB_FLUSH_MAX_PAIRS 64
+/* What a flush must cost beyond a small write to be work: a host fdatasync that reaches
+ * a disk with a volatile cache (real or virtual) costs a device round trip and a cache
+ * flush, 100 us and more; a flush the host ignores costs a request's round trip, which
+ * a write costs too. */
+#define VB_FLUSH_MARGIN_NS 50000
+/* The interval of the median difference is a distribution-free one (order statistics,
+ * the sign test's), at this confidence or more: noise from the scheduler only widens it. */
+#define VB_FLUSH_CONFIDENCE 0.99
+/* Fewest pairs such an interval exists for: all of 8 differences on one side of the
+ * median has a chance of 2 in 256, under 1%. */
+#define VB_FLUSH_MIN_PAIRS 8
 
-/* What the probe measured; every time in nanoseconds. */
+/* What the probe measured and what was concluded; every time in nanoseconds. */
 struct vb_flush_result {
 	int verdict;                  /* enum vb_flush_verdict */
 	bool full;                    /* --check-flush, not the short automatic form */
 	int call;                     /* enum vb_sync_call timed */
 	uint32_t write_bytes;         /* size of each small write */
-	uint64_t samples;             /* small writes each followed by the call */
-	uint64_t flush_p50_ns, flush_p99_ns;
-	uint64_t write_p50_ns;        /* the same writes without the call */
-	uint64_t flush_p10_ns;        /* the fastest tenth, which the verdict compares: load */
-	uint64_t write_p10_ns;        /* from elsewhere only ever adds time */
-	uint64_t dirty_bytes;         /* written just before one more call; 0: not done */
-	uint64_t dirty_write_ns;      /* the writes of those bytes */
-	uint64_t dirty_flush_ns;      /* that call (of three rounds, the fastest call's) */
+	uint64_t samples;             /* pairs recorded */
+	uint64_t flush_ns[VB_FLUSH_MAX_PAIRS];   /* pair i: a write followed by the call, */
+	uint64_t write_ns[VB_FLUSH_MAX_PAIRS];   /* the call's time; and a plain write's */
+	/* Set by vb_flush_decide from the pairs: */
+	int64_t diff_p50_ns;          /* median of flush - write */
+	int64_t diff_lo_ns, diff_hi_ns;   /* its interval */
+	double confidence;            /* of that interval; 0: too few pairs for one */
+	uint64_t flush_p50_ns, flush_p99_ns, write_p50_ns;
+	/* Set by the probe: */
 	uint64_t calls;               /* sync calls the probe made in all */
 	uint64_t bytes;               /* bytes the probe wrote in all */
 	double secs;                  /* how long the probe took */
-	char why[160];                /* not run or undecided: the reason */
+	int stop;                     /* the stop flag that ended it (a signal, or
+				       * VB_STOPFLAG_TIMEOUT), 0 when none did */
+	char leftover[64];            /* the name of the probe's file, when it could not be
+				       * removed and is left behind; "" otherwise */
+	int leftover_err;             /* why it could not be */
+	char why[200];                /* not run or undecided: the reason */
 };
 
-/* Sets r->verdict from its figures (pure): NO_WORK, WORKS or UNDECIDED as above. A
- * result that already says why (the probe failed, or was skipped) is left as it is. */
+/* Sets r's figures and verdict from its pairs (pure): WORKS when the interval of the
+ * median difference lies above VB_FLUSH_MARGIN_NS, NO_WORK when below it, UNDECIDED
+ * otherwise (straddling it, or too few pairs for an interval). A result that already
+ * says why (the probe failed, or was skipped) keeps its verdict. */
 void vb_flush_decide(struct vb_flush_result *r);
 
-/* The verdict's sentence for the summary, without "# ": "flush: 38 us p50 (a 4 KiB
- * write: 35 us): flushes do no work here - ...". write_cache is what the guest's kernel
- * believes of the disk's cache ("write back", "write through", "" unknown), where is where
- * it was read. Returns 0 when there is nothing to say. */
+/* The verdict's sentence for the summary, without "# ", at most 158 characters: the
+ * figures the verdict used and the verdict. Returns 0 when there is nothing to say. */
 int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n);
 
 /* The sentence about the guest's own belief, or 0 when it is not known. */

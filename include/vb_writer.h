@@ -36,7 +36,9 @@ enum vb_acquire {
 	VB_ACQ_NAMED,     /* name in dirfd, which must still be the file id describes */
 	VB_ACQ_DISK,      /* a duplicate of held_fd: the disk opened once for the session, or
 			   * the file written before the clock (vb_target.fill_first) */
-	VB_ACQ_SINK       /* name in dirfd, which must still be the sink id describes */
+	VB_ACQ_SINK,      /* name in dirfd, which must still be the sink id describes */
+	VB_ACQ_DEVICE     /* name in dirfd opened again, which must still be the device id
+			   * describes: flags of its own beside the session's descriptor */
 };
 
 /* Called between writes, at most once per tick interval or when a status line is due;
@@ -50,10 +52,11 @@ typedef uint64_t (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t n
 struct vb_write_plan {
 	enum vb_acquire acquire;
 	int dirfd;
-	const char *name;             /* VB_ACQ_NEWNAME, _NAMED, _SINK */
+	const char *name;             /* VB_ACQ_NEWNAME, _NAMED, _SINK, _DEVICE */
 	int held_fd;                  /* VB_ACQ_DISK */
 	struct vb_open_req req;
-	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; SINK: rdev) */
+	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; SINK, DEVICE:
+				       * rdev) */
 	bool check_in_use;            /* ask the platform whether anything is layered on it */
 	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
 	bool defer_release;           /* the file has no name: free it after the clock stops */

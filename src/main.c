@@ -660,6 +660,11 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 		vb_out_error(stderr, msg);
 		vb_out_error(stderr, what);
 	}
+	if (a->session.flush.stop == VB_STOPFLAG_TIMEOUT && !res->aborted) {
+		snprintf(msg, sizeof msg, "a call of the flush probe outlasted --timeout %g; the "
+			 "probe was stopped", a->cfg.timeout_secs);
+		vb_out_error(stderr, msg);
+	}
 	if (st == VB_OK)
 		return EXIT_OK;
 	return last != NULL && last->direct_refused ? EXIT_SETUP : EXIT_IO;
@@ -692,6 +697,13 @@ static int run(struct app *a)
 	 * hang too, so the target is left exactly as it is. */
 	if (!res.aborted && !cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
+	if (a->session.flush.leftover[0] != '\0') {
+		char msg[4500];
+		vb_out_error(stderr, vb_target_probe_leftover(&a->target, a->session.flush.leftover,
+							      a->session.flush.leftover_err, msg,
+							      sizeof msg));
+		status = EXIT_IO;
+	}
 	bool rows_kept = a->csv.fd >= 0 && !a->csv_failed;   /* before the close */
 	if (!close_outputs(a) || a->csv_failed || a->trace_failed)
 		status = EXIT_IO;

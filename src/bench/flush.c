@@ -8,13 +8,11 @@
 #include "vb_hist.h"
 #include "vb_os.h"
 
-/* Slots the small writes cycle through, so that no write waits for the one before it
- * at the same place. */
+/* Slots the small writes cycle through, at most, so that no write waits for the one
+ * before it at the same place. */
 #define SLOTS 64
-/* The dirty data is written in pieces of this size. */
+/* The area is first written in pieces of this size. */
 #define PIECE ((size_t)1 << 20)
-/* Times the dirty data is written and flushed. */
-#define DIRTY_ROUNDS 3
 
 struct probe {
 	const struct vb_io_ops *ops;
@@ -98,76 +96,28 @@ static bool over_budget(const struct probe *b)
 	       (double)(now(b) - b->start_ns) / 1e9 > b->c->budget_secs;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
-
-	return a < c ? -1 : a > c;
-}
-
-static uint64_t pct(uint64_t *v, uint64_t n, double q)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_u64);
-	uint64_t i = (uint64_t)(q * (double)(n - 1) + 0.5);
-	return v[i < n ? i : n - 1];
-}
-
-/* Pairs of a plain write and a write with the call, alternating so that both see the
- * same state of the device; then the call after dirty bytes. */
-static int measure(struct probe *b, size_t wsz, uint64_t dirty)
+/* The pairs: a plain write, and a write followed by the call whose time is recorded,
+ * the order alternating so that a drift of the device favours neither; each on slots of
+ * its own, cycling through the area. */
+static void measure(struct probe *b, size_t wsz, uint64_t slots)
 {
 	struct vb_flush_result *o = b->out;
-	uint64_t want = b->c->full ? 64 : 16, ns;
-	uint64_t *fl = calloc((size_t)want, sizeof *fl), *wr = calloc((size_t)want, sizeof *wr);
-	int rc = 0;
+	uint64_t want = b->c->full ? VB_FLUSH_MAX_PAIRS : VB_FLUSH_MAX_PAIRS / 4, ns;
 
-	if (fl == NULL || wr == NULL) {
-		free(fl);
-		free(wr);
-		return fail(b, "memory", ENOMEM);
-	}
-	for (uint64_t i = 0; i < want && rc == 0; i++) {
+	for (uint64_t i = 0; i < want; i++) {
 		if (stopped(b) || over_budget(b))
-			break;
-		uint64_t slot = (2 * i) % SLOTS;
-		if (put(b, wsz, slot * wsz, &wr[i]) != 0 ||
-		    put(b, wsz, (slot + 1) * wsz, &ns) != 0 ||
-		    flush(b, (slot + 1) * wsz, &fl[i]) != 0)
-			rc = -1;
-		else
-			o->samples++;
+			return;
+		uint64_t plain = (2 * i) % slots, synced = (2 * i + 1) % slots;
+		uint64_t *w = &o->write_ns[i], *f = &o->flush_ns[i];
+		int rc = i % 2 == 0
+			 ? put(b, wsz, plain * wsz, w) || put(b, wsz, synced * wsz, &ns) ||
+			   flush(b, synced * wsz, f)
+			 : put(b, wsz, synced * wsz, &ns) || flush(b, synced * wsz, f) ||
+			   put(b, wsz, plain * wsz, w);
+		if (rc != 0)
+			return;
+		o->samples++;
 	}
-	if (rc == 0 && o->samples > 0) {
-		o->flush_p10_ns = pct(fl, o->samples, 0.10);
-		o->flush_p50_ns = pct(fl, o->samples, 0.50);
-		o->flush_p99_ns = pct(fl, o->samples, 0.99);
-		o->write_p10_ns = pct(wr, o->samples, 0.10);
-		o->write_p50_ns = pct(wr, o->samples, 0.50);
-	}
-	free(fl);
-	free(wr);
-	if (rc != 0)
-		return rc;
-	/* The dirty data and its flush, DIRTY_ROUNDS times; the fastest round counts, since a
-	 * delay from elsewhere (the scheduler, another program) only ever adds time, while a
-	 * cache that persists on a flush makes every round slow. */
-	uint64_t base = (uint64_t)SLOTS * wsz;
-	for (int round = 0; round < DIRTY_ROUNDS && !stopped(b) && !over_budget(b); round++) {
-		uint64_t wrote = 0, fl_ns;
-		for (uint64_t off = 0; off < dirty; off += PIECE) {
-			if (put(b, PIECE, base + off, &ns) != 0)
-				return -1;
-			wrote += ns;
-		}
-		if (flush(b, base + dirty, &fl_ns) != 0)
-			return -1;
-		if (o->dirty_bytes == 0 || fl_ns < o->dirty_flush_ns) {
-			o->dirty_flush_ns = fl_ns;
-			o->dirty_write_ns = wrote;
-		}
-		o->dirty_bytes = dirty;
-	}
-	return 0;
 }
 
 void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
@@ -177,7 +127,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	struct probe b = {ops, &p, c, out, -1, NULL, 0, 0};
 	struct vb_run r;
 	size_t wsz = c->align > 4096 ? c->align : 4096;
-	uint64_t dirty = c->full ? 8 * PIECE : PIECE, ns;
+	uint64_t slots = SLOTS, ns;
 
 	memset(out, 0, sizeof *out);
 	out->full = c->full;
@@ -185,25 +135,37 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	out->write_bytes = (uint32_t)wsz;
 	b.start_ns = now(&b);
 	/* The probe asks the device, not the page cache: direct, and nothing but the call
-	 * makes a write durable. */
+	 * makes a write durable, whatever the runs used. */
 	p.req.direct = true;
 	p.req.dsync = false;
 	p.truncate = false;
-	uint64_t area = (uint64_t)SLOTS * wsz + dirty;
-	if (c->max_bytes > 0 && area > c->max_bytes) {
+	/* On a disk, only what the runs wrote: two slots at the least. */
+	if (c->max_bytes > 0 && c->max_bytes / wsz < slots)
+		slots = c->max_bytes / wsz;
+	if (slots < 2) {
 		out->verdict = VB_FLUSH_NOT_RUN;
 		snprintf(out->why, sizeof out->why, "the runs wrote less of the disk than the %llu "
-			 "bytes the probe writes", (unsigned long long)area);
+			 "bytes the probe needs", (unsigned long long)(2 * wsz));
 		return;
 	}
+	uint64_t area = slots * wsz;
 	memset(&r, 0, sizeof r);
 	b.fd = vb_write_open(ops, &p, &r);
+	if (b.fd < 0 && p.acquire == VB_ACQ_NEWNAME && r.detail[0] != '\0' && r.err != ESTALE) {
+		/* Made, but it could not be unlinked: the caller names it. */
+		snprintf(out->leftover, sizeof out->leftover, "%s", p.name);
+		out->leftover_err = r.err;
+		out->verdict = VB_FLUSH_UNDECIDED;
+		snprintf(out->why, sizeof out->why, "the probe's file could not be removed: %s",
+			 strerror(r.err));
+		goto done;
+	}
 	if (b.fd < 0) {
 		fail(&b, r.err == EINVAL ? "direct open (the filesystem may not support direct "
 		     "I/O)" : "open", r.err);
 		goto done;
 	}
-	b.buf = vb_os_aligned_alloc(wsz > 4096 ? wsz : 4096, PIECE > wsz ? PIECE : wsz);
+	b.buf = vb_os_aligned_alloc(wsz > 4096 ? wsz : 4096, PIECE);
 	if (b.buf == NULL) {
 		fail(&b, "memory", ENOMEM);
 		goto close;
@@ -211,7 +173,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	/* Different bytes everywhere (xorshift), so no layer can store a write as a
 	 * pattern or a copy of another. */
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ ops->now_ns(ops->ctx);
-	for (size_t i = 0; i + 8 <= (PIECE > wsz ? PIECE : wsz); i += 8) {
+	for (size_t i = 0; i + 8 <= PIECE; i += 8) {
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
@@ -227,7 +189,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	if (rc == 0)
 		rc = flush(&b, area, &ns);
 	if (rc == 0)
-		measure(&b, wsz, dirty);
+		measure(&b, wsz, slots);
 close:
 	watch(&b, VB_STAGE_CLOSE, 0, now(&b));
 	ops->close(ops->ctx, b.fd);
@@ -236,14 +198,19 @@ close:
 	vb_os_aligned_free(b.buf);
 done:
 	out->secs = (double)(now(&b) - b.start_ns) / 1e9;
-	if (out->why[0] != '\0')
-		return;
+	bool failed = out->why[0] != '\0';
+	/* A stop (a signal, or a call that outlasted --timeout) is said as such, even when
+	 * it made a call fail. */
 	if (stopped(&b)) {
-		snprintf(out->why, sizeof out->why, "stopped");
-	} else if (out->samples < VB_FLUSH_MIN_SAMPLES && c->budget_secs > 0) {
+		out->stop = atomic_load(p.stop);
+		out->verdict = VB_FLUSH_NOT_RUN;
+		snprintf(out->why, sizeof out->why, "%s", out->stop == VB_STOPFLAG_TIMEOUT
+			 ? "stopped: a call outlasted --timeout" : "stopped");
+	}
+	vb_flush_decide(out);
+	if (!failed && !stopped(&b) && out->confidence <= 0 && c->budget_secs > 0) {
+		out->verdict = VB_FLUSH_NOT_RUN;
 		snprintf(out->why, sizeof out->why, "it would cost more than 1%% of the run "
 			 "(--check-flush makes it anyway)");
-	} else {
-		vb_flush_decide(out);
 	}
 }

@@ -201,7 +201,10 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 }
 
 /* The plan of the probe: a file of its own beside the target's (never the file the user
- * keeps or named), or the disk itself, where the runs have already written. */
+ * keeps or named), or the disk itself, where the runs have already written, opened
+ * again: the session's descriptor has the runs' flags (buffered, O_DSYNC), which fcntl
+ * cannot take off everywhere (Linux's F_SETFL ignores O_DSYNC, fcntl(2)). The session's
+ * descriptor still holds the disk meanwhile. */
 static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_plan *plan)
 {
 	const struct vb_config *cfg = c->cfg;
@@ -209,8 +212,11 @@ static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_pl
 	vb_plan_build(cfg, t, cfg->warmup_runs + cfg->runs + 1, false, plan);
 	plan->stop = &c->io->flags->stop;
 	plan->watch = c->io->watch;
-	if (t->kind == VB_TGT_DISK)
+	if (t->kind == VB_TGT_DISK) {
+		plan->acquire = VB_ACQ_DEVICE;
+		plan->name = t->name;
 		return;
+	}
 	plan->check_in_use = false;
 	plan->truncate = false;
 	if (t->kind == VB_TGT_DIR && t->anon) {
@@ -240,7 +246,7 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 			return;
 		snprintf(fr.why, sizeof fr.why, "the target is a data sink");
 	} else if (!cfg->check_flush &&
-		   (VB_FLUSH_MIN_SAMPLES + 2) * (c->least_sync_secs > 0 ? c->least_sync_secs : 0) >
+		   (VB_FLUSH_MIN_PAIRS + 2) * (c->least_sync_secs > 0 ? c->least_sync_secs : 0) >
 		   budget) {
 		/* Judged from the runs' own syncs, before anything is written. */
 		snprintf(fr.why, sizeof fr.why, "it would cost more than 1%% of the run "
@@ -302,8 +308,11 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	vb_os_on_resume(&c->resumed);
 	bool ok = run_all(c, t, &src, res);
 	vb_write_release(io->ops, io->watch, c->filled_fd, 0);
-	if (ok && io->on_flush != NULL)
+	/* A stop during the probe ends the session as one during the runs would. */
+	if (ok && io->on_flush != NULL) {
 		probe_flush(c, t);
+		ok = !stopped(c, res);
+	}
 	vb_os_on_resume(NULL);
 	vb_source_free(&src);
 	free(c->rates);

@@ -198,8 +198,6 @@ static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *c
 	enum vb_status st = VB_OK;
 
 	t->kind = VB_TGT_DIR;
-	if (vb_os_urandom(&t->name_seed, sizeof t->name_seed) != 0)
-		t->name_seed = t->ops->now_ns(t->ops->ctx);
 	if (cfg->keep || cfg->overwrite) {
 		/* One named file for every run, kept or rewritten in place. */
 		bool exists = true;
@@ -468,6 +466,10 @@ enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cf
 	t->dirfd = -1;
 	t->held_fd = -1;
 	t->shown = cfg->target_path;
+	/* Every name vbench makes, whatever the target (the flush probe makes one beside a
+	 * file), is unpredictable. */
+	if (vb_os_urandom(&t->name_seed, sizeof t->name_seed) != 0)
+		t->name_seed = ops->now_ns(ops->ctx);
 	if (cfg->direct && vb_os_caps()->direct_how == NULL)
 		return vb_fail(err, VB_E_SETUP, "--direct: this platform has no way to bypass the "
 			       "page cache");
@@ -530,6 +532,20 @@ const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size
 			 "is left behind", t->shown, sep, name, strerror(t->cleanup_errno));
 		break;
 	}
+	return buf;
+}
+
+const char *vb_target_probe_leftover(const struct vb_target *t, const char *name, int err,
+				     char *buf, size_t n)
+{
+	/* A directory holds it; a file target has it beside itself, in its directory. */
+	const char *slash = strrchr(t->shown, '/');
+	int dir_len = t->kind == VB_TGT_DIR ? (int)strlen(t->shown)
+		      : slash != NULL ? (int)(slash - t->shown) : 0;
+
+	snprintf(buf, n, "%.*s%s%s, the flush probe's file, could not be removed: %s; it is "
+		 "left behind", dir_len, t->shown, dir_len > 0 || slash != NULL ? "/" : "", name,
+		 strerror(err));
 	return buf;
 }
 

@@ -153,6 +153,8 @@ static int check_target(const struct vb_io_ops *ops, const struct vb_write_plan 
 		same = same_file(&fi, &p->id);
 	else if (p->acquire == VB_ACQ_SINK)
 		same = fi.type == VB_FT_CHR && fi.rdev == p->id.rdev;
+	else if (p->acquire == VB_ACQ_DEVICE)
+		same = fi.type == p->id.type && fi.rdev == p->id.rdev;
 	if (!same) {
 		snprintf(out->detail, sizeof out->detail, "it was replaced by another file since "
 			 "vbench identified it; that file is left alone");

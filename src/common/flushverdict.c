@@ -1,47 +1,92 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vb_flush.h"
 
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The q-quantile of n sorted values, the nearest rank. */
+static uint64_t rank(const uint64_t *v, uint64_t n, double q)
+{
+	uint64_t i = (uint64_t)(q * (double)(n - 1) + 0.5);
+
+	return v[i < n ? i : n - 1];
+}
+
+/* P(X <= j) for X binomial with n trials of one half. */
+static double binom_cdf(uint64_t n, uint64_t j)
+{
+	double term = 1, sum = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		term /= 2;
+	for (uint64_t i = 0; i <= j && i <= n; i++) {
+		sum += term;
+		term = term * (double)(n - i) / (double)(i + 1);
+	}
+	return sum;
+}
+
 void vb_flush_decide(struct vb_flush_result *r)
 {
+	uint64_t n = r->samples < VB_FLUSH_MAX_PAIRS ? r->samples : VB_FLUSH_MAX_PAIRS;
+	int64_t d[VB_FLUSH_MAX_PAIRS];
+	uint64_t f[VB_FLUSH_MAX_PAIRS], w[VB_FLUSH_MAX_PAIRS];
+
+	if (n > 0) {
+		for (uint64_t i = 0; i < n; i++) {
+			d[i] = (int64_t)r->flush_ns[i] - (int64_t)r->write_ns[i];
+			f[i] = r->flush_ns[i];
+			w[i] = r->write_ns[i];
+		}
+		qsort(d, (size_t)n, sizeof *d, cmp_i64);
+		qsort(f, (size_t)n, sizeof *f, cmp_u64);
+		qsort(w, (size_t)n, sizeof *w, cmp_u64);
+		r->flush_p50_ns = rank(f, n, 0.50);
+		r->flush_p99_ns = rank(f, n, 0.99);
+		r->write_p50_ns = rank(w, n, 0.50);
+		r->diff_p50_ns = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+	}
 	if (r->why[0] != '\0')
 		return;
-	if (r->samples < VB_FLUSH_MIN_SAMPLES || r->write_p50_ns == 0) {
-		r->verdict = VB_FLUSH_UNDECIDED;
-		snprintf(r->why, sizeof r->why, "too few samples (%llu)",
-			 (unsigned long long)r->samples);
-		return;
-	}
-	/* The fastest tenth: what a flush and a write cost when nothing else intervenes. */
-	double write = (double)(r->write_p10_ns ? r->write_p10_ns : r->write_p50_ns);
-	double flush = (double)(r->flush_p10_ns ? r->flush_p10_ns : r->flush_p50_ns);
-	/* The dirty flush is held against an ordinary flush as well as a write: a flush that
-	 * must persist megabytes takes longer than one that persists a block. */
-	double base = (double)(r->flush_p50_ns > r->write_p50_ns ? r->flush_p50_ns
-								 : r->write_p50_ns);
-	double dirty = (double)r->dirty_flush_ns;
-	double share = VB_FLUSH_DIRTY_SHARE * (double)r->dirty_write_ns;
-	bool dirty_known = r->dirty_bytes > 0;
-	bool dirty_small = dirty <= VB_FLUSH_SAME * base || dirty < share ||
-			   dirty - base < VB_FLUSH_NOISE_NS;
-	bool dirty_large = dirty >= VB_FLUSH_MORE * base && dirty >= share &&
-			   dirty - base >= VB_FLUSH_NOISE_NS;
-	bool flush_small = flush <= VB_FLUSH_SAME * write || flush - write < VB_FLUSH_NOISE_NS;
-	bool flush_large = flush >= VB_FLUSH_MORE * write && flush - write >= VB_FLUSH_NOISE_NS;
-
-	if (flush_large || (dirty_known && dirty_large)) {
-		r->verdict = VB_FLUSH_WORKS;
-		return;
-	}
-	if (flush_small && (!dirty_known || dirty_small)) {
-		r->verdict = VB_FLUSH_NO_WORK;
-		return;
+	/* The median lies between the k-th smallest and the k-th largest difference with
+	 * probability 1 - 2 P(X <= k - 1), whatever the distribution: the widest k that
+	 * keeps the confidence. */
+	uint64_t k = 0;
+	for (uint64_t j = 1; j <= n / 2; j++) {
+		double c = 1 - 2 * binom_cdf(n, j - 1);
+		if (c < VB_FLUSH_CONFIDENCE)
+			break;
+		k = j;
+		r->confidence = c;
 	}
 	r->verdict = VB_FLUSH_UNDECIDED;
-	snprintf(r->why, sizeof r->why, "a flush, or the one after dirty data, costs between "
-		 "%.0f and %.0f times what it is held against", VB_FLUSH_SAME, VB_FLUSH_MORE);
+	if (k == 0) {
+		r->confidence = 0;
+		snprintf(r->why, sizeof r->why, "%llu pairs are too few for a %.0f%% interval",
+			 (unsigned long long)n, VB_FLUSH_CONFIDENCE * 100);
+		return;
+	}
+	r->diff_lo_ns = d[k - 1];
+	r->diff_hi_ns = d[n - k];
+	if (r->diff_lo_ns > VB_FLUSH_MARGIN_NS)
+		r->verdict = VB_FLUSH_WORKS;
+	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS)
+		r->verdict = VB_FLUSH_NO_WORK;
 }
 
 const char *vb_flush_verdict_name(int verdict)
@@ -54,23 +99,29 @@ const char *vb_flush_verdict_name(int verdict)
 	}
 }
 
-/* A time in the unit that keeps it readable: "38 us", "5.2 ms", "1.30 s". */
-static void span(char *buf, size_t n, uint64_t ns)
+/* A signed time in the unit that keeps it short: "+38 us", "-5.2 us", "+1.3 ms". */
+static void span(char *buf, size_t n, int64_t ns)
 {
-	if (ns < 10000)
-		snprintf(buf, n, "%.1f us", (double)ns / 1e3);
-	else if (ns < 1000000)
-		snprintf(buf, n, "%.0f us", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, n, "%.1f ms", (double)ns / 1e6);
+	double a = (double)(ns < 0 ? -ns : ns);
+	char sign = ns < 0 ? '-' : '+';
+
+	if (a < 10000)
+		snprintf(buf, n, "%c%.1f us", sign, a / 1e3);
+	else if (a < 1000000)
+		snprintf(buf, n, "%c%.0f us", sign, a / 1e3);
+	else if (a < 1e8)
+		snprintf(buf, n, "%c%.1f ms", sign, a / 1e6);
+	else if (a < 1e9)
+		snprintf(buf, n, "%c%.0f ms", sign, a / 1e6);
 	else
-		snprintf(buf, n, "%.2f s", (double)ns / 1e9);
+		snprintf(buf, n, "%c%.1f s", sign, a / 1e9);
 }
 
 int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n)
 {
-	char p50[32], p99[32], wr[32], dirty[96] = "", rate[48] = "";
+	char mid[32], lo[32], hi[32], figures[192];
 	const char *call = r->call == VB_CALL_FDATASYNC ? "fdatasync" : "fsync";
+	const char *verdict, *meaning;
 
 	if (r->verdict == VB_FLUSH_NOT_RUN) {
 		if (!r->why[0])
@@ -78,45 +129,32 @@ int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n)
 		snprintf(buf, n, "flush: not checked: %s", r->why);
 		return 1;
 	}
-	if (r->samples == 0) {
-		snprintf(buf, n, "flush: cannot tell: %s; durable-write figures are not proven "
-			 "durable", r->why);
+	if (r->confidence <= 0) {
+		snprintf(buf, n, "flush (%s): cannot tell: %s; not proven durable", call, r->why);
 		return 1;
 	}
-	span(p50, sizeof p50, r->flush_p50_ns);
-	span(p99, sizeof p99, r->flush_p99_ns);
-	span(wr, sizeof wr, r->write_p50_ns);
-	if (r->dirty_bytes > 0) {
-		char d[32];
-		span(d, sizeof d, r->dirty_flush_ns);
-		snprintf(dirty, sizeof dirty, "; after %llu KiB dirty: %s",
-			 (unsigned long long)(r->dirty_bytes / 1024), d);
-	}
-	if (r->flush_p50_ns > 0)
-		snprintf(rate, sizeof rate, ", %.0f flushes/s", 1e9 / (double)r->flush_p50_ns);
-	int len = snprintf(buf, n, "flush (%s): %s p50, %s p99%s (a %u KiB write: %s)%s, "
-			   "%llu samples: ", call, p50, p99, rate, r->write_bytes / 1024, wr, dirty,
-			   (unsigned long long)r->samples);
-	if (len < 0 || (size_t)len >= n)
-		return 1;
-	buf += len;
-	n -= (size_t)len;
+	span(mid, sizeof mid, r->diff_p50_ns);
+	span(lo, sizeof lo, r->diff_lo_ns);
+	span(hi, sizeof hi, r->diff_hi_ns);
+	snprintf(figures, sizeof figures, "flush - %u KiB write %s (%d%%: %s to %s, %llu "
+		 "pairs; margin %d us)", r->write_bytes / 1024, mid,
+		 (int)(r->confidence * 100), lo, hi, (unsigned long long)r->samples,
+		 VB_FLUSH_MARGIN_NS / 1000);
 	switch (r->verdict) {
 	case VB_FLUSH_NO_WORK:
-		snprintf(buf, n, "flushes do no work here - the host ignores them, or the storage "
-			 "has a power-loss-protected cache or writes through; durable-write figures "
-			 "are not proven durable and are not comparable with a disk that persists");
+		verdict = "no work";
+		meaning = "ignored, or persisted on write: not proven durable";
 		break;
 	case VB_FLUSH_WORKS:
-		snprintf(buf, n, "flushes take time here, so something is persisted on a flush; "
-			 "that is consistent with durable writes but does not prove them (not "
-			 "proven durable)");
+		verdict = "takes time";
+		meaning = "something persists (not proven durable)";
 		break;
 	default:
-		snprintf(buf, n, "cannot tell (%s); durable-write figures are not proven durable",
-			 r->why);
+		verdict = "cannot tell";
+		meaning = "not proven durable";
 		break;
 	}
+	snprintf(buf, n, "flush (%s): %s: %s; %s", call, verdict, figures, meaning);
 	return 1;
 }
 

@@ -21,8 +21,8 @@ const char *const vb_csv_names[VB_N_COLS] = {
 	[VB_COL_KNEE_AT] = "knee_at_bytes", [VB_COL_FLUSH_VERDICT] = "flush_verdict",
 	[VB_COL_FLUSH_P50] = "flush_p50_ns", [VB_COL_FLUSH_P99] = "flush_p99_ns",
 	[VB_COL_FLUSH_WRITE_P50] = "flush_write_p50_ns",
-	[VB_COL_FLUSH_DIRTY_BYTES] = "flush_dirty_bytes",
-	[VB_COL_FLUSH_DIRTY_NS] = "flush_dirty_ns", [VB_COL_FLUSH_CALLS] = "flush_calls",
+	[VB_COL_FLUSH_DIFF_LO] = "flush_diff_lo_ns",
+	[VB_COL_FLUSH_DIFF_HI] = "flush_diff_hi_ns", [VB_COL_FLUSH_CALLS] = "flush_calls",
 	[VB_COL_WRITE_CACHE] = "write_cache",
 	[VB_COL_IO] = "io",
 };

@@ -39,9 +39,9 @@ void vb_out_csv_verdicts(struct vb_buf *b, const struct vb_context *c, const str
 	else
 		vb_buf_puts(b, ",,,");
 	if (fr != NULL)
-		vb_buf_printf(b, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		vb_buf_printf(b, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRId64
 			      ",%" PRIu64 ",", vb_flush_verdict_name(fr->verdict), fr->flush_p50_ns,
-			      fr->flush_p99_ns, fr->write_p50_ns, fr->dirty_bytes, fr->dirty_flush_ns,
+			      fr->flush_p99_ns, fr->write_p50_ns, fr->diff_lo_ns, fr->diff_hi_ns,
 			      fr->calls);
 	else
 		vb_buf_puts(b, ",,,,,,,,");
@@ -64,18 +64,28 @@ void vb_out_json_verdicts(FILE *f, const struct vb_run_analysis *a)
 		fputs(", \"why\": ", f);
 		vb_json_string(f, fr->why);
 	}
-	if (fr->verdict != 0 || fr->samples > 0)
+	if (fr->verdict != 0 || fr->samples > 0) {
 		fprintf(f, ", \"full\": %s, \"call\": \"%s\", \"samples\": %" PRIu64
-			", \"write_bytes\": %u, \"flush_p10_ns\": %" PRIu64 ", \"flush_p50_ns\": %"
-			PRIu64 ", \"flush_p99_ns\": %" PRIu64 ", \"write_p10_ns\": %" PRIu64
-			", \"write_p50_ns\": %" PRIu64 ", \"dirty_bytes\": %" PRIu64
-			", \"dirty_write_ns\": %" PRIu64 ", \"dirty_flush_ns\": %" PRIu64
-			", \"calls\": %" PRIu64 ", \"secs\": %.6f",
+			", \"write_bytes\": %u, \"flush_p50_ns\": %" PRIu64 ", \"flush_p99_ns\": %"
+			PRIu64 ", \"write_p50_ns\": %" PRIu64 ", \"diff_p50_ns\": %" PRId64
+			", \"diff_lo_ns\": %" PRId64 ", \"diff_hi_ns\": %" PRId64
+			", \"confidence\": %.4f, \"margin_ns\": %d, \"calls\": %" PRIu64
+			", \"secs\": %.6f",
 			fr->full ? "true" : "false",
 			fr->call == VB_CALL_FDATASYNC ? "fdatasync" : "fsync", fr->samples,
-			fr->write_bytes, fr->flush_p10_ns, fr->flush_p50_ns, fr->flush_p99_ns,
-			fr->write_p10_ns, fr->write_p50_ns,
-			fr->dirty_bytes, fr->dirty_write_ns, fr->dirty_flush_ns, fr->calls, fr->secs);
+			fr->write_bytes, fr->flush_p50_ns, fr->flush_p99_ns, fr->write_p50_ns,
+			fr->diff_p50_ns, fr->diff_lo_ns, fr->diff_hi_ns, fr->confidence,
+			VB_FLUSH_MARGIN_NS, fr->calls, fr->secs);
+		/* The pairs themselves: the verdict can be made again from them. */
+		const uint64_t *v[2] = {fr->flush_ns, fr->write_ns};
+		const char *name[2] = {"flush_ns", "write_ns"};
+		for (int j = 0; j < 2; j++) {
+			fprintf(f, ", \"%s\": [", name[j]);
+			for (uint64_t i = 0; i < fr->samples && i < VB_FLUSH_MAX_PAIRS; i++)
+				fprintf(f, "%s%" PRIu64, i ? ", " : "", v[j][i]);
+			fputs("]", f);
+		}
+	}
 	fputs("}", f);
 }
 
