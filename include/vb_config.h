@@ -19,6 +19,10 @@ enum vb_tristate { VB_AUTO = -1, VB_OFF = 0, VB_ON = 1 };
 /* Most writes in flight (--qd). */
 #define VB_QD_MAX 256
 
+/* Longest --label, in bytes: one that is longer is refused, never cut (two labels cut to
+ * the same text would be reported as one configuration). */
+#define VB_LABEL_MAX 256
+
 /* Everything one invocation of `vbench` was asked to do; every field names its unit. */
 struct vb_config {
 	const char *target_path;      /* directory, file or device; required */
@@ -35,7 +39,8 @@ struct vb_config {
 	bool direct;                  /* O_DIRECT or the platform's equivalent */
 	enum vb_sync sync;
 	enum vb_tristate progress;    /* live progress line on stderr */
-	const char *label;            /* NULL: derived from the environment */
+	const char *label;            /* NULL: derived from the environment; at most
+				       * VB_LABEL_MAX bytes */
 	enum vb_format format;
 	bool keep;                    /* keep the file vbench created */
 	bool force;                   /* allow an existing file or a disk not in use */

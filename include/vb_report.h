@@ -87,8 +87,12 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 
 /* Reads the BSD and GNU dd summary lines of a text log into d, as one label named after
  * the file (no directory, no extension; "-" is "stdin"). Lines holding a carriage return
- * other than a final one are dd status=progress updates and are ignored. Returns 0, or
- * -1 with a message in err and d unchanged. */
+ * other than a final one are dd status=progress updates and are ignored, and so are
+ * vbench's comments ("# ...") and messages ("vbench: ..."). In vbench's own output (a
+ * log holding its "# vbench " header) only its run lines count: dd lines with nothing
+ * before them. A file without any dd line is neither a vbench CSV or JSON file nor a dd
+ * log: the error says so and quotes its first line. Returns 0, or -1 with a message in
+ * err and d unchanged. */
 int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen);
 

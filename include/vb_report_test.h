@@ -29,11 +29,14 @@ struct vb_dd_line {
 	uint64_t bytes;
 	double secs;
 	double bytes_per_sec;  /* BSD: as printed; GNU: bytes / secs. INFINITY when secs is 0 */
+	size_t at;             /* where N starts in the line: 0 when nothing comes before it */
 };
 
 /* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs
  * (R bytes/sec)" or GNU "N bytes (...) copied, S s, R X/s" line; returns 1 and fills out,
- * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed. */
+ * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed, text
+ * after the rate is not: dd ends the line there, and a line that goes on is some other
+ * text quoting one (a label in vbench's result line or a warning). */
 int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out);
 
 /* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and

@@ -49,7 +49,9 @@ struct app {
 	bool csv_failed;
 	struct vb_csvfile trace;      /* --trace */
 	bool trace_failed;
-	char label[320];
+	/* --label is refused when longer than VB_LABEL_MAX, and a sink's "sink-NAME" holds
+	 * a node's name (vb_target.name): no label is ever cut */
+	char label[VB_LABEL_MAX + sizeof "sink-"];
 	char note[4200];
 	char sync_note[128];
 	char data_note[400];

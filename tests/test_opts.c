@@ -226,6 +226,16 @@ static void test_unknown_and_repeated(void **state)
 	PARSE_FAILS("takes no value", "--direct=yes");
 	PARSE_FAILS("empty argument", "");
 	PARSE_FAILS("--label: the value is empty", "--label=");
+	/* A label is never cut: two cut to the same text would be one configuration. */
+	char label[VB_LABEL_MAX + 2];
+	memset(label, 'x', sizeof label - 1);
+	label[VB_LABEL_MAX + 1] = '\0';
+	PARSE_FAILS("--label: 257 bytes; a label is at most 256 bytes", "-l", label, "/t");
+	label[VB_LABEL_MAX] = '\0';
+	const char *const longest[] = {"-l", label, "/t", NULL};
+	struct vb_config c;
+	assert_int_equal(parse_words(&c, longest), 0);
+	assert_string_equal(c.label, label);
 }
 
 /* runs=auto with its rule's settings; they mean nothing without it. */

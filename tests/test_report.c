@@ -544,7 +544,8 @@ static void test_empty_and_lineless_inputs(void **state)
 	expect_error(" \n\r\n\t", 4, "e.log", "e.log: empty file");
 	expect_error("\xef\xbb\xbf\n", 4, "bom.csv", "bom.csv: empty file");
 	const char *words = "hello\nworld\n";
-	expect_error_prefix(words, "w.log", "w.log: no dd summary lines");
+	expect_error_prefix(words, "w.log", "w.log: neither a vbench CSV or JSON file nor a dd "
+			    "log");
 	const char *zero = "0 bytes copied, 0 s, Infinity B/s\n";
 	expect_error(zero, strlen(zero), "z.log",
 		     "z.log: no measured runs (1 warm-up, partial or zero-second runs skipped)");

@@ -222,6 +222,125 @@ static void test_comparison_in_words(void **state)
 	vb_dataset_free(&d);
 }
 
+/* Reads text (auto-detected) as name into d, which must succeed. */
+static void read_ok(struct vb_dataset *d, const char *text, const char *name)
+{
+	char err[512] = "";
+
+	if (vb_report_read(d, text, strlen(text), name, err, sizeof err) != 0)
+		fail_msg("reading %s: %s", name, err);
+}
+
+/* Labels are kept whole: two that differ only past byte 511 are two groups, printed
+ * whole (they were cut to one name). */
+static void test_long_labels_whole(void **state)
+{
+	char label[601], csv[2000];
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256];
+	(void)state;
+	memset(label, 'l', 599);
+	label[599] = 'A';
+	label[600] = '\0';
+	snprintf(csv, sizeof csv, CSV_HEAD "%s,1,100,1,100\n%.599sB,1,100,1,200\n", label, label);
+	vb_dataset_init(&d);
+	read_ok(&d, csv, "long.csv");
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	vb_dataset_free(&d);
+	assert_int_equal(a.n_groups, 2);
+	assert_string_equal(a.groups[0].label, label);
+	assert_int_equal(strlen(a.groups[1].label), 600);
+	assert_int_equal(a.groups[1].label[599], 'B');
+	vb_comparison_free(&a);
+}
+
+/* A saved log of vbench counts only its run lines: not its result line or warnings,
+ * though a label quotes a dd line in them. */
+static void test_saved_log_counts_runs(void **state)
+{
+	static const char log[] =
+		"# vbench 0.2.0: 1048576 bytes per run (bs=65536 count=16), 3 runs, source zero\n"
+		"# label ext4 1 bytes transferred in 0.000001 secs (9999999999999 bytes/sec): ext4\n"
+		"# run 1 of 3\n16+0 records in\n16+0 records out\n"
+		"1048576 bytes transferred in 0.002000 secs (524288000 bytes/sec)\n"
+		"# run 2 of 3\n16+0 records in\n16+0 records out\n"
+		"1048576 bytes transferred in 0.004000 secs (262144000 bytes/sec)\n"
+		"# run 3 of 3\n16+0 records in\n16+0 records out\n"
+		"1048576 bytes transferred in 0.002000 secs (524288000 bytes/sec)\n"
+		"mean    436906666.7 bytes/sec\n"
+		"ext4 1 bytes transferred in 0.000001 secs (9999999999999 bytes/sec)  bs=64k x16 "
+		"buffered fsync qd1: 437 MB/s (262-524, CV 34.6%, n=3)\n"
+		"vbench: warning: ext4 1 bytes transferred in 0.000001 secs (9999999999999 "
+		"bytes/sec): runs vary by 34.6%\n"
+		"vbench: warning: 1 bytes transferred in 0.000001 secs (9999999999999 bytes/sec)\n"
+		"vbench: cannot open x 1 bytes copied, 1 s, 1 B/s\n"
+		"[10:00:01] 1 bytes transferred in 0.000001 secs (9999999999999 bytes/sec)\n";
+	struct vb_dataset d;
+	(void)state;
+	vb_dataset_init(&d);
+	read_ok(&d, log, "saved.log");
+	assert_int_equal(d.n_samples, 3);
+	assert_true(d.samples[1].bytes_per_sec == 262144000);
+	/* a log dd wrote, with a timestamp before each line, is read as before */
+	read_ok(&d, "[10:00:01] 1000+0 records out\n"
+		    "[10:00:01] 1000 bytes transferred in 2.000000 secs (500 bytes/sec)\n", "ts.log");
+	assert_int_equal(d.n_samples, 4);
+	vb_dataset_free(&d);
+	/* a line that goes on after the rate is no dd line */
+	static const char *const lines[] = {
+		"1 bytes transferred in 1.000000 secs (1 bytes/sec)  bs=64k: 1 MB/s",
+		"1 bytes transferred in 1.000000 secs (1 bytes/sec): runs vary",
+		"1 bytes copied, 1 s, 1 B/s: runs vary", "1 bytes copied, 1 s, 1 MB/s x",
+		"1 bytes copied, 1 s, fast/s"};
+	struct vb_dd_line l;
+	for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
+		if (vb_report_parse_dd_line(lines[i], strlen(lines[i]), &l) != 0)
+			fail_msg("parsed as a dd line: %s", lines[i]);
+	static const char blanks[] = "5 bytes copied, 1 s, 5 B/s \t";
+	assert_int_equal(vb_report_parse_dd_line(blanks, strlen(blanks), &l), 1);
+	assert_int_equal(l.at, 0);
+}
+
+/* One label with synced and unsynced runs is two groups: they measure different things. */
+static void test_split_by_sync(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256];
+	(void)state;
+	vb_dataset_init(&d);
+	read_ok(&d, "label,run,bytes,secs,bytes_per_sec,bs,direct,sync,qd,source\n"
+		    "same,1,100,1,1000,4096,0,fsync,1,zero\nsame,1,100,1,9000,4096,0,none,1,zero\n"
+		    "same,2,100,1,1100,4096,0,fsync,1,zero\nsame,2,100,1,9100,4096,0,none,1,zero\n",
+		"sync.csv");
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(a.n_groups, 2);
+	assert_string_equal(a.groups[0].label, "same fsync");
+	assert_string_equal(a.groups[1].label, "same nosync");
+	assert_true(a.groups[0].n == 2 && a.groups[0].sum.mean == 1050);
+	assert_true(a.groups[1].n == 2 && a.groups[1].sum.mean == 9050);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
+/* A file that is none of what report reads says so, and quotes its first line,
+ * escaped and cut. */
+static void test_not_ours(void **state)
+{
+	(void)state;
+	refused("a,b,c\n1,2,3\n", "other.csv", "other.csv: neither a vbench CSV or JSON file nor "
+		"a dd log (no \"... bytes transferred in ... secs\" or \"... bytes ... copied, ... "
+		"s, ...\" line); its first line is \"a,b,c\"");
+	refused("\n\n\x1b[31mred\tzone\xff\n", "esc.csv", "its first line is "
+		"\"\\x1b[31mred\\x09zone\\xff\"");
+	char longline[200];
+	memset(longline, 'z', sizeof longline - 1);
+	longline[sizeof longline - 1] = '\0';
+	refused(longline, "long.csv", "its first line is \"zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz"
+		"zzzzzzzzzzzzzzzzzzz\" (cut)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +349,10 @@ int main(void)
 		cmocka_unit_test(test_trace_chart_bounded),
 		cmocka_unit_test(test_trace_recorded_rate),
 		cmocka_unit_test(test_comparison_in_words),
+		cmocka_unit_test(test_long_labels_whole),
+		cmocka_unit_test(test_saved_log_counts_runs),
+		cmocka_unit_test(test_split_by_sync),
+		cmocka_unit_test(test_not_ours),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

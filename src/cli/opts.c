@@ -211,7 +211,12 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_DIRECT: cfg->direct = true; return 0;
 	case K_SYNC: return set_sync(st, how, v);
 	case K_PROGRESS: cfg->progress = strcmp(v, "progress") == 0 ? VB_ON : VB_OFF; return 0;
-	case K_LABEL: cfg->label = v; return 0;
+	case K_LABEL:
+		if (strlen(v) > VB_LABEL_MAX)
+			return fail(st, "--label: %zu bytes; a label is at most %d bytes, and one "
+				    "that is longer is not cut", strlen(v), VB_LABEL_MAX);
+		cfg->label = v;
+		return 0;
 	case K_FORMAT: return set_format(st, how, v);
 	case K_KEEP: cfg->keep = true; return 0;
 	case K_FORCE: cfg->force = true; return 0;

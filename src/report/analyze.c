@@ -134,12 +134,16 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 		struct vb_group *gr = &a->groups[g];
 		const char *label = d->labels[gr->origin];
 		gr->split = first[gr->origin] != g || next[g] != SIZE_MAX;
-		char name[512];
-		snprintf(name, sizeof name, "%s", label);
+		/* The label whole, however long: groups are told apart by what is printed. */
+		char settings[160] = "";
 		if (gr->split)
-			add_settings(name, sizeof name, &gr->cfg, &df[gr->origin]);
-		gr->label = vbr_dup_n(name, strlen(name));
-		gr->label_len = strlen(label) < sizeof name ? strlen(label) : sizeof name - 1;
+			add_settings(settings, sizeof settings, &gr->cfg, &df[gr->origin]);
+		gr->label_len = strlen(label);
+		gr->label = malloc(gr->label_len + strlen(settings) + 1);
+		if (gr->label != NULL) {
+			memcpy(gr->label, label, gr->label_len);
+			strcpy(gr->label + gr->label_len, settings);
+		}
 		gr->samples = malloc((gr->n ? gr->n : 1) * sizeof *gr->samples);
 		if (gr->label == NULL || gr->samples == NULL)
 			goto out;

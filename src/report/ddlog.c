@@ -66,6 +66,15 @@ static bool eat(const char *s, size_t n, size_t *i, const char *pat)
 	return true;
 }
 
+/* Whether only blanks follow index i of the n bytes at s: dd ends its line there, so a
+ * line going on is some other text that quotes one (a label, a message). */
+static bool rest_blank(const char *s, size_t i, size_t n)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i == n;
+}
+
 /* BSD: "N bytes transferred in S secs (R bytes/sec)". */
 static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 {
@@ -83,13 +92,19 @@ static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 	i = r + rlen;
 	double rate;
 	/* A zero time prints "inf bytes/sec" (or similar): take the rate from bytes and secs. */
-	if (rlen > 0 && eat(s, n, &i, " bytes/sec)") && vbr_to_double(s + r, rlen, &rate))
+	if (rlen > 0 && eat(s, n, &i, " bytes/sec)") && vbr_to_double(s + r, rlen, &rate)) {
 		out->bytes_per_sec = rate;
-	else if (vbr_find(s + r, n - r, " bytes/sec)") != SIZE_MAX)
+	} else {
+		size_t k2 = vbr_find(s + r, n - r, " bytes/sec)");
+		if (k2 == SIZE_MAX || k2 > 16)
+			return 0;
+		i = r + k2 + strlen(" bytes/sec)");
 		out->bytes_per_sec = out->secs > 0 ? (double)out->bytes / out->secs : INFINITY;
-	else
+	}
+	if (!rest_blank(s, i, n))
 		return 0;
 	out->kind = VB_DD_BSD;
+	out->at = b;
 	return 1;
 }
 
@@ -121,14 +136,26 @@ static int dd_gnu(const char *s, size_t n, struct vb_dd_line *out)
 	size_t i = dd_secs(s, k + strlen(" copied, "), n, &out->secs);
 	if (i == 0 || !eat(s, n, &i, " s, "))
 		return 0;
-	/* The rate: "28.3 MB/s", "4.3 kB/s", "Infinity B/s"; only its shape is checked. */
-	size_t end = n;
-	while (end > i && (s[end - 1] == ' ' || s[end - 1] == '\t'))
-		end--;
-	if (end - i < 3 || memcmp(s + end - 2, "/s", 2) != 0)
+	/* The rate: "28.3 MB/s", "4,1 kB/s", "Infinity B/s", then the end of the line; only
+	 * its shape is checked. */
+	if (!eat(s, n, &i, "Infinity") && !eat(s, n, &i, "inf")) {
+		size_t b0 = i;
+		while (i < n && (vbr_is_digit(s[i]) || s[i] == '.' || s[i] == ','))
+			i++;
+		if (i == b0 || !vbr_is_digit(s[b0]))
+			return 0;
+	}
+	if (!eat(s, n, &i, " "))
+		return 0;
+	if (i < n && strchr("kKMGTPEZYRQ", s[i]) != NULL && s[i] != '\0')
+		i++;
+	if (i < n && s[i] == 'i')
+		i++;
+	if (!eat(s, n, &i, "B/s") || !rest_blank(s, i, n))
 		return 0;
 	out->bytes_per_sec = out->secs > 0 ? (double)out->bytes / out->secs : INFINITY;
 	out->kind = VB_DD_GNU;
+	out->at = b;
 	return 1;
 }
 
@@ -142,6 +169,31 @@ int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out
 	return 0;
 }
 
+/* Whether the text is vbench's own output: a line starts with its header, "# vbench ". */
+static bool vbench_log(const char *text, size_t len)
+{
+	static const char mark[] = "# vbench ";
+	size_t i = 0;
+
+	while (i < len) {
+		if (len - i >= sizeof mark - 1 && memcmp(text + i, mark, sizeof mark - 1) == 0)
+			return true;
+		const char *nl = memchr(text + i, '\n', len - i);
+		if (nl == NULL)
+			break;
+		i = (size_t)(nl - text) + 1;
+	}
+	return false;
+}
+
+/* Whether a line is vbench's message ("vbench: ...", "vbench report: ..."), which may
+ * quote a label or a path, and is never a run. */
+static bool vbench_message(const char *line, size_t n)
+{
+	return (n >= 8 && memcmp(line, "vbench: ", 8) == 0) ||
+	       (n >= 15 && memcmp(line, "vbench report: ", 15) == 0);
+}
+
 /* Reads every line of the log into d under label; 0, or -1 with a message in err. */
 static int text_lines(struct vb_dataset *d, const char *text, size_t len, const char *label,
 		      const char *name, char *err, size_t errlen)
@@ -149,6 +201,9 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 	uint64_t run = 0;
 	size_t i = 0, lineno = 0;
 	char why[160];
+	/* vbench prints each run's dd line alone on its line; any other line that holds
+	 * one (a result line starting with a label) is not a run. */
+	bool bare = vbench_log(text, len);
 	while (i < len) {
 		const char *nl = memchr(text + i, '\n', len - i);
 		size_t n = nl ? (size_t)(nl - (text + i)) : len - i;
@@ -159,10 +214,11 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 			n--;
 		/* dd status=progress redraws one line with CRs: those are not results. Nor are
 		 * comment lines: vbench marks its warm-up and partial runs' dd lines "# ". */
-		if (memchr(line, '\r', n) != NULL || (n > 0 && line[0] == '#'))
+		if (memchr(line, '\r', n) != NULL || (n > 0 && line[0] == '#') ||
+		    vbench_message(line, n))
 			continue;
 		struct vb_dd_line dl;
-		if (!vb_report_parse_dd_line(line, n, &dl))
+		if (!vb_report_parse_dd_line(line, n, &dl) || (bare && dl.at != 0))
 			continue;
 		if (vbr_check_measure("secs", dl.secs, false, why, sizeof why) < 0 ||
 		    (dl.secs > 0 && vbr_check_measure("bytes/sec", dl.bytes_per_sec, true, why,
@@ -175,6 +231,36 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 	return 0;
 }
 
+/* Longest part of a first line quoted in an error, in bytes. */
+#define QUOTE_MAX 60
+
+/* The error for a text without a dd line: it is none of the files report reads, and
+ * what its first line (not blank) holds, escaped, cut at QUOTE_MAX bytes. */
+static void neither(const char *text, size_t len, char *buf, size_t n)
+{
+	size_t i = vbr_bom_len(text, len);
+	while (i < len && (text[i] == '\n' || text[i] == '\r' || text[i] == ' ' || text[i] == '\t'))
+		i++;
+	size_t e = i;
+	while (e < len && text[e] != '\n' && text[e] != '\r')
+		e++;
+	size_t take = e - i;
+	bool cut = take > QUOTE_MAX;
+	if (cut) {
+		take = QUOTE_MAX;
+		while (take > 0 && ((unsigned char)text[i + take] & 0xc0) == 0x80)
+			take--;   /* not within a UTF-8 character */
+	}
+	char raw[QUOTE_MAX + 1], shown[4 * QUOTE_MAX + 1];
+	memcpy(raw, text + i, take);
+	raw[take] = '\0';
+	/* (a NUL byte ends the quote early: it is escaped nowhere, and shows as the end) */
+	vb_text_to(shown, sizeof shown, raw);
+	snprintf(buf, n, "neither a vbench CSV or JSON file nor a dd log (no \"... bytes "
+		 "transferred in ... secs\" or \"... bytes ... copied, ... s, ...\" line); its "
+		 "first line is \"%s\"%s", shown, cut ? " (cut)" : "");
+}
+
 int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen)
 {
@@ -184,9 +270,11 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 		return vbr_fail(err, errlen, name, 0, "out of memory");
 	int rc = text_lines(d, text, len, label, name, err, errlen);
 	free(label);
-	if (rc == 0 && d->n_samples == mk.n_samples)
-		rc = vbr_no_runs(d, mk, name, "no dd summary lines (\"... bytes transferred in ... "
-				 "secs\" or \"... bytes ... copied, ... s, ...\")", err, errlen);
+	if (rc == 0 && d->n_samples == mk.n_samples) {
+		char what[512];
+		neither(text, len, what, sizeof what);
+		rc = vbr_no_runs(d, mk, name, what, err, errlen);
+	}
 	if (rc < 0)
 		vbr_rollback(d, mk);
 	return rc;

@@ -85,6 +85,37 @@ run_vb report "$SCRATCH/absurd.csv"
 expect_rc 1 "a rate of 1.7e308 bytes/sec is refused"
 expect_err 'absurd.csv:4: bytes_per_sec 1.7e\+308 bytes/sec is beyond any measured rate' "and named"
 
+# A label longer than the stated limit is refused, never cut: two labels that differ
+# past the cut were one group in the report.
+long=$(printf '%0330d' 0)
+run_vb -q --no-progress --csv-append "$SCRATCH/long.csv" -l "${long}A" bs=64k count=1 runs=1 "$d"
+expect_rc 1 "a label of 331 bytes is refused"
+expect_err 'label: 331 bytes; a label is at most 256 bytes' "and the limit is stated"
+check "and nothing was written" [ ! -e "$SCRATCH/long.csv" ]
+
+# A saved log (stdout and stderr) counts only its run lines, though the label quotes a
+# dd line in the result line and in each warning.
+ddlabel='ext4 1 bytes transferred in 0.000001 secs (9999999999999 bytes/sec)'
+"$VBENCH" --no-progress -l "$ddlabel" bs=64k count=16 runs=3 "$d" >"$SCRATCH/saved.log" 2>&1
+check "the saved log quotes the label in its result line" grep -q "^$ddlabel  bs=64k" "$SCRATCH/saved.log"
+run_vb report --format csv "$SCRATCH/saved.log"
+expect_out '^saved,3,' "report of the saved log counts its 3 runs"
+
+# One label with fsync and unsynced runs is two groups, never averaged.
+scsv="$SCRATCH/sync.csv"
+run_vb -q --no-progress --csv-append "$scsv" -l same --sync fsync bs=64k count=16 runs=2 "$d"
+run_vb -q --no-progress --csv-append "$scsv" -l same --sync none bs=64k count=16 runs=2 "$d"
+run_vb report --format csv "$scsv"
+expect_out '^same fsync,2,' "the fsync runs are a group of their own"
+expect_out '^same nosync,2,' "and the unsynced runs another"
+
+# A CSV file that is not vbench's says so, and what its first line holds.
+printf 'name,size\nx,1\n' >"$SCRATCH/other.csv"
+run_vb report "$SCRATCH/other.csv"
+expect_rc 1 "a CSV file that is not vbench's is refused"
+expect_err 'other.csv: neither a vbench CSV or JSON file nor a dd log .*its first line is "name,size"' \
+	"and it says what it is not, and what its first line holds"
+
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
 1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)
