@@ -283,8 +283,8 @@ static int parse(struct app *a, int argc, char *argv[])
 
 	vb_config_defaults(&a->cfg);
 	if (vb_opts_parse(argc - 1, argv + 1, &a->cfg, &act, &a->err) != VB_OK) {
+		/* One line: the message says what to do (the option meant, or see --help). */
 		vb_out_error(stderr, a->err.msg);
-		fputs("Try 'vbench --help'.\n", stderr);
 		return EXIT_USAGE;
 	}
 	if (act != VB_ACT_RUN)

@@ -2,6 +2,7 @@
 #include "vb_test.h"
 #include <stdio.h>
 #include <string.h>
+#include "vb_args.h"
 #include "vb_opts.h"
 
 static struct vb_err err;
@@ -208,6 +209,33 @@ static void test_target_required(void **state)
 	assert_int_equal(c.qd, 256);
 }
 
+/* Issue 37: a mistyped option or operand is answered with the one it most likely meant,
+ * in the one line of the message; a word near nothing, or near two, gets no guess. */
+static void test_did_you_mean(void **state)
+{
+	static const char *const names[] = {"direct", "count", "csv-append", "stall-timeout",
+					    "timeout", "qd", "runs"};
+	(void)state;
+	assert_string_equal(vb_nearest("dirct", 5, names, 7), "direct");     /* left out */
+	assert_string_equal(vb_nearest("dierct", 6, names, 7), "direct");    /* swapped */
+	assert_string_equal(vb_nearest("cout", 4, names, 7), "count");
+	assert_string_equal(vb_nearest("csv-apend", 9, names, 7), "csv-append");
+	assert_string_equal(vb_nearest("timout", 6, names, 7), "timeout");
+	assert_string_equal(vb_nearest("dir", 3, names, 7), "direct");       /* a beginning */
+	assert_string_equal(vb_nearest("count=4", 5, names, 7), "count");    /* len counts */
+	assert_null(vb_nearest("fast", 4, names, 7));
+	assert_null(vb_nearest("q", 1, names, 7));
+	assert_null(vb_nearest("rd", 2, (const char *const[]){"qd", "rs"}, 2));  /* two as near */
+	assert_null(vb_nearest("", 0, names, 7));
+
+	PARSE_FAILS("unknown option '--dirct': did you mean --direct?", "--dirct", "/t");
+	PARSE_FAILS("unknown operand 'cout=' in 'cout=5': did you mean count=?", "cout=5", "/t");
+	PARSE_FAILS("unknown option '--stal-timeout': did you mean --stall-timeout?",
+		    "--stal-timeout", "3", "/t");
+	PARSE_FAILS("unknown option '--fast' (see vbench --help)", "--fast", "/t");
+	assert_null(strchr(err.msg, '\n'));
+}
+
 static void test_unknown_and_repeated(void **state)
 {
 	(void)state;
@@ -333,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_runs_auto),
 		cmocka_unit_test(test_json_flag),
 		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_did_you_mean),
 		cmocka_unit_test(test_usage_mentions_every_option),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -321,6 +321,12 @@ static int apply_operand(struct parse_state *st, const char *arg)
 		if (strlen(operands[i].word) == n && strncmp(arg, operands[i].word, n) == 0)
 			return apply(st, operands[i].key, operands[i].how, v);
 	}
+	static const char *const words[] = {"of", "if", "bs", "count", "runs", "qd", "oflag",
+					    "conv", "status"};
+	const char *near = vb_nearest(arg, n, words, sizeof words / sizeof words[0]);
+	if (near != NULL)
+		return fail(st, "unknown operand '%.*s=' in '%s': did you mean %s=?", (int)n, arg,
+			    arg, near);
 	return fail(st, "unknown operand '%.*s=' in '%s' (known: of if bs count runs qd oflag conv "
 		    "status)",
 		    (int)n, arg, arg);
@@ -353,8 +359,16 @@ static int parse_long(struct parse_state *st, int argc, char *const argv[], int 
 	const struct optdef *o = find_long(arg, n);
 	char how[48];
 
-	if (o == NULL)
+	if (o == NULL) {
+		const char *names[N_OPTIONS];
+		for (size_t k = 0; k < N_OPTIONS; k++)
+			names[k] = options[k].name;
+		const char *near = vb_nearest(arg, n, names, N_OPTIONS);
+		if (near != NULL)
+			return fail(st, "unknown option '--%.*s': did you mean --%s?", (int)n, arg,
+				    near);
 		return fail(st, "unknown option '--%.*s' (see vbench --help)", (int)n, arg);
+	}
 	if (!o->takes_value) {
 		if (eq != NULL)
 			return fail(st, "option --%s takes no value (got '%s')", o->name, eq + 1);
