@@ -20,6 +20,8 @@ struct vb_run_analysis {
 	struct vb_trend trend;         /* bytes/sec against run number */
 	int drifting;                  /* the trend's 95% interval excludes zero */
 	int unstable;                  /* cv above VB_UNSTABLE_CV */
+	int runs_auto;                 /* runs=auto chose the number of runs */
+	uint64_t run_bytes;            /* bytes each run was to write */
 	double change_pct;             /* fitted change from the first to the last run, % */
 	struct vb_latency latency;     /* every write of the completed measured runs */
 	double sync_max_secs;          /* longest final sync of those runs */
@@ -43,7 +45,8 @@ int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t 
 
 
 /* Writes the drift/instability sentence ("throughput fell 31% from run 1 to run 5;
- * results are not stable") into buf; returns 0 when there is nothing to say. */
+ * results are not stable") into buf, with what to do when the runs vary (runs=auto, or
+ * larger runs); returns 0 when there is nothing to say. */
 int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_t n);
 
 /* Writes the warning about runs that include a pause (SIGSTOP, Ctrl-Z) into buf;
@@ -55,7 +58,7 @@ int vb_analysis_cache_text(const struct vb_run_analysis *a, const struct vb_conf
 			   uint64_t ram_bytes, char *buf, size_t n);
 
 /* Writes the warning for a buffered run in a guest whose freed memory goes back to its
- * host (vb_env.frees_to_host) into buf, two short lines (the detail is in vbench(1));
+ * host (vb_env.frees_to_host) into buf, one plain sentence (the detail is in vbench(1));
  * returns 0 when there is none (--direct: the page cache is not used). */
 int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host, char *buf,
 				 size_t n);
@@ -63,5 +66,10 @@ int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host
 /* Writes the warning for a target on loop device loop (vb_env.loop_buffered) that has no
  * direct I/O on its backing file into buf; returns 0 when loop is "" (none). */
 int vb_analysis_loop_text(const char *loop, char *buf, size_t n);
+
+/* Writes the note for a target whose file system fs keeps its files in memory
+ * (vb_env.fs_in_memory: tmpfs, ramfs) into buf, with --direct or without; returns 0 when
+ * in_memory is false. */
+int vb_analysis_memory_fs_text(const char *fs, bool in_memory, char *buf, size_t n);
 
 #endif

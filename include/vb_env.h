@@ -34,6 +34,8 @@ struct vb_env {
 	bool frees_to_host;       /* a guest whose freed memory goes back to its host (free
 				   * page reporting): whoever allocates it next waits for the
 				   * host to supply it again */
+	bool fs_in_memory;        /* the file system keeps its files in memory (tmpfs, ramfs):
+				   * no disk is written, with --direct or without */
 	char loop_buffered[32];   /* the loop device under the target when it has no direct
 				   * I/O on its backing file (its writes land in a page cache):
 				   * "loop0"; "" otherwise */

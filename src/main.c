@@ -207,9 +207,9 @@ static const char *auto_note(const struct app *a, char *buf, size_t n)
 static bool finish_output(struct app *a)
 {
 	struct vb_run_analysis an;
-	char cache[512], drift[512], paused[256], hostmem[512], loop[512];
+	char cache[512], drift[512], paused[256], hostmem[512], loop[512], memfs[256];
 	char line[512], autobuf[256];
-	const char *warnings[5];
+	const char *warnings[6];
 	size_t nw = 0;
 
 	if (vb_analyze(&a->cfg, a->session.runs, a->session.n_runs, &a->session.latency,
@@ -242,6 +242,9 @@ static bool finish_output(struct app *a)
 		warnings[nw++] = hostmem;
 	if (!a->ctx.sink && vb_analysis_loop_text(a->env.loop_buffered, loop, sizeof loop))
 		warnings[nw++] = loop;
+	if (!a->ctx.sink && vb_analysis_memory_fs_text(a->env.fs, a->env.fs_in_memory, memfs,
+						       sizeof memfs))
+		warnings[nw++] = memfs;
 	vb_format_result_line(line, sizeof line, a->label, &a->cfg, &an.rate);
 	a->ctx.result_line = line;
 	a->ctx.auto_note = a->cfg.runs_auto ? auto_note(a, autobuf, sizeof autobuf) : NULL;

@@ -69,6 +69,10 @@ static void test_fs_names(void **state)
 		assert_string_equal(vb_bsd_fs_name(cases[i][0]), cases[i][1]);
 	assert_true(vb_fs_direct_may_cache("zfs"));
 	assert_false(vb_fs_direct_may_cache("ufs"));
+	assert_true(vb_bsd_fs_in_memory("tmpfs"));   /* issue 37: a note says it is memory */
+	assert_true(vb_bsd_fs_in_memory("mfs"));
+	assert_false(vb_bsd_fs_in_memory("ufs"));
+	assert_false(vb_bsd_fs_in_memory("zfs"));
 	assert_false(vb_fs_direct_may_cache("ext4"));
 }
 

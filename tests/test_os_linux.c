@@ -363,6 +363,40 @@ static void test_chroot_device_from_st_dev(void **state)
 	assert_string_equal(e.fs, "ext4");
 }
 
+/* Issue 37: in a chroot statfs's magic still names the file system, as far as the magic
+ * can: ext2, ext3 and ext4 share 0xEF53. A magic not known, or a mount that is listed,
+ * changes nothing; tmpfs and ramfs found that way are memory too. */
+static void test_chroot_fs_by_magic(void **state)
+{
+	struct vb_env e;
+	char label[64];
+
+	(void)state;
+	assert_string_equal(vb_linux_fs_by_magic(0xEF53), "ext2/3/4");
+	assert_string_equal(vb_linux_fs_by_magic(0x58465342), "xfs");
+	assert_string_equal(vb_linux_fs_by_magic(0x9123683E), "btrfs");
+	assert_string_equal(vb_linux_fs_by_magic(0x01021994), "tmpfs");
+	assert_string_equal(vb_linux_fs_by_magic(0x858458f6), "ramfs");
+	assert_null(vb_linux_fs_by_magic(0x12345678));
+	detect(&e, "/srv/chroot/var/tmp", 8, 0);
+	vb_linux_fs_unlisted(&e, 0xEF53);
+	assert_string_equal(e.fs, "ext2/3/4");
+	assert_string_equal(e.mount, "unknown");
+	assert_false(e.fs_in_memory);
+	vb_env_label(&e, label, sizeof label);
+	assert_string_equal(label, "ext2_3_4-sd_ahci");
+	detect(&e, "/srv/chroot/var/tmp", 8, 0);
+	vb_linux_fs_unlisted(&e, 0x12345678);
+	assert_string_equal(e.fs, "unknown");
+	detect(&e, "/srv/chroot/var/tmp", 8, 0);
+	vb_linux_fs_unlisted(&e, 0x01021994);
+	assert_string_equal(e.fs, "tmpfs");
+	assert_true(e.fs_in_memory);
+	detect(&e, "/srv/chroot/var/tmp", 254, 1);   /* listed: mountinfo's name stays */
+	vb_linux_fs_unlisted(&e, 0x58465342);
+	assert_string_equal(e.fs, "ext4");
+}
+
 static void test_tmpfs(void **state)
 {
 	struct vb_env e;
@@ -371,6 +405,7 @@ static void test_tmpfs(void **state)
 	(void)state;
 	detect(&e, "/tmp/a b", 0, 22);
 	assert_string_equal(e.fs, "tmpfs");
+	assert_true(e.fs_in_memory);   /* issue 37: memory, said in a note */
 	assert_string_equal(e.mount, "/tmp");
 	assert_string_equal(e.device, "tmpfs");
 	assert_string_equal(e.driver, "none");
@@ -1150,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_deepest_then_last_mount),
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_chroot_device_from_st_dev),
+		cmocka_unit_test(test_chroot_fs_by_magic),
 		cmocka_unit_test(test_tmpfs),
 		cmocka_unit_test(test_scsi_on_ahci),
 		cmocka_unit_test(test_scsi_without_host_driver),

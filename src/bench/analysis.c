@@ -5,6 +5,7 @@
 
 #include "vb_analysis.h"
 #include "vb_analysis_test.h"
+#include "vb_units.h"
 
 /* The allocator, which tests replace with one that fails. */
 static void *(*alloc_zeroed)(size_t, size_t) = calloc;
@@ -80,6 +81,8 @@ int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t 
 			a->change_pct = (last - first) / first * 100.0;
 	}
 	a->unstable = a->rate.n >= 2 && a->rate.cv > VB_UNSTABLE_CV;
+	a->runs_auto = cfg->runs_auto;
+	a->run_bytes = vb_run_bytes(cfg);
 	free(rates);
 	a->page_cache_risk = cfg->sync == VB_SYNC_NONE && !cfg->direct;
 	a->smaller_than_ram = a->page_cache_risk && ram_bytes > 0 &&
@@ -104,7 +107,16 @@ int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_
 				"of variation above %.0f%%)", len ? "; " : "", a->rate.cv * 100.0,
 				VB_UNSTABLE_CV * 100.0);
 	if (len >= 0 && (size_t)len < n)
-		snprintf(buf + len, n - (size_t)len, "; results are not stable");
+		len += snprintf(buf + len, n - (size_t)len, "; results are not stable");
+	/* What to do: more runs narrow the mean's interval; longer runs average out what
+	 * comes and goes (a cache, another guest) within each. */
+	if (a->unstable && len >= 0 && (size_t)len < n) {
+		char bigger[32];
+		vb_size_short(bigger, sizeof bigger, a->run_bytes <= UINT64_MAX / 4 ?
+			      4 * a->run_bytes : a->run_bytes);
+		snprintf(buf + len, n - (size_t)len, "; for a mean to rely on, %sa larger run "
+			 "(--size %s)", a->runs_auto ? "" : "use runs=auto, or ", bigger);
+	}
 	return 1;
 }
 
@@ -145,8 +157,18 @@ int vb_analysis_host_memory_text(const struct vb_config *cfg, bool frees_to_host
 {
 	if (!frees_to_host || cfg->direct)
 		return 0;
-	snprintf(buf, n, "free page reporting is on: a buffered run can wait on the host for "
-		 "memory\nand run slower by chance; use --direct, or see vbench(1) DIAGNOSTICS");
+	snprintf(buf, n, "free page reporting is on: this guest hands the memory it frees back "
+		 "to its host, so a buffered run can be slowed waiting for memory; use --direct "
+		 "(see vbench(1), DIAGNOSTICS)");
+	return 1;
+}
+
+int vb_analysis_memory_fs_text(const char *fs, bool in_memory, char *buf, size_t n)
+{
+	if (!in_memory)
+		return 0;
+	snprintf(buf, n, "%s keeps its files in memory: these figures are of RAM, not of a disk, "
+		 "with --direct too", fs);
 	return 1;
 }
 

@@ -766,6 +766,7 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		}
 	} else if (vb_fstatfs(fd, &f) == 0) {
 		COPY(e->fs, vb_bsd_fs_name(f.f_fstypename));
+		e->fs_in_memory = vb_bsd_fs_in_memory(f.f_fstypename);
 		COPY(e->mount, f.f_mntonname);
 		e->cache = vb_bsd_cache_truth(VB_BSD_NAME, e->fs, false);
 		if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {

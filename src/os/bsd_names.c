@@ -127,6 +127,14 @@ const char *vb_bsd_fs_name(const char *fstypename)
 	return fstypename;
 }
 
+/* "tmpfs" is the name tmpfs registers with VFS_SET in FreeBSD's and DragonFly's
+ * sys/.../tmpfs_vfsops.c and MOUNT_TMPFS in NetBSD's sys/sys/mount.h, which also has
+ * MOUNT_MFS "mfs" (the memory file system). */
+bool vb_bsd_fs_in_memory(const char *fstypename)
+{
+	return strcmp(fstypename, "tmpfs") == 0 || strcmp(fstypename, "mfs") == 0;
+}
+
 bool vb_fs_direct_may_cache(const char *fs)
 {
 	/* ZFS takes O_DIRECT as a hint at most: the data still passes its ARC. */

@@ -18,6 +18,7 @@
 #include <sys/mount.h>          /* BLKGETSIZE64, BLKSSZGET (glibc and musl) */
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <signal.h>
@@ -664,6 +665,45 @@ static void unnamed_device(struct vb_env *e, const char *root, const char *sourc
 		COPY(e->device, vb_os_base_name(source));
 }
 
+/* statfs's f_type, as the kernel's include/uapi/linux/magic.h defines them. ext2, ext3
+ * and ext4 share EXT4_SUPER_MAGIC, so the magic cannot tell them apart. */
+static const struct {
+	uint64_t magic;
+	const char *name;
+} fs_magics[] = {
+	{0xEF53, "ext2/3/4"}, {0x58465342, "xfs"}, {0x9123683E, "btrfs"},
+	{0x01021994, "tmpfs"}, {0x858458f6, "ramfs"}, {0xF2F52010, "f2fs"},
+	{0xE0F5E1E2, "erofs"}, {0x73717368, "squashfs"}, {0x794c7630, "overlay"},
+	{0x6969, "nfs"}, {0x65735546, "fuse"}, {0x4d44, "vfat"}, {0x2011BAB0, "exfat"},
+	{0x3434, "nilfs2"}, {0x52654973, "reiserfs"}, {0xFF534D42, "cifs"},
+	{0xFE534D42, "smb3"}, {0x00c36400, "ceph"}, {0x01021997, "9p"},
+	{0x9660, "iso9660"}, {0x15013346, "udf"},
+};
+
+const char *vb_linux_fs_by_magic(uint64_t magic)
+{
+	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
+		if (fs_magics[i].magic == magic)
+			return fs_magics[i].name;
+	return NULL;
+}
+
+/* tmpfs and ramfs keep their files in the page cache: there is no disk under them. */
+static void memory_fs(struct vb_env *e)
+{
+	e->fs_in_memory = strcmp(e->fs, "tmpfs") == 0 || strcmp(e->fs, "ramfs") == 0;
+}
+
+void vb_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
+{
+	const char *fs = vb_linux_fs_by_magic(magic);
+
+	if (strcmp(e->fs, vb_os_unknown) != 0 || fs == NULL)
+		return;
+	COPY(e->fs, fs);
+	memory_fs(e);
+}
+
 void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		     const struct vb_fileinfo *fi)
 {
@@ -680,13 +720,14 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 	memset(&m, 0, sizeof m);
 	if (!find_mount(root, path, fi->dev, &m)) {
 		/* No mount listed for it (a chroot): the file's own device still names the
-		 * disk, its driver and block sizes; the file system stays unknown. */
+		 * disk, its driver and block sizes (vb_linux_fs_unlisted the file system). */
 		if (major(fi->dev) != 0)
 			sysfs_device(e, root, fi->dev);
 		return;
 	}
 	COPY(e->fs, m.fs);
 	COPY(e->mount, m.point);
+	memory_fs(e);
 	if (major(m.dev) == 0) {
 		unnamed_device(e, root, m.source);
 		return;
@@ -719,6 +760,9 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		vb_os_copy(real, sizeof real, path);
 	}
 	vb_linux_detect(e, "", real, &fi);
+	struct statfs sf;
+	if (fi.type != VB_FT_BLK && fstatfs(fd, &sf) == 0)
+		vb_linux_fs_unlisted(e, (uint64_t)(unsigned long)sf.f_type);
 	e->frees_to_host = vb_linux_frees_to_host("");
 }
 

@@ -134,6 +134,14 @@ uint64_t vb_linux_meminfo(const char *root, const char *key);
  * /proc/buddyinfo). */
 bool vb_linux_frees_to_host(const char *root);
 
+/* linux.c: the file system statfs's f_type magic names ("ext2/3/4" for the magic
+ * those three share), or NULL for one not known here. */
+const char *vb_linux_fs_by_magic(uint64_t magic);
+
+/* linux.c: names the file system of a target whose mount is not listed (a chroot) by
+ * the statfs magic of the target's file system, when vb_linux_detect left it unknown. */
+void vb_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
+
 /* linux.c: the filesystem, mount, device, driver and block sizes of the target at the
  * absolute path, whose identity is fi (its st_dev, or for a block device its rdev). */
 void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
@@ -175,6 +183,10 @@ bool vb_bsd_disk_of(const char *name, char *disk, size_t n);
 /* bsd_names.c: the label a filesystem type name is shown with: BSD names kept, except
  * the ones the same filesystem goes by elsewhere ("ffs" stays "ffs", "ufs" "ufs"). */
 const char *vb_bsd_fs_name(const char *fstypename);
+
+/* bsd_names.c: whether the BSD file system named fstypename keeps its files in memory
+ * (tmpfs, NetBSD's and OpenBSD's mfs). */
+bool vb_bsd_fs_in_memory(const char *fstypename);
 
 
 /* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs", "ada0p2") in

@@ -385,7 +385,9 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 {
 	struct statvfs sv;
 
-	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0)
+	/* A file system without a size (Linux ramfs: libfs's simple_statfs reports no blocks
+	 * at all) does not say what is free: nothing is refused for it. */
+	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0 || sv.f_blocks == 0)
 		return -1;
 	/* root may use the blocks a file system reserves for it; others may not */
 	uint64_t blocks = geteuid() == 0 ? (uint64_t)sv.f_bfree : (uint64_t)sv.f_bavail;
