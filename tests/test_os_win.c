@@ -341,6 +341,25 @@ static void test_long_paths(void **state)
 	assert_false(vb_win_long_path(L"C:\\abc", out, 10));
 }
 
+/* Finding 9: the volume under a folder mount point is opened by its GUID name, as
+ * GetVolumeNameForVolumeMountPointW writes it, without the root's backslash. */
+static void test_volume_devices(void **state)
+{
+	wchar_t out[64];
+
+	(void)state;
+	assert_true(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
+					 out, 64));
+	assert_true(wcscmp(out, L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}") == 0);
+	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}",
+					  out, 64));
+	assert_false(vb_win_volume_device(L"C:\\", out, 64));
+	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e69zz}\\",
+					  out, 64));
+	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
+					  out, 48));
+}
+
 static void test_version_names(void **state)
 {
 	char out[64];
@@ -387,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_components),
 		cmocka_unit_test(test_nt_create),
 		cmocka_unit_test(test_long_paths),
+		cmocka_unit_test(test_volume_devices),
 		cmocka_unit_test(test_version_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

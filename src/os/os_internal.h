@@ -335,6 +335,12 @@ enum vb_ftype vb_win_handle_kind(const struct vb_win_handle *h, bool *sink);
  * small. */
 bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n);
 
+/* win_names.c: the device of a volume from its name as GetVolumeNameForVolumeMountPointW
+ * gives it ("\\?\Volume{GUID}\", the root directory) without the last backslash, which
+ * CreateFileW opens as the volume itself; false when name is not such a name or out (n
+ * characters) is too small. */
+bool vb_win_volume_device(const wchar_t *name, wchar_t *out, size_t n);
+
 /* win_names.c: the name of a Windows version for the header, "XP (5.1.2600)", "11
  * (10.0.22631)"; server: a server edition (wProductType), x64: a 64-bit system. */
 void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,

@@ -307,6 +307,29 @@ bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n)
 	return true;
 }
 
+bool vb_win_volume_device(const wchar_t *name, wchar_t *out, size_t n)
+{
+	static const wchar_t pre[] = L"\\\\?\\Volume{";
+	size_t len = wlen(name), pl = sizeof pre / sizeof pre[0] - 1;
+
+	/* "\\?\Volume{" 36 characters of GUID "}\" */
+	if (len != pl + 38 || n < len || name[len - 2] != L'}' || name[len - 1] != L'\\')
+		return false;
+	for (size_t i = 0; i < pl; i++)
+		if (name[i] != pre[i])
+			return false;
+	for (size_t i = pl; i < len - 2; i++) {
+		wchar_t c = name[i];
+		bool dash = i - pl == 8 || i - pl == 13 || i - pl == 18 || i - pl == 23;
+		if (dash ? c != L'-' : !((c >= L'0' && c <= L'9') || (c >= L'a' && c <= L'f') ||
+					 (c >= L'A' && c <= L'F')))
+			return false;
+	}
+	memcpy(out, name, (len - 1) * sizeof *out);
+	out[len - 1] = L'\0';
+	return true;
+}
+
 /* ---- the version of Windows ---------------------------------------------------------- */
 
 void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,

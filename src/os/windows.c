@@ -917,16 +917,19 @@ static void volume_root(int fd, wchar_t *root, size_t n)
 	free(sp);
 }
 
-/* The device of the volume whose root is root ("\\.\C:"), or INVALID_HANDLE_VALUE. */
+/* The device of the volume whose root is root (a drive's "C:\" or a folder's "C:\mnt\x\"),
+ * or INVALID_HANDLE_VALUE: by the volume's own name, which GetVolumeNameForVolumeMountPointW
+ * gives for a folder mount point as for a drive letter (both kernel32 exports on XP), so
+ * that a volume mounted in a folder of C: is not taken for C:. */
 static HANDLE open_volume_of(const wchar_t *root)
 {
-	wchar_t vol[MAX_PATH + 8];
+	wchar_t name[MAX_PATH], dev[MAX_PATH];
 	const wchar_t *shown = wcsncmp(root, L"\\\\?\\", 4) == 0 ? root + 4 : root;
 
-	if (wcslen(shown) < 2 || shown[1] != L':')
+	if (!GetVolumeNameForVolumeMountPointW(shown, name, MAX_PATH) ||
+	    !vb_win_volume_device(name, dev, MAX_PATH))
 		return INVALID_HANDLE_VALUE;
-	swprintf(vol, sizeof vol / sizeof vol[0], L"\\\\.\\%lc:", shown[0]);
-	return CreateFileW(vol, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+	return CreateFileW(dev, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
 }
 
 static uint32_t w_logical_block(void *ctx, int fd)
@@ -1235,8 +1238,22 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 /* ---- stop requests: the console's Ctrl+C, Ctrl+Break and close ---------------------- */
 
 static struct vb_sigflags *flags;
-static HANDLE worker_thread_handle;
+static HANDLE worker_thread_handle;   /* changed and used only under handle_busy */
+static volatile LONG handle_busy;
 static volatile LONG finished;
+
+/* The console handler runs on a thread of its own: the worker's handle is not closed
+ * while it cancels the worker's call. */
+static void handle_lock(void)
+{
+	while (InterlockedCompareExchange(&handle_busy, 1, 0) != 0)
+		Sleep(0);
+}
+
+static void handle_unlock(void)
+{
+	InterlockedExchange(&handle_busy, 0);
+}
 
 static BOOL WINAPI on_console(DWORD event)
 {
@@ -1246,7 +1263,9 @@ static BOOL WINAPI on_console(DWORD event)
 	if (flags == NULL)
 		return FALSE;
 	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
+	handle_lock();
 	cancel_sync(worker_thread_handle);
+	handle_unlock();
 	if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT) {
 		/* Windows ends the process when this returns: give the main thread the few
 		 * seconds it has to report and remove its file. */
@@ -1361,7 +1380,13 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 	w->fn = fn;
 	w->arg = arg;
 	if (w->chan < 0 || w->wchan < 0) {
+		/* fd_of closed the handle it could not make a descriptor of; the other goes */
+		if (w->chan >= 0)
+			_close(w->chan);
+		if (w->wchan >= 0)
+			_close(w->wchan);
 		free(w);
+		errno = EMFILE;
 		return NULL;
 	}
 	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, worker_main, w, 0, NULL);
@@ -1372,7 +1397,9 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 		fail_win();
 		return NULL;
 	}
+	handle_lock();
 	worker_thread_handle = w->thread;
+	handle_unlock();
 	return w;
 }
 
@@ -1455,11 +1482,13 @@ void vb_os_worker_free(struct vb_worker *w)
 	if (w == NULL)
 		return;
 	_close(w->chan);
-	if (w->done) {
+	handle_lock();
+	if (worker_thread_handle == w->thread)
 		worker_thread_handle = NULL;
-		CloseHandle(w->thread);
-		free(w);
-	}
+	CloseHandle(w->thread);   /* a thread runs on without its handle */
+	handle_unlock();
+	if (w->done)
+		free(w);   /* else the thread still writes to w: the process ends first */
 }
 
 /* ---- output files ----------------------------------------------------------------------- */

@@ -5,6 +5,8 @@
  * result, and a started thread knows its own handle. Prints "ok"/"FAIL" lines; the
  * exit status is the number of failures. */
 #include <errno.h>
+#include <fcntl.h>
+#include <io.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +14,8 @@
 #include <time.h>
 
 #include "vb_os.h"
+
+#include <windows.h>
 
 static int failures;
 
@@ -108,6 +112,55 @@ static void *own_handle(void *arg)
 	return vb_win_thread_handle();
 }
 
+/* ---- the worker: nothing kept when it cannot start, its handle let go when freed ---- */
+
+static volatile LONG go, worker_tid;
+
+static int idle(void *arg, int channel)
+{
+	(void)arg;
+	(void)channel;
+	InterlockedExchange(&worker_tid, (LONG)GetCurrentThreadId());
+	while (!go)
+		Sleep(1);
+	return 0;
+}
+
+typedef DWORD(WINAPI *thread_id_fn)(HANDLE);
+
+static void worker_checks(void)
+{
+	int fds[16384], k = 0;
+
+	/* One descriptor left: the channel's read end takes it and the write end finds none. */
+	while (k < 16384 && (fds[k] = _open("NUL", _O_RDONLY)) >= 0)
+		k++;
+	if (k > 0)
+		_close(fds[--k]);
+	check(vb_os_worker_start(idle, NULL) == NULL, "a worker without descriptors fails");
+	int fd = _open("NUL", _O_RDONLY);
+	check(fd >= 0, "and keeps none of its channel's");
+	if (fd >= 0)
+		_close(fd);
+	while (k > 0)
+		_close(fds[--k]);
+
+	/* Freed while it runs, a worker's thread handle is closed all the same: no handle of
+	 * the process names its thread (GetThreadId, Vista's, looked up: not an import). */
+	thread_id_fn tid = (thread_id_fn)(void (*)(void))GetProcAddress(
+		GetModuleHandleW(L"kernel32.dll"), "GetThreadId");
+	struct vb_worker *w = vb_os_worker_start(idle, NULL);
+	check(w != NULL, "a worker starts");
+	while (worker_tid == 0)
+		Sleep(1);
+	vb_os_worker_free(w);
+	int kept = 0;
+	for (uintptr_t h = 4; tid != NULL && h < 65536; h += 4)
+		kept += tid((HANDLE)h) == (DWORD)worker_tid;
+	check(tid != NULL && kept == 0, "a worker freed before it ends leaves no handle to it");
+	InterlockedExchange(&go, 1);
+}
+
 int main(void)
 {
 	pthread_t t[WAITERS];
@@ -179,6 +232,7 @@ int main(void)
 	pthread_cond_destroy(&q_full);
 	pthread_cond_destroy(&q_empty);
 	pthread_mutex_destroy(&q_lock);
+	worker_checks();
 	printf("threads: %d failed\n", failures);
 	return failures;
 }
