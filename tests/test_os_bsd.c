@@ -249,6 +249,27 @@ static void test_geom_own_open(void **state)
 	part_mesh(xml, sizeof xml, "r1w1e2", "r0w0e0", "r1w0e0", "r0w1e0", "r0w1e1", "r0w0e0");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access r1w0e0)");
+	/* geli holds its disk r1w1e1 while attached (g_eli_create): its own provider is
+	 * the target's way down; the raw disk under it, held, names its deepest user */
+	static const char eli[] =
+		"<mesh>\n <class id=\"0x1\"><name>DISK</name>\n"
+		"  <geom id=\"0x10\"><class ref=\"0x1\"/><name>ada2</name>\n"
+		"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r1w2e1</mode><name>ada2</name>"
+		"</provider>\n  </geom>\n </class>\n"
+		" <class id=\"0x5\"><name>ELI</name>\n"
+		"  <geom id=\"0x50\"><class ref=\"0x5\"/><name>ada2.eli</name>\n"
+		"   <consumer id=\"0x500\"><geom ref=\"0x50\"/><provider ref=\"0x100\"/>"
+		"<mode>r1w1e1</mode></consumer>\n"
+		"   <provider id=\"0x501\"><geom ref=\"0x50\"/><mode>r0w1e0</mode>"
+		"<name>ada2.eli</name></provider>\n  </geom>\n </class>\n"
+		" <class id=\"0x4\"><name>DEV</name>\n"
+		"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada2.eli</name>\n"
+		"   <consumer id=\"0x400\"><geom ref=\"0x40\"/><provider ref=\"0x501\"/>"
+		"<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n</mesh>\n";
+	assert_int_equal(vb_bsd_geom_busy(eli, "ada2", "ada2.eli", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_bsd_geom_busy(eli, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
+	assert_string_equal(holder, "another program has /dev/ada2.eli open (GEOM DEV access "
+			    "r0w1e0)");
 	/* a mode that is not one, and fewer opens than vbench's own: cannot tell */
 	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "rw", "r0w0e0", "r0w0e0", "r0w0e0");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);

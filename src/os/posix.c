@@ -648,6 +648,9 @@ bool vb_os_worker_orphaned(void)
 	return supervisor != 0 && getppid() != supervisor;
 }
 
+/* Shared with the forked worker on the BSDs too: "Shared memory is also shared with
+ * children" (FreeBSD vm_mmap_object, DragonFly vm_mmap, sys/vm/vm_mmap.c; NetBSD uvm_mmap
+ * maps MAP_SHARED with UVM_INH_SHARE), and their sys/mman.h all name MAP_ANONYMOUS. */
 void *vb_os_shared(size_t n)
 {
 	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
