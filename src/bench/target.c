@@ -320,9 +320,9 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 			       "--direct", t->shown);
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
 	if (fd < 0 && (errno == EBUSY || errno == EPERM)) {
-		/* The kernel's claim says no (FreeBSD's GEOM answers a write open of what another
-		 * holds exclusively with EPERM: g_access, sys/geom/geom_subr.c); the platform may
-		 * know what holds it. */
+		/* The kernel's claim says no (some answer a write open of a disk another holds
+		 * exclusively with EPERM; docs/bsd.md cites one); the platform may know what
+		 * holds it. */
 		int e = errno;
 		char holder[512];
 		if (t->ops->in_use(t->ops->ctx, -1, fi, holder, sizeof holder) > 0)
