@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "vb_config.h"
+#include "vb_env.h"
 #include "vb_flush.h"
 #include "vb_hist.h"
 #include "vb_knee.h"
@@ -71,5 +72,11 @@ int vb_analysis_loop_text(const char *loop, char *buf, size_t n);
  * (vb_env.fs_in_memory: tmpfs, ramfs) into buf, with --direct or without; returns 0 when
  * in_memory is false. */
 int vb_analysis_memory_fs_text(const char *fs, bool in_memory, char *buf, size_t n);
+
+/* Writes the warning for a label that names another file system than the target's
+ * (vb_label_names_other_fs: a mount that failed leaves an empty directory on the disk
+ * under it), naming both, into buf; returns 0 when there is none. */
+int vb_analysis_label_fs_text(const char *label, const struct vb_env *e, const char *target,
+			      char *buf, size_t n);
 
 #endif

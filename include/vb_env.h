@@ -48,6 +48,14 @@ struct vb_env {
  * [A-Za-z0-9._-] is kept, since labels end up in file names and shell loops. */
 void vb_env_label(const struct vb_env *e, char *buf, size_t n);
 
+/* Whether label names a file system type (a word of it, between characters other than
+ * letters and digits, is one: ext4, xfs, btrfs, zfs, ufs, hammer, ntfs, ...) and none it
+ * names is of the family of fs, the target's as vb_os_detect names it ("ext2fs" and
+ * "ext4" are one family, "ffs" and "ufs", "vfat" and "msdosfs"): a label of another
+ * file system than the one measured, as when a mount failed and left its empty
+ * directory. True with the first such word of label, as written there, in word. */
+bool vb_label_names_other_fs(const char *label, const char *fs, char *word, size_t n);
+
 /* How the writes of a run are cached, for the header and the CSV: "buffered I/O" or
  * "direct I/O" as asked, unless the platform says otherwise (vb_env.cache): a raw disk is
  * never cached, and some file systems buffer what --direct asks to write directly.

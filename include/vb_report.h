@@ -37,9 +37,16 @@ struct vb_runcfg {
 	char source[12];       /* "zero", "urandom", "random"; "": not known */
 };
 
+/* Where runs were measured, as their input records it (vbench CSV and JSON). */
+struct vb_place {
+	char *fs;              /* file system type, owned; "" when not recorded */
+	char *device;          /* device under it, owned; "" when not recorded */
+};
+
 /* One measured run as read from an input. */
 struct vb_sample {
 	size_t label;          /* index into vb_dataset.labels */
+	size_t place;          /* index into vb_dataset.places; SIZE_MAX: not recorded */
 	uint64_t run;          /* run number as the input gives it (text logs: 1, 2, ...) */
 	uint64_t bytes;
 	double secs;
@@ -66,6 +73,8 @@ struct vb_dataset {
 	size_t skipped_zero;   /* runs with 0 seconds left out */
 	struct vb_storage_note *notes;   /* in input order */
 	size_t n_notes, cap_notes;
+	struct vb_place *places;         /* interned, first-seen order */
+	size_t n_places, cap_places;
 };
 
 /* Makes d the empty dataset. */
@@ -124,6 +133,10 @@ struct vb_group {
 	size_t label_len;          /* bytes of label that are the label as read */
 	bool split;                /* the label's runs differ in their settings */
 	struct vb_runcfg cfg;      /* the settings all its runs share */
+	char *where;               /* owned: where its runs were measured, "ext4 on vda", each
+				    * place once ("; " between); NULL when no run says */
+	char *other_fs;            /* owned: the file system type its label names when that is
+				    * not where (a run of) it was measured; else NULL */
 	struct vb_sample *samples; /* owned copies, in input order */
 	size_t n;
 	struct vb_summary sum;     /* over bytes_per_sec */

@@ -191,6 +191,29 @@ static void test_loop_warning(void **state)
 	assert_non_null(strstr(text, "losetup --direct-io=on"));
 }
 
+/* The warning for a label naming another file system names both, and where. */
+static void test_label_fs_warning(void **state)
+{
+	struct vb_env e;
+	char text[1024];
+
+	(void)state;
+	memset(&e, 0, sizeof e);
+	strcpy(e.fs, "ext4");
+	strcpy(e.device, "vda");
+	strcpy(e.mount, "/");
+	assert_int_equal(vb_analysis_label_fs_text("ext4-virtio_blk", &e, "mnt/x", text,
+						   sizeof text), 0);
+	assert_int_equal(vb_analysis_label_fs_text("xfs", &e, "mnt/xfs", text, sizeof text), 1);
+	assert_string_equal(text, "the label names xfs, but mnt/xfs is on ext4 (vda, mounted on "
+			    "/): these runs measure that, not xfs (a mount that failed leaves an "
+			    "empty directory on the disk under it)");
+	strcpy(e.fs, "unknown");
+	assert_int_equal(vb_analysis_label_fs_text("xfs", &e, "mnt/\nxfs", text, sizeof text), 1);
+	assert_string_equal(text, "the label names xfs, but the file system of mnt/\\x0axfs "
+			    "cannot be told: nothing confirms these runs measure xfs");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_memory_fs_note),
 		cmocka_unit_test(test_page_cache_warning),
 		cmocka_unit_test(test_loop_warning),
+		cmocka_unit_test(test_label_fs_warning),
 		cmocka_unit_test(test_host_memory_warning),
 		cmocka_unit_test(test_no_memory_fails_the_analysis),
 	};

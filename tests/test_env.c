@@ -86,12 +86,46 @@ static void test_io_mode(void **state)
 	assert_string_equal(vb_io_mode(&e, true, false, 0, true), "direct I/O");
 }
 
+/* A label naming another file system than the target's is told; the same file system
+ * by another system's name is not (issue 32: a failed mount measured the root disk). */
+static void test_label_names_other_fs(void **state)
+{
+	static const struct { const char *label, *fs, *word; } cases[] = {
+		{"xfs", "ext4", "xfs"},
+		{"ext4-virtio_blk", "ext4", NULL},
+		{"ext4", "ext2fs", NULL},          /* FreeBSD's ext2fs reads ext4 */
+		{"ffs-wd0", "ufs", NULL},          /* NetBSD's FFS is UFS */
+		{"XFS on nvme", "xfs", NULL},
+		{"ext4-vs-xfs", "xfs", NULL},      /* one of the names is the one measured */
+		{"btrfs", "unknown", "btrfs"},
+		{"my-disk", "ext4", NULL},
+		{"fast-zfs-pool", "ZFS", NULL},
+		{"ntfs", "NTFS", NULL},
+		{"FAT32-stick", "vfat", NULL},
+		{"fast", "ext4", NULL},
+		{"xfs2", "ext4", NULL},            /* no such type: a word of its own */
+		{"virtio hammer2", "hammer", "hammer2"},
+		{"vm1/ufs/ada0", "zfs", "ufs"},
+		{"", "ext4", NULL},
+	};
+	char word[64];
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bool got = vb_label_names_other_fs(cases[i].label, cases[i].fs, word, sizeof word);
+		if (got != (cases[i].word != NULL))
+			fail_msg("\"%s\" on %s: %d", cases[i].label, cases[i].fs, got);
+		if (got)
+			assert_string_equal(word, cases[i].word);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_label),
 		cmocka_unit_test(test_label_truncates),
 		cmocka_unit_test(test_io_mode),
+		cmocka_unit_test(test_label_names_other_fs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -776,13 +776,14 @@ static void test_csv_output(void **state)
 	char *got = format_sample(vb_report_print_csv, "a \"b\", c");
 	const char *want =
 		"label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
-		"significant,verdict\r\n"
-		"ext4,3,12000000,10000000,14000000,2000000,0.166666666666667,1,1,,,,,,0,baseline\r\n";
+		"significant,verdict,measured_on,label_names_other_fs\r\n"
+		"ext4,3,12000000,10000000,14000000,2000000,0.166666666666667,1,1,,,,,,0,baseline,,"
+		"\r\n";
 	assert_memory_equal(got, want, strlen(want));
 	assert_non_null(strstr(got, "\r\nxfs,3,22000000,20000000,24000000,2000000,"));
-	assert_non_null(strstr(got, ",1,\"1.83x faster, significant at p<0.05\"\r\n"));
+	assert_non_null(strstr(got, ",1,\"1.83x faster, significant at p<0.05\",,\r\n"));
 	assert_non_null(strstr(got, "\r\n\"a \"\"b\"\", c\",1,13000000,13000000,13000000,,,0,"));
-	assert_non_null(strstr(got, ",,,,,,0,\"one run: no stddev, no t-test\"\r\n"));
+	assert_non_null(strstr(got, ",,,,,,0,\"one run: no stddev, no t-test\",,\r\n"));
 	free(got);
 }
 

@@ -341,6 +341,56 @@ static void test_not_ours(void **state)
 		"zzzzzzzzzzzzzzzzzzz\" (cut)");
 }
 
+/* Where each label was measured, from the CSV's and JSON's fs and device, is shown in
+ * every format, and a label naming another file system is pointed at. */
+static void test_where_measured(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[256];
+	(void)state;
+	vb_dataset_init(&d);
+	read_ok(&d, "label,run,bytes,secs,bytes_per_sec,fs,device\n"
+		    "ext4-root,1,100,1,1000,ext4,vda\next4-root,2,100,1,1100,ext4,vda\n"
+		    "xfs,1,100,1,900,ext4,vda\nxfs,2,100,1,950,ext4,vda\n"
+		    "mixed,1,100,1,900,ext4,vda\nmixed,2,100,1,950,xfs,loop0\n", "m.csv");
+	read_ok(&d, "{\"label\": \"btrfs-nvme\", \"environment\": {\"fs\": \"btrfs\", "
+		    "\"device\": \"nvme0n1\"}, \"runs\": [{\"run\": 1, \"bytes\": 1, \"secs\": 1, "
+		    "\"bytes_per_sec\": 1}]}", "b.json");
+	read_ok(&d, "1 bytes transferred in 1.000000 secs (1 bytes/sec)\n", "old-xfs.log");
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	vb_dataset_free(&d);
+	assert_int_equal(a.n_groups, 5);
+	assert_string_equal(a.groups[0].where, "ext4 on vda");
+	assert_null(a.groups[0].other_fs);
+	assert_string_equal(a.groups[1].where, "ext4 on vda");
+	assert_string_equal(a.groups[1].other_fs, "xfs");
+	assert_string_equal(a.groups[2].where, "ext4 on vda; xfs on loop0");
+	assert_null(a.groups[2].other_fs);
+	assert_string_equal(a.groups[3].where, "btrfs on nvme0n1");
+	assert_null(a.groups[4].where);   /* a dd log does not say */
+	char *text = printed(&a, vb_report_print_text);
+	assert_non_null(strstr(text, "\nmeasured on:\n  ext4-root: ext4 on vda\n"
+				     "  xfs: ext4 on vda (but the label names xfs: not what was "
+				     "measured)\n  mixed: ext4 on vda; xfs on loop0\n"
+				     "  btrfs-nvme: btrfs on nvme0n1\n  old-xfs: not recorded\n"));
+	free(text);
+	text = printed(&a, vb_report_print_markdown);
+	assert_non_null(strstr(text, "\n- xfs: ext4 on vda **(but the label names xfs"));
+	free(text);
+	text = printed(&a, vb_report_print_json);
+	assert_non_null(strstr(text, "\"label\": \"xfs\",\n      \"measured_on\": \"ext4 on vda\", "
+				     "\"label_names_other_fs\": \"xfs\","));
+	assert_non_null(strstr(text, "\"label\": \"old-xfs\",\n      \"measured_on\": null, "
+				     "\"label_names_other_fs\": null,"));
+	free(text);
+	text = printed(&a, vb_report_print_csv);
+	assert_non_null(strstr(text, ",measured_on,label_names_other_fs\r\n"));
+	assert_non_null(strstr(text, ",ext4 on vda,xfs\r\n"));
+	free(text);
+	vb_comparison_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_saved_log_counts_runs),
 		cmocka_unit_test(test_split_by_sync),
 		cmocka_unit_test(test_not_ours),
+		cmocka_unit_test(test_where_measured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

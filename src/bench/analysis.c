@@ -5,6 +5,8 @@
 
 #include "vb_analysis.h"
 #include "vb_analysis_test.h"
+#include "vb_env.h"
+#include "vb_escape.h"
 #include "vb_units.h"
 
 /* The allocator, which tests replace with one that fails. */
@@ -179,5 +181,27 @@ int vb_analysis_loop_text(const char *loop, char *buf, size_t n)
 	snprintf(buf, n, "%s has no direct I/O on its backing file: its writes land in the page "
 		 "cache of the file under it, so the figures may measure memory, not the disk; "
 		 "set it up with losetup --direct-io=on", loop);
+	return 1;
+}
+
+int vb_analysis_label_fs_text(const char *label, const struct vb_env *e, const char *target,
+			      char *buf, size_t n)
+{
+	char word[64], tgt[1024], fs[256], dev[1024], mnt[4096];
+
+	if (!vb_label_names_other_fs(label, e->fs, word, sizeof word))
+		return 0;
+	/* escaped here: a path or a device name may hold a line break */
+	vb_text_to(tgt, sizeof tgt, target);
+	vb_text_to(fs, sizeof fs, e->fs);
+	vb_text_to(dev, sizeof dev, e->device);
+	vb_text_to(mnt, sizeof mnt, e->mount);
+	if (strcmp(e->fs, "unknown") == 0 || e->fs[0] == '\0')
+		snprintf(buf, n, "the label names %s, but the file system of %s cannot be told: "
+			 "nothing confirms these runs measure %s", word, tgt, word);
+	else
+		snprintf(buf, n, "the label names %s, but %s is on %s (%s, mounted on %s): these "
+			 "runs measure that, not %s (a mount that failed leaves an empty directory "
+			 "on the disk under it)", word, tgt, fs, dev, mnt, word);
 	return 1;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vb_env.h"
 #include "vb_report.h"
 #include "vb_stats.h"
 #include "vb_units.h"
@@ -26,6 +27,8 @@ void vb_comparison_free(struct vb_comparison *a)
 	for (size_t i = 0; i < a->n_groups; i++) {
 		free(a->groups[i].label);
 		free(a->groups[i].samples);
+		free(a->groups[i].where);
+		free(a->groups[i].other_fs);
 	}
 	free(a->groups);
 	for (size_t i = 0; i < a->n_notes; i++) {
@@ -79,6 +82,62 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 	if (df->source)
 		ADD(" %s", c->source[0] ? c->source : "source=?");
 #undef ADD
+}
+
+/* Most places listed for one group: more are runs of many sessions, said in a word. */
+#define WHERE_MAX 4
+
+/* Sets g->where, from the places of its runs (each listed once, at most WHERE_MAX), and
+ * g->other_fs, when its label names a file system type that one of them is not; -1
+ * without memory. */
+static int fill_where(const struct vb_dataset *d, struct vb_group *g)
+{
+	const struct vb_place *seen[WHERE_MAX];
+	size_t n_seen = 0;
+	bool unknown = false, more = false;
+	char word[64] = "", text[WHERE_MAX * 600 + 64];
+	size_t len = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		if (g->samples[i].place == SIZE_MAX) {
+			unknown = true;
+			continue;
+		}
+		const struct vb_place *p = &d->places[g->samples[i].place];
+		size_t k = 0;
+		while (k < n_seen && !(strcmp(seen[k]->fs, p->fs) == 0 &&
+				       strcmp(seen[k]->device, p->device) == 0))
+			k++;
+		if (k < n_seen)
+			continue;
+		if (n_seen == WHERE_MAX) {
+			more = true;
+			continue;
+		}
+		seen[n_seen++] = p;
+		if (word[0] == '\0' &&
+		    !vb_label_names_other_fs(d->labels[g->origin], p->fs, word, sizeof word))
+			word[0] = '\0';
+	}
+	if (n_seen == 0)
+		return 0;
+	text[0] = '\0';
+	for (size_t k = 0; k < n_seen && len < sizeof text; k++) {
+		const char *fs = seen[k]->fs[0] ? seen[k]->fs : "unknown file system";
+		const char *dev = seen[k]->device;
+		bool has_dev = dev[0] != '\0' && strcmp(dev, "unknown") != 0;
+		/* (each field is cut at 256 bytes: these are the system's names, not labels) */
+		int w = snprintf(text + len, sizeof text - len, "%s%.256s%s%.256s", k ? "; " : "",
+				 fs, has_dev ? " on " : "", has_dev ? dev : "");
+		len += w > 0 ? (size_t)w : 0;
+	}
+	if (len < sizeof text && (more || unknown))
+		snprintf(text + len, sizeof text - len, "%s%s", more ? "; and others" : "",
+			 unknown ? "; some runs not recorded" : "");
+	g->where = vbr_dup_n(text, strlen(text));
+	if (word[0] != '\0')
+		g->other_fs = vbr_dup_n(word, strlen(word));
+	return g->where == NULL || (word[0] != '\0' && g->other_fs == NULL) ? -1 : 0;
 }
 
 /* Splits the runs of d into groups, one per label and configuration, in first-seen
@@ -155,6 +214,9 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 		struct vb_group *gr = &a->groups[gid[s]];
 		gr->samples[gr->n++] = d->samples[s];
 	}
+	for (size_t g = 0; g < a->n_groups; g++)
+		if (fill_where(d, &a->groups[g]) < 0)
+			goto out;
 	rc = 0;
 out:
 	free(gid);

@@ -481,9 +481,16 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		free(inputs);
 		return VB_E_USAGE;
 	}
-	for (size_t g = 0; g < a.n_groups; g++)
+	for (size_t g = 0; g < a.n_groups; g++) {
 		if (vb_report_split_note(&a, g, msg, sizeof msg))
 			say(err, msg);
+		if (a.groups[g].other_fs != NULL) {
+			snprintf(msg, sizeof msg, "warning: label \"%s\" names %s, but its runs were "
+				 "measured on %s", a.groups[g].label, a.groups[g].other_fs,
+				 a.groups[g].where);
+			say(err, msg);
+		}
+	}
 	char config[256];
 	vb_report_config_text(&a, &d, config, sizeof config);
 	vb_dataset_free(&d);

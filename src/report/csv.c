@@ -180,7 +180,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
 	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
 	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
-	       N_COLS };
+	       COL_FS, COL_DEVICE, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -224,7 +224,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 		{COL_STATUS, VB_COL_STATUS}, {COL_FLUSH_VERDICT, VB_COL_FLUSH_VERDICT},
 		{COL_FLUSH_P50, VB_COL_FLUSH_P50}, {COL_FLUSH_WRITE, VB_COL_FLUSH_WRITE_P50},
 		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
-		{COL_KNEE_AT, VB_COL_KNEE_AT},
+		{COL_KNEE_AT, VB_COL_KNEE_AT}, {COL_FS, VB_COL_FS}, {COL_DEVICE, VB_COL_DEVICE},
 	};
 	for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
 		m->col[notes[i].c] = csv_index(h, vb_csv_names[notes[i].v]);
@@ -373,7 +373,10 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
-	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0)
+	size_t before = d->n_samples;
+	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0 ||
+	    vbr_set_place(d, before, csv_opt(r, m->col[COL_FS]),
+			  csv_opt(r, m->col[COL_DEVICE])) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return csv_knee(d, m, r, label, run, name, err, errlen);
 }

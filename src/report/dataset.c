@@ -28,6 +28,17 @@ void vb_dataset_init(struct vb_dataset *d)
 	memset(d, 0, sizeof *d);
 }
 
+/* Frees the places from index from on. */
+static void places_drop(struct vb_dataset *d, size_t from)
+{
+	for (size_t i = from; i < d->n_places; i++) {
+		free(d->places[i].fs);
+		free(d->places[i].device);
+	}
+	if (from < d->n_places)
+		d->n_places = from;
+}
+
 void vb_dataset_free(struct vb_dataset *d)
 {
 	for (size_t i = 0; i < d->n_labels; i++)
@@ -37,6 +48,8 @@ void vb_dataset_free(struct vb_dataset *d)
 	free(d->index);
 	vbr_notes_drop(d, 0);
 	free(d->notes);
+	places_drop(d, 0);
+	free(d->places);
 	vb_dataset_init(d);
 }
 
@@ -117,6 +130,7 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 	s->bytes = bytes;
 	s->secs = secs;
 	s->bytes_per_sec = bytes_per_sec;
+	s->place = SIZE_MAX;
 	memset(&s->cfg, 0, sizeof s->cfg);
 	s->cfg.direct = -1;
 	return 0;
@@ -125,7 +139,7 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
 {
 	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero,
-			     d->n_notes};
+			     d->n_notes, d->n_places};
 	return m;
 }
 
@@ -140,6 +154,35 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
 	vbr_notes_drop(d, m.n_notes);
+	places_drop(d, m.n_places);
+}
+
+int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device)
+{
+	size_t p = d->n_places - 1;
+
+	if (d->n_samples == before || (fs[0] == '\0' && device[0] == '\0'))
+		return 0;
+	/* The runs of a session share one place: the last one is looked at, no other, so
+	 * that a file of many places costs no search (printers list each place once). */
+	if (d->n_places == 0 || strcmp(d->places[p].fs, fs) != 0 ||
+	    strcmp(d->places[p].device, device) != 0) {
+		p = d->n_places;
+		if (vbr_grow((void **)&d->places, &d->cap_places, d->n_places + 1,
+			     sizeof *d->places) < 0)
+			return -1;
+		char *f = vbr_dup_n(fs, strlen(fs)), *v = vbr_dup_n(device, strlen(device));
+		if (f == NULL || v == NULL) {
+			free(f);
+			free(v);
+			return -1;
+		}
+		d->places[p].fs = f;
+		d->places[p].device = v;
+		d->n_places++;
+	}
+	d->samples[d->n_samples - 1].place = p;
+	return 0;
 }
 
 int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n)

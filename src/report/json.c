@@ -467,7 +467,8 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 
 /* Adds one entry of "runs" to d under label. */
 static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
-		const struct vb_runcfg *cfg, const char *name, char *err, size_t errlen)
+		const struct vb_runcfg *cfg, const struct jval *env, const char *name, char *err,
+		size_t errlen)
 {
 	if (r->type != J_OBJ)
 		return vbr_fail(err, errlen, name, r->line, "runs entry is not an object");
@@ -489,7 +490,10 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 	if (vbr_check_measure("secs", secs, false, why, sizeof why) < 0 ||
 	    vbr_check_measure("bytes_per_sec", bps, true, why, sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
-	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0)
+	const char *fs = jstr(env, "fs"), *device = jstr(env, "device");
+	size_t before = d->n_samples;
+	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0 ||
+	    vbr_set_place(d, before, fs ? fs : "", device ? device : "") < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
 	const struct jval *knee = jget(r, "knee");
@@ -540,7 +544,8 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 	jconfig(doc, &cfg);
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
-		rc = jrun(d, &runs->items[i], label, &cfg, name, err, errlen);
+		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
+			  errlen);
 	if (rc == 0 && jflush(d, doc, label) < 0)
 		rc = vbr_fail(err, errlen, name, doc->line, "out of memory");
 	free(label);

@@ -192,6 +192,39 @@ static int text_table(FILE *f, const struct vb_comparison *a, size_t first)
 	return 0;
 }
 
+/* Where each label's runs were measured ("measured on:" as text, a list in markdown),
+ * so that a bar labelled with one file system and measured on another is seen; nothing
+ * when no input says. */
+static void print_where(FILE *f, const struct vb_comparison *a, bool markdown)
+{
+	size_t g = 0;
+
+	while (g < a->n_groups && a->groups[g].where == NULL)
+		g++;
+	if (g == a->n_groups)
+		return;
+	fputs(markdown ? "\nMeasured on:\n\n" : "\nmeasured on:\n", f);
+	for (g = 0; g < a->n_groups; g++) {
+		const struct vb_group *gr = &a->groups[g];
+		fputs(markdown ? "- " : "  ", f);
+		if (markdown)
+			md_label(f, gr->label);
+		else
+			vb_text(f, gr->label);
+		fputs(": ", f);
+		if (markdown)
+			md_label(f, gr->where ? gr->where : "not recorded");
+		else
+			vb_text(f, gr->where ? gr->where : "not recorded");
+		if (gr->other_fs != NULL) {
+			fputs(markdown ? " **(but the label names " : " (but the label names ", f);
+			vb_text(f, gr->other_fs);
+			fputs(markdown ? ": not what was measured)**" : ": not what was measured)", f);
+		}
+		fputc('\n', f);
+	}
+}
+
 int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 {
 	/* The first column holds "bytes/sec" and "run N" for the largest N. */
@@ -222,6 +255,7 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 		pad(f, lw - vbr_text_width(gr->label));
 		fprintf(f, "  %s (%s MB/s)%s%s: %s\n", ratio, mb, test[0] ? ", " : "", test, verdict);
 	}
+	print_where(f, a, false);
 	vbr_print_notes(f, a, false);
 	return vbr_finish(f);
 }
@@ -280,6 +314,7 @@ int vb_report_print_markdown(FILE *f, const struct vb_comparison *a)
 	      "|:---|---:|---:|---:|:---|---:|---:|---:|:---|\n", f);
 	for (size_t g = 0; g < a->n_groups; g++)
 		md_compare_row(f, &a->groups[g]);
+	print_where(f, a, true);
 	vbr_print_notes(f, a, true);
 	return vbr_finish(f);
 }
@@ -308,7 +343,7 @@ static void csv_text(FILE *f, const char *s)
 int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
 {
 	fputs("label,runs,mean,min,max,stddev,cv,baseline,ratio,ratio_lo,ratio_hi,t,df,p,"
-	      "significant,verdict\r\n", f);
+	      "significant,verdict,measured_on,label_names_other_fs\r\n", f);
 	for (size_t g = 0; g < a->n_groups; g++) {
 		const struct vb_group *gr = &a->groups[g];
 		bool test = tested(gr);
@@ -328,6 +363,10 @@ int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
 		}
 		fprintf(f, ",%d,", gr->verdict == VB_VERDICT_FASTER || gr->verdict == VB_VERDICT_SLOWER);
 		csv_text(f, verdict);
+		putc(',', f);
+		csv_text(f, gr->where ? gr->where : "");
+		putc(',', f);
+		csv_text(f, gr->other_fs ? gr->other_fs : "");
 		fputs("\r\n", f);
 	}
 	return vbr_finish(f);
@@ -338,6 +377,15 @@ static void json_key_str(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, "\"%s\": ", key);
 	vb_json_string(f, s);
+}
+
+/* Writes s as a JSON string, or null. */
+static void json_or_null(FILE *f, const char *s)
+{
+	if (s != NULL)
+		vb_json_string(f, s);
+	else
+		fputs("null", f);
 }
 
 static void json_runs(FILE *f, const struct vb_group *g)
@@ -398,6 +446,10 @@ int vb_report_print_json(FILE *f, const struct vb_comparison *a)
 	for (size_t g = 0; g < a->n_groups; g++) {
 		fputs(g ? ",\n    {\n      " : "\n    {\n      ", f);
 		json_key_str(f, "label", a->groups[g].label);
+		fputs(",\n      \"measured_on\": ", f);
+		json_or_null(f, a->groups[g].where);
+		fputs(", \"label_names_other_fs\": ", f);
+		json_or_null(f, a->groups[g].other_fs);
 		fputs(",\n", f);
 		json_runs(f, &a->groups[g]);
 		json_summary(f, &a->groups[g]);

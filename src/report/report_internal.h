@@ -57,7 +57,7 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* What a reader must restore when it fails, so that d is left unchanged. */
 struct vbr_mark {
-	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes;
+	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places;
 };
 
 /* The state of d that vbr_rollback returns to. */
@@ -141,6 +141,11 @@ int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n
 /* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
 int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		double secs, double bps);
+
+/* Records that the last run added to d (if any since the count before) was measured on
+ * file system fs and device (either may be ""; both "": not recorded); 0, or -1 without
+ * memory. */
+int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device);
 
 /* Sets c->sync from s when s is a plausible sync mode name (lower-case letters, short);
  * otherwise leaves it not known. */

@@ -182,7 +182,21 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 	fprintf(f, ": mean %.2f MB/s, min %.2f, max %.2f, %zu run%s; ", mean, lo, hi, g->n,
 		g->n == 1 ? "" : "s");
 	vb_report_xml_text(f, verdict);
+	if (g->where != NULL) {
+		fputs("; measured on ", f);
+		vb_report_xml_text(f, g->where);
+	}
 	fputs("</title>\n", f);
+	/* A bar whose label names another file system than the one measured says so on it,
+	 * at the top of its slot, where no other text is. */
+	if (g->other_fs != NULL) {
+		fprintf(f, "<text class=\"other-fs\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			"fill=\"#c00\" font-size=\"11\">not ", cx, c->top + 12);
+		xml_text_n(f, g->other_fs, SVG_LABEL_MAX);
+		fputs(": on ", f);
+		xml_text_n(f, g->where, SVG_LABEL_MAX);
+		fputs("</text>\n", f);
+	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 		cx - bw / 2, ym, bw, y0 - ym, base ? "#9e9e9e" : "#4e79a7");
 	if (g->n >= 2) {

@@ -116,6 +116,30 @@ expect_rc 1 "a CSV file that is not vbench's is refused"
 expect_err 'other.csv: neither a vbench CSV or JSON file nor a dd log .*its first line is "name,size"' \
 	"and it says what it is not, and what its first line holds"
 
+# A label naming another file system than the target's is warned about, naming both,
+# and the report shows where each label was measured: a mount that failed leaves an
+# empty directory, and the runs measure the disk under it.
+run_vb -f json --no-progress bs=4k count=1 runs=1 "$d"
+here_fs=$(printf '%s\n' "$OUT" | sed -n 's/.*"fs": "\([^"]*\)".*/\1/p' | head -n 1)
+other=xfs
+[ "$here_fs" = xfs ] && other=btrfs
+mkdir -p "$d/$other"
+wcsv="$SCRATCH/where.csv"
+run_vb -q --no-progress --csv-append "$wcsv" -l "$other" bs=64k count=16 runs=2 "$d/$other"
+expect_rc 0 "a label naming $other, on $here_fs, still runs"
+expect_err "warning: $other: the label names $other, but .*/$other is on $here_fs \(" \
+	"and is warned about, naming both file systems"
+run_vb report "$wcsv"
+expect_out "^  $other: $here_fs on [^ ]+ \(but the label names $other: not what was measured\)" \
+	"report: the label's file system and device, and the mismatch"
+expect_err "label \"$other\" names $other, but its runs were measured on $here_fs" \
+	"report: and a warning"
+run_vb report --format json "$wcsv"
+expect_out "\"measured_on\": \"$here_fs on [^\"]+\", \"label_names_other_fs\": \"$other\"" \
+	"report JSON: where, and the mismatch"
+run_vb report --svg "$SCRATCH/where.svg" "$wcsv"
+check "the chart marks the bar" grep -q "class=\"other-fs\"" "$SCRATCH/where.svg"
+
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
 1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)

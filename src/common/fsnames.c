@@ -1,0 +1,68 @@
+/* The file system types a label may name, by family: what tells a label of one file
+ * system from the file system measured. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "vb_env.h"
+
+/* Type names, as people write them in labels and as the systems report them (Linux
+ * /proc/self/mountinfo, the BSDs' f_fstypename, Windows' GetVolumeInformation), each
+ * with its family: the names one file system goes by on different systems. */
+static const struct {
+	const char *name, *family;
+} types[] = {
+	{"ext2", "ext"}, {"ext3", "ext"}, {"ext4", "ext"}, {"ext2fs", "ext"}, {"ext4dev", "ext"},
+	{"xfs", "xfs"}, {"btrfs", "btrfs"}, {"zfs", "zfs"}, {"ufs", "ufs"}, {"ufs2", "ufs"},
+	{"ffs", "ufs"}, {"hammer", "hammer"}, {"hammer2", "hammer2"}, {"ntfs", "ntfs"},
+	{"ntfs3", "ntfs"}, {"refs", "refs"}, {"fat", "fat"}, {"fat12", "fat"}, {"fat16", "fat"},
+	{"fat32", "fat"}, {"vfat", "fat"}, {"msdos", "fat"}, {"msdosfs", "fat"},
+	{"exfat", "exfat"}, {"f2fs", "f2fs"}, {"jfs", "jfs"}, {"reiserfs", "reiserfs"},
+	{"nilfs2", "nilfs2"}, {"bcachefs", "bcachefs"}, {"tmpfs", "tmpfs"}, {"apfs", "apfs"},
+	{"hfs", "hfs"}, {"hfsplus", "hfs"}, {"erofs", "erofs"}, {"squashfs", "squashfs"},
+	{"udf", "udf"}, {"lfs", "lfs"}, {"jffs2", "jffs2"}, {"ubifs", "ubifs"},
+};
+
+/* The family of the n bytes at s as a type name (any case), or NULL. */
+static const char *family(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+		if (strlen(types[i].name) == n && strncasecmp(types[i].name, s, n) == 0)
+			return types[i].family;
+	return NULL;
+}
+
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+bool vb_label_names_other_fs(const char *label, const char *fs, char *word, size_t n)
+{
+	const char *mine = family(fs, strlen(fs)), *first = NULL;
+	size_t first_len = 0;
+
+	for (const char *p = label; *p != '\0';) {
+		if (!alnum(*p)) {
+			p++;
+			continue;
+		}
+		size_t k = 0;
+		while (alnum(p[k]))
+			k++;
+		const char *f = family(p, k);
+		if (f != NULL && mine != NULL && strcmp(f, mine) == 0)
+			return false;   /* it names the file system measured */
+		if (f != NULL && first == NULL) {
+			first = p;
+			first_len = k;
+		}
+		p += k;
+	}
+	if (first == NULL)
+		return false;
+	snprintf(word, n, "%.*s", (int)first_len, first);
+	return true;
+}
