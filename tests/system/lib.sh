@@ -5,8 +5,15 @@ set -u
 PASS=0
 FAIL=0
 SKIP=0
-MOUNTS=""
+# What this test file set up, most recent first, undone in that order however the file
+# ends: "m:DIR" a mount, "l:DEV" a loop device, "g:DIR" a cgroup. LOOPS lists the loop
+# devices alone.
+UNDO=""
 LOOPS=""
+# The files the last vbench run wrote (its stdout and stderr) and its exit status, shown
+# under a FAIL line: what was seen, not only what was wanted.
+SEEN=""
+SEEN_RC=""
 SCRATCH=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-systest.XXXXXX")
 
 # Whether loop device $1 is still this test file's: backed by a file of its scratch
@@ -22,15 +29,60 @@ own_loop() {
 	return 1
 }
 
-# Everything a test file set up is undone however it ends.
+# is_mounted DIR: something is mounted on DIR (Linux: /proc/self/mountinfo).
+is_mounted() {
+	awk -v d="$1" '$5 == d { f = 1 } END { exit !f }' /proc/self/mountinfo 2>/dev/null
+}
+
+# left_behind WHAT: says that cleaning up failed; the test file fails with it.
+left_behind() { not_ok "cleanup: $1"; }
+
+undo_mount() {
+	fsfreeze -u "$1" 2>/dev/null
+	# (one name can have mounts stacked on it)
+	_n=0
+	while is_mounted "$1" && [ $_n -lt 4 ]; do
+		_n=$((_n + 1))
+		umount "$1" 2>/dev/null && continue
+		# Busy (a process of a failed case still in it): detached now, freed when the
+		# last user goes.
+		if _e=$(umount -l "$1" 2>&1); then
+			echo "# cleanup: $1 was busy: unmounted lazily"
+		else
+			left_behind "$1 is still mounted ($_e)"
+			return
+		fi
+	done
+}
+undo_loop() {
+	own_loop "$1" || return 0
+	_e=$(losetup -d "$1" 2>&1) || left_behind "$1 is still attached ($_e)"
+}
+undo_group() {
+	[ -d "$1" ] || return 0
+	# a process of a failed case left in it goes back to the root group
+	for _p in $(cat "$1/cgroup.procs" 2>/dev/null); do
+		echo "$_p" >"$1/../cgroup.procs" 2>/dev/null
+	done
+	_e=$(rmdir "$1" 2>&1) || left_behind "cgroup $1 is still there ($_e)"
+}
+
+# Everything a test file set up is undone however it ends, in the reverse order of its
+# setup (a loop device over a file in a mount goes before the mount).
 finish() {
-	for m in $MOUNTS; do fsfreeze -u "$m" 2>/dev/null; umount "$m" 2>/dev/null; done
-	for l in $LOOPS; do own_loop "$l" && losetup -d "$l" 2>/dev/null; done
+	for _u in $UNDO; do
+		case $_u in
+		m:*) undo_mount "${_u#m:}" ;;
+		l:*) undo_loop "${_u#l:}" ;;
+		g:*) undo_group "${_u#g:}" ;;
+		esac
+	done
+	UNDO=""
 	# a free page reporting order that a test changed goes back
 	if [ -n "${REPORTING_ORDER:-}" ]; then
 		echo "$REPORTING_ORDER" >/sys/module/page_reporting/parameters/page_reporting_order
 	fi
-	rm -rf "$SCRATCH"
+	_e=$(rm -rf "$SCRATCH" 2>&1) || left_behind "cannot remove $SCRATCH ($(echo "$_e" | tail -n 1))"
 	echo "$PASS $FAIL $SKIP" >"${COUNTS:-/dev/null}"
 }
 trap finish EXIT
@@ -47,11 +99,40 @@ ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
 skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
 
-# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+# tail_of FILE: its last lines, a progress line's refreshes each on a line of its own.
+tail_of() { tr '\r' '\n' <"$1" 2>/dev/null | grep -v '^ *$' | tail -n "${2:-6}"; }
+
+# seen: what the last vbench run showed: its exit status, the last lines of its output.
+seen() {
+	[ -n "$SEEN" ] || return 0
+	case $SEEN_RC in
+	"") echo "the last vbench run: no exit status (still running, or not waited for)" ;;
+	137) echo "the last vbench run: killed when its time was up (status 137)" ;;
+	*) echo "the last vbench run: exit status $SEEN_RC" ;;
+	esac
+	for _f in $SEEN; do
+		[ -s "$_f" ] || { echo "$(basename "$_f"): empty"; continue; }
+		echo "last lines of its $(basename "$_f"):"
+		tail_of "$_f" | sed 's/^/  /'
+	done
+}
+
+# watch_run OUT ERR: the files a vbench started by the test writes; the status comes from
+# wait_pid.
+watch_run() { SEEN="$1 $2" SEEN_RC=""; }
+
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds; a failure shows the
+# command, its status and what the last vbench run showed.
 check() {
 	_what=$1
 	shift
-	if "$@"; then ok "$_what"; else not_ok "$_what"; fi
+	"$@"
+	_rc=$?
+	if [ $_rc = 0 ]; then
+		ok "$_what"
+	else
+		not_ok "$_what" "$(echo "failed (status $_rc): $*" | cut -c 1-300; seen)"
+	fi
 }
 
 # run_vb ARGS...: runs vbench, leaving stdout in $OUT, stderr in $ERR, status in $RC.
@@ -60,11 +141,12 @@ run_vb() {
 	RC=$?
 	OUT=$(cat "$SCRATCH/out")
 	ERR=$(cat "$SCRATCH/err")
+	SEEN="$SCRATCH/out $SCRATCH/err" SEEN_RC=$RC
 }
 
 # expect_rc WANT DESCRIPTION: the last run_vb exited with WANT.
 expect_rc() {
-	if [ "$RC" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2: exit $RC, expected $1" "$ERR"; fi
+	if [ "$RC" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2: exit $RC, expected $1" "$(seen)"; fi
 }
 
 # has TEXT ERE: some line of TEXT matches the extended regular expression ERE. The one
@@ -76,14 +158,18 @@ has() {
 # expect_out ERE DESCRIPTION / expect_err ERE DESCRIPTION: the last run_vb's stdout or
 # stderr has a line matching ERE.
 expect_out() {
-	if has "$OUT" "$1"; then ok "$2"; else not_ok "$2: stdout lacks /$1/" "$OUT"; fi
+	if has "$OUT" "$1"; then ok "$2"; else not_ok "$2: stdout lacks /$1/" "$(seen)"; fi
 }
 expect_err() {
-	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$ERR"; fi
+	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$(seen)"; fi
 }
 # expect_no_err ERE DESCRIPTION: no line of the last run_vb's stderr matches ERE.
 expect_no_err() {
-	if has "$ERR" "$1"; then not_ok "$2: stderr has /$1/" "$ERR"; else ok "$2"; fi
+	if has "$ERR" "$1"; then
+		not_ok "$2: stderr has /$1/" "$(printf '%s\n' "$ERR" | grep -E -- "$1" | tail -n 6)"
+	else
+		ok "$2"
+	fi
 }
 
 is_root() { [ "$(id -u)" = 0 ]; }
@@ -116,18 +202,23 @@ new_dir() {
 	mktemp -d "$SCRATCH/d.XXXXXX"
 }
 
-add_mount() { MOUNTS="$1 $MOUNTS"; }
-add_loop() { LOOPS="$1 $LOOPS"; }
+add_mount() { UNDO="m:$1 $UNDO"; }
+add_loop() { UNDO="l:$1 $UNDO" LOOPS="$1 $LOOPS"; }
+add_group() { UNDO="g:$1 $UNDO"; }
 
 # size_of FILE: its size in bytes (POSIX: no stat -c).
 size_of() { wc -c <"$1" | tr -d ' '; }
 
-# wait_for ERE FILE: waits up to 60 s until a line of FILE matches ERE (a progress line,
-# a run's title); fails when it never does.
+# wait_for ERE FILE [PID]: waits up to 60 s until a line of FILE matches ERE (a progress
+# line, a run's title); fails when it never does, or when PID ends first.
 wait_for() {
 	_i=0
 	while ! grep -qE -- "$1" "$2" 2>/dev/null; do
 		[ $_i -lt 600 ] || return 1
+		if [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null; then
+			grep -qE -- "$1" "$2" 2>/dev/null
+			return
+		fi
 		sleep 0.1
 		_i=$((_i + 1))
 	done
@@ -144,13 +235,63 @@ wait_pid() {
 	if kill -0 "$1" 2>/dev/null; then
 		kill -9 "$1" 2>/dev/null
 		wait "$1" 2>/dev/null
-		WAIT_RC=137
+		WAIT_RC=137 SEEN_RC=137
 		return 1
 	fi
 	wait "$1"
 	WAIT_RC=$?
+	SEEN_RC=$WAIT_RC
 	return 0
 }
+
+# not_started WHAT PID: a vbench started by the test never got to where the case acts;
+# the failure says whether it ended (and how) or was still running, and what it printed.
+not_started() {
+	if kill -0 "$2" 2>/dev/null; then
+		kill -9 "$2" 2>/dev/null
+		wait "$2" 2>/dev/null
+		not_ok "$1 never got under way: still running after 60 s" "$(SEEN_RC=""; seen)"
+	else
+		wait "$2"
+		SEEN_RC=$?
+		not_ok "$1 never got under way: vbench ended first" "$(seen)"
+	fi
+}
+
+# slow_disk RATE: a loop device over a file on a tmpfs of this test file, and a cgroup v1
+# blkio group that holds the direct writes of a vbench started by slow_vbench to RATE
+# bytes/s, however idle or loaded the machine; SLOW is the device. A run there lasts
+# until the test has done what it does, then slow_lift lets it end at memory speed.
+# Fails (the caller skips, naming slow_why) where there is no such group: not root, not
+# Linux, cgroup v2 alone.
+slow_disk() {
+	_cg=/sys/fs/cgroup/blkio
+	slow_why="no writable cgroup v1 blkio hierarchy with a write throttle"
+	is_root && [ "$(uname -s)" = Linux ] && [ -w "$_cg/cgroup.procs" ] &&
+		[ -e "$_cg/blkio.throttle.write_bps_device" ] || return 1
+	slow_why="cannot set up a tmpfs, a loop device and a blkio group"
+	_m=$(mktemp -d "$SCRATCH/slow.XXXXXX") &&
+		mount -t tmpfs -o size=72m vbench-slow "$_m" && add_mount "$_m" &&
+		truncate -s 64m "$_m/disk.img" &&
+		SLOW=$(losetup -f --show "$_m/disk.img") && add_loop "$SLOW" &&
+		SLOW_DEV=$(cat "/sys/block/${SLOW#/dev/}/dev") &&
+		SLOW_GROUP=$_cg/$(basename "$SCRATCH")-slow && mkdir "$SLOW_GROUP" &&
+		add_group "$SLOW_GROUP" &&
+		echo "$SLOW_DEV $1" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
+}
+# slow_vbench OUT ERR ARGS...: starts vbench ARGS in the throttled group, in the
+# background, its stdout to OUT and stderr to ERR; its process is VB_PID (a shell moves
+# itself into the group and becomes vbench; the worker follows).
+slow_vbench() {
+	_o=$1 _e=$2
+	shift 2
+	rm -f "$_o" "$_e"
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$SLOW_GROUP" "$VBENCH" "$@" \
+		>"$_o" 2>"$_e" &
+	VB_PID=$!
+	watch_run "$_o" "$_e"
+}
+slow_lift() { echo "$SLOW_DEV 0" >"$SLOW_GROUP/blkio.throttle.write_bps_device"; }
 
 # The processes vbench runs its session and its writes in: every descendant of PID (the
 # session is its child, the worker the session's).
