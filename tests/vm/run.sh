@@ -406,8 +406,12 @@ start_nbd() {
 }
 start_nbd discard --filter=fua memory 64M fuamode=discard
 start_nbd slowflush cc "$top/tests/vm/lies-disk.c" size=64M flush_ms=10
-start_nbd cache cc "$top/tests/vm/lies-disk.c" size=64M fast_bytes=16M fast_rate=32M \
-	slow_rate=4M
+# The knee's two rates are ones a loaded host still serves steadily: each 1 MiB write
+# takes 125 ms, then 1 s, so that a vCPU or nbdkit kept waiting tens of milliseconds
+# (TCG, other work on the host) blurs neither level into the other.
+cache_slow=1048576
+start_nbd cache cc "$top/tests/vm/lies-disk.c" size=64M fast_bytes=16M fast_rate=8M \
+	slow_rate=$cache_slow
 # never written by the guest: the flushes it receives are the ones nobody asked for
 start_nbd idle memory 1M
 for b in $lies; do
@@ -674,10 +678,12 @@ section VBENCH-LIES-cache >"$work/lies-cache.txt"
 grep -q '^exit=0$' "$work/lies-cache.txt" || fail "nbd-cache: vbench did not exit 0"
 at=$(lies_field nbd-cache ok knee_at_bytes)
 sustained=$(lies_field nbd-cache ok knee_sustained_bytes_per_sec)
-# The rate falls at 16 MiB to 4 MiB/s: the knee within a few samples of it.
-if [ -z "$at" ] || ! awk -v a="$at" -v s="$sustained" 'BEGIN {
-	exit !(a > 0.75 * 16777216 && a < 1.25 * 16777216 && s > 0.7 * 4194304 && s < 1.2 * 4194304) }'; then
-	fail "nbd-cache: knee at '${at:-none}' bytes, sustained '${sustained:-none}' B/s; expected 16 MiB and 4 MiB/s"
+# The rate falls at 16 MiB to 1 MiB/s: the knee within a few samples of it.
+if [ -z "$at" ] || ! awk -v a="$at" -v s="$sustained" -v r="$cache_slow" 'BEGIN {
+	exit !(a > 0.75 * 16777216 && a < 1.25 * 16777216 && s > 0.7 * r && s < 1.2 * r) }'; then
+	fail "nbd-cache: knee at '${at:-none}' bytes, sustained '${sustained:-none}' B/s; expected 16 MiB and $cache_slow B/s"
+	# what vbench measured, sample by sample
+	grep '^# interval' "$work/lies-cache.txt" | sed 's/^/vmtest:   /' >&2
 else
 	say "nbd-cache: knee at $at bytes, then $sustained B/s sustained"
 fi
@@ -693,7 +699,7 @@ grep -q '^  nbd-cache: run 1: burst' "$work/lies-report.txt" ||
 for b in $lies; do
 	echo
 	echo "--- nbd-$b:"
-	section "VBENCH-LIES-$b" | sed '/^exit=/d'
+	section "VBENCH-LIES-$b" | sed '/^exit=/d; /^# interval/d'
 done
 
 echo
