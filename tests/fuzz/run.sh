@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds every tests/fuzz/fuzz_*.c as a libFuzzer target (clang, with ASan and UBSan)
-# and runs each for FUZZ_SECS seconds (default 150) on a copy of its seed corpus.
-# Crashes are left in build/fuzz/ and make the script fail.
+# and runs each for FUZZ_SECS seconds (default 150) on a copy of its seed corpus (see
+# tests/fuzz/corpus.sh for the report's). Crashes, and inputs that take more than 10 s
+# (a loop that does not end), are left in build/fuzz/ and make the script fail.
 set -eu
 cd "$(dirname "$0")/../.."
 secs=${FUZZ_SECS:-150}
@@ -20,7 +21,7 @@ for f in tests/fuzz/fuzz_*.c; do
 	[ -d "tests/fuzz/corpus/$target" ] && cp -n tests/fuzz/corpus/"$target"/* "$work"/ 2>/dev/null || true
 	echo "== $name: $secs s"
 	if ! (cd "$out" && ASAN_OPTIONS=detect_leaks=1 "./$name" -max_total_time="$secs" \
-		-max_len=4096 -print_final_stats=1 "corpus-$target" 2>"$name.log"); then
+		-max_len=16384 -timeout=10 -print_final_stats=1 "corpus-$target" 2>"$name.log"); then
 		echo "FAILED: $name (see $out/$name.log and $out/crash-*)"
 		tail -30 "$out/$name.log"
 		status=1

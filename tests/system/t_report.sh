@@ -140,6 +140,34 @@ expect_out "\"measured_on\": \"$here_fs on [^\"]+\", \"label_names_other_fs\": \
 run_vb report --svg "$SCRATCH/where.svg" "$wcsv"
 check "the chart marks the bar" grep -q "class=\"other-fs\"" "$SCRATCH/where.svg"
 
+# Every kind of row and key vbench writes, in one report in every format and a chart
+# (make asan runs this under AddressSanitizer): run, warm-up and flush rows and a trace
+# from sessions here; the JSON document with its warnings; a saved log; and runs with a
+# knee from vbench's own writers (tests/fuzz/corpus.sh), which no session here can be
+# made to show on demand.
+all="$SCRATCH/all"
+mkdir -p "$all"
+run_vb -q --no-progress --check-flush --warmup 1 --interval 0.02 --trace "$all/trace.csv" \
+	--csv-append "$all/runs.csv" -l "every, \"row\"" bs=1M count=32 runs=2 "$d"
+expect_rc 0 "a session with a warm-up, the flush probe and a trace"
+run_vb -f json --no-progress --check-flush -l json-doc bs=64k count=16 runs=2 "$d"
+printf '%s\n' "$OUT" >"$all/doc.json"
+"$VBENCH" --no-progress -l logged bs=64k count=16 runs=2 "$d" >"$all/logged.log" 2>&1
+corpus="$(dirname "$0")/../fuzz/corpus/report"
+check "the warm-up, run and flush rows are there" sh -c \
+	'grep -q "^\"every, \"\"row\"\"\",1,.*,1,0,ok," "$1" && grep -q ",flush," "$1"' _ "$all/runs.csv"
+for fmt in text markdown csv json; do
+	run_vb report --format "$fmt" --svg "$all/all.svg" "$all/runs.csv" "$all/doc.json" \
+		"$all/logged.log" "$corpus/knee.csv" "$corpus/knee.json"
+	expect_rc 0 "report --format $fmt and --svg of every kind of row"
+done
+expect_out '"text": "run 1: burst 1920.0 MB/s for the first 3840.0 MB' "the knee is a storage note"
+expect_out '"label": "every, \\"row\\"", "text": "(flushes|the flush probe)' "the flush verdict too"
+check "the chart is written" grep -q '<svg' "$all/all.svg"
+run_vb report --svg "$all/trace.svg" "$all/trace.csv"
+expect_rc 0 "report and chart of the trace"
+expect_out '^every, "row" run 1: [0-9]+ samples' "the trace's runs are summed up"
+
 # A dd log written by hand: BSD and GNU lines, recomputed for GNU.
 cat >"$SCRATCH/old-virtio.log" <<'LOG'
 1048576000 bytes transferred in 37.101394 secs (28262442 bytes/sec)
