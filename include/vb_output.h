@@ -35,6 +35,9 @@ struct vb_context {
 	const char *auto_note;    /* runs=auto: why the runs stopped (vb_auto_text), or NULL */
 	bool filled;              /* (set before the runs) the file was written once before
 				   * the clock, and the runs write in place (vb_plan_fill_first) */
+	const char *session;      /* this invocation, so that runs appended to one file by
+				   * several can be told apart: 16 hex digits */
+	const char *session_start;/* when it started, UTC: "2026-12-02T10:40:12Z" */
 };
 
 /* BSD dd's status line: "N bytes transferred in S secs (R bytes/sec)". */

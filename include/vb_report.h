@@ -35,6 +35,9 @@ struct vb_runcfg {
 	int direct;            /* 1, 0, or -1: not known */
 	char sync[12];         /* "fsync", ...; "": not known */
 	char source[12];       /* "zero", "urandom", "random"; "": not known */
+	/* Which invocation made it (the CSV's session columns), never a reason to split: */
+	char session[17];      /* 16 hex digits; "": not known (older files, dd logs) */
+	char started[21];      /* its start, "2026-12-02T10:40:12Z"; "": not known */
 };
 
 /* Where runs were measured, as their input records it (vbench CSV and JSON). */
@@ -177,6 +180,13 @@ void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n);
  * group g that is the first of that label; returns 0 (buf untouched) for any other
  * group. */
 int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, size_t n);
+
+/* Writes the note for a label whose runs come from more than one invocation of vbench
+ * (appended to one file by several, as a re-run script does) into buf: 'note: label
+ * "ext4" holds runs of 2 sessions, started 2026-12-02T10:40:12Z and ...', for the group
+ * g that is the first of that label; returns 0 (buf untouched) for any other group, or
+ * when the label's runs are of one session or say nothing of theirs. */
+int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, size_t n);
 
 /* Output formats of the report. */
 enum vb_report_format { VB_REPORT_TEXT, VB_REPORT_MARKDOWN, VB_REPORT_CSV, VB_REPORT_JSON };

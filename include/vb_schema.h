@@ -17,6 +17,7 @@ enum vb_col {
 	VB_COL_KNEE_BURST, VB_COL_KNEE_SUSTAINED, VB_COL_KNEE_AT,
 	VB_COL_FLUSH_VERDICT, VB_COL_FLUSH_P50, VB_COL_FLUSH_P99, VB_COL_FLUSH_WRITE_P50,
 	VB_COL_FLUSH_DIFF_LO, VB_COL_FLUSH_DIFF_HI, VB_COL_FLUSH_CALLS, VB_COL_WRITE_CACHE, VB_COL_IO,
+	VB_COL_SESSION, VB_COL_SESSION_START,
 	VB_N_COLS
 };
 
@@ -36,6 +37,8 @@ extern const char *const vb_csv_names[VB_N_COLS];
 #define VB_JK_SCHEMA "schema_version"
 #define VB_JK_VERSION "vbench_version"
 #define VB_JK_LABEL "label"
+#define VB_JK_SESSION "session"          /* the invocation: 16 hex digits, random */
+#define VB_JK_SESSION_START "session_start"   /* when it started: "2026-12-02T10:40:12Z" */
 #define VB_JK_CONFIG "config"
 #define VB_JK_ENV "environment"
 #define VB_JK_RUNS "runs"

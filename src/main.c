@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "vb_analysis.h"
 #include "vb_autoruns.h"
@@ -55,6 +56,9 @@ struct app {
 	char note[4200];
 	char sync_note[128];
 	char data_note[400];
+	/* which invocation wrote a row, and when it started (the CSV's session columns) */
+	char invocation[17];
+	char started[24];
 	struct vb_err err;
 	/* what standard output and error were when vbench started (the session's are
 	 * pipes to the guard) */
@@ -404,7 +408,7 @@ static void describe(struct app *a)
 							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
 				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL,
-				     t->fill_first};
+				     t->fill_first, a->invocation, a->started};
 }
 
 /* A new file in a directory: one run must fit in the file system's free space. */
@@ -752,6 +756,26 @@ static int session(void *arg)
 	return run(a);
 }
 
+/* Names this invocation: 64 random bits, and its start in UTC, so that the runs several
+ * invocations append to one file can be told apart (vbench report says so). */
+static void name_invocation(struct app *a)
+{
+	unsigned char r[8];
+	time_t now = time(NULL);
+	const struct tm *utc = now == (time_t)-1 ? NULL : gmtime(&now);
+
+	if (vb_os_urandom(r, sizeof r) != 0) {
+		/* no randomness: the start time and a clock reading still differ per run */
+		uint64_t v = vb_now_ns() ^ ((uint64_t)now << 20);
+		for (size_t i = 0; i < sizeof r; i++)
+			r[i] = (unsigned char)(v >> (8 * i));
+	}
+	for (size_t i = 0; i < sizeof r; i++)
+		snprintf(a->invocation + 2 * i, 3, "%02x", r[i]);
+	if (utc == NULL || strftime(a->started, sizeof a->started, "%Y-%m-%dT%H:%M:%SZ", utc) == 0)
+		a->started[0] = '\0';
+}
+
 int main(int argc, char *argv[])
 {
 	static struct app a;
@@ -771,6 +795,7 @@ int main(int argc, char *argv[])
 	int rc = parse(&a, argc, argv);
 	if (rc >= 0)
 		return rc;
+	name_invocation(&a);
 	/* The handlers go in before anything is created, so that a signal at any later
 	 * moment still leads to the cleanup; they write into memory the worker shares. */
 	a.sh = vb_shared_new();

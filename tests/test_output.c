@@ -36,7 +36,7 @@ static int setup(void **state)
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
 	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL,
-				  NULL, NULL, false};
+				  NULL, NULL, false, "00c0ffee12345678", "2026-12-02T10:40:12Z"};
 	return 0;
 }
 
@@ -371,13 +371,14 @@ static void test_csv_row(void **state)
 	assert_non_null(strstr(b.p, "\r\n\"ext4, \"\"fast\"\"\",2,1048576,0.500000,2097152,"
 			       "1048576,1000,zero,0,fsync,ext4,vda,virtio_blk,guest,Linux,"));
 	/* no intervals, then the depth and the time the writers waited for data, the
-	 * version of the schema; no knee, no flush figures, the write cache, how the writes were cached */
-	assert_non_null(strstr(b.p, ",,4,0.000000,1,,,,,,,,,,,write back,buffered I/O\r\n"));
+	 * version of the schema; no knee, no flush figures, the write cache, how the writes were cached,
+	 * and the invocation with its start (issue 37) */
+	assert_non_null(strstr(b.p, ",,4,0.000000,1,,,,,,,,,,,write back,buffered I/O,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 	vb_buf_init(&b);
 	r.data_wait_secs = 0.041;
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back,buffered I/O\r\n"));
+	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back,buffered I/O,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 }
 
@@ -450,13 +451,13 @@ static void test_io_mode_as_found(void **state)
 	vb_buf_init(&b);
 	vb_out_csv_header(&b);
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",write_cache,io\r\n"));
-	assert_non_null(strstr(b.p, ",direct requested; this file system buffers it\r\n"));
+	assert_non_null(strstr(b.p, ",write_cache,io,session,session_start\r\n"));
+	assert_non_null(strstr(b.p, ",direct requested; this file system buffers it,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 	env.cache = VB_CACHE_AS_ASKED;
 	vb_buf_init(&b);
 	vb_out_csv_run(&b, &ctx, &r);
-	assert_non_null(strstr(b.p, ",direct I/O\r\n"));
+	assert_non_null(strstr(b.p, ",direct I/O,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 	/* NetBSD FFS, the file written before the clock: header, CSV and JSON say so. */
 	static const char filled[] = "direct I/O (in place: the file was written once before "

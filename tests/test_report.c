@@ -7,6 +7,7 @@
 
 #include "vb_test.h"
 #include "vb_escape.h"
+#include "vb_output.h"
 #include "vb_report.h"
 #include "vb_report_test.h"
 #include "vb_escape_test.h"
@@ -983,6 +984,102 @@ static void test_split_by_settings(void **state)
 	vb_dataset_free(&d);
 }
 
+/* Issue 37: rows that vbench writes carry their invocation (session) and its start; a
+ * label whose runs were appended by two invocations gets a note with the dates, one of a
+ * single invocation none. What is written is what is read back. */
+static char *rows_of(const char *label, const char *session, const char *start, bool header)
+{
+	static struct vb_config cfg;
+	static struct vb_env env;
+	struct vb_context ctx;
+	struct vb_buf b;
+	struct vb_run r;
+
+	memset(&ctx, 0, sizeof ctx);
+	vb_config_defaults(&cfg);
+	memset(&env, 0, sizeof env);
+	ctx.cfg = &cfg;
+	ctx.env = &env;
+	ctx.label = label;
+	ctx.session = session;
+	ctx.session_start = start;
+	vb_buf_init(&b);
+	if (header)
+		vb_out_csv_header(&b);
+	for (uint64_t i = 1; i <= 2; i++) {
+		memset(&r, 0, sizeof r);
+		r.run = i;
+		r.bytes = 1000;
+		r.secs = 1.0;
+		r.bytes_per_sec = 1000 + i;
+		vb_out_csv_run(&b, &ctx, &r);
+	}
+	assert_false(b.oom);
+	return b.p;
+}
+
+static void test_sessions_mixed(void **state)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512], note[512], csv[8192];
+	(void)state;
+	char *s1 = rows_of("ext4", "00c0ffee00000001", "2026-12-01T09:00:00Z", true);
+	char *s2 = rows_of("xfs", "00c0ffee00000001", "2026-12-01T09:00:00Z", false);
+	char *s3 = rows_of("ext4", "00c0ffee00000002", "2026-12-02T10:40:12Z", false);
+	snprintf(csv, sizeof csv, "%s%s%s", s1, s2, s3);
+	free(s1);
+	free(s2);
+	free(s3);
+	assert_non_null(strstr(csv, ",session,session_start\r\n"));
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, csv, "fs.csv", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(a.n_groups, 2);   /* sessions never split a label */
+	assert_int_equal(a.groups[0].n, 4);
+	assert_int_equal(vb_report_session_note(&a, 0, note, sizeof note), 1);
+	assert_string_equal(note, "note: label \"ext4\" holds runs of 2 sessions, started "
+			    "2026-12-01T09:00:00Z and 2026-12-02T10:40:12Z: runs appended to one "
+			    "file at different times are mixed in; remove the file before a new "
+			    "series (rm -f) to keep them apart");
+	assert_int_equal(vb_report_session_note(&a, 1, note, sizeof note), 0);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+
+	/* JSON documents say theirs too; an older file (no session) beside a newer one */
+	const char *json =
+		"{\"label\": \"vda\", \"session\": \"0a\", \"session_start\": "
+		"\"2026-12-01T09:00:00Z\", \"runs\": [{\"run\": 1, \"bytes\": 10, "
+		"\"secs\": 1, \"bytes_per_sec\": 10}]}\n"
+		"{\"label\": \"vda\", \"session\": \"0b\", \"session_start\": "
+		"\"2026-12-03T09:00:00Z\", \"runs\": [{\"run\": 1, \"bytes\": 10, "
+		"\"secs\": 1, \"bytes_per_sec\": 11}]}\n"
+		"{\"label\": \"vdb\", \"session\": \"0c\", \"runs\": [{\"run\": 1, "
+		"\"bytes\": 10, \"secs\": 1, \"bytes_per_sec\": 10}]}\n"
+		"{\"label\": \"vdb\", \"runs\": [{\"run\": 2, \"bytes\": 10, \"secs\": 1, "
+		"\"bytes_per_sec\": 10}]}\n";
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, json, "x.json", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(vb_report_session_note(&a, 0, note, sizeof note), 1);
+	assert_non_null(strstr(note, "\"vda\" holds runs of 2 sessions, started "
+				     "2026-12-01T09:00:00Z and 2026-12-03T09:00:00Z: "));
+	assert_int_equal(vb_report_session_note(&a, 1, note, sizeof note), 1);
+	assert_non_null(strstr(note, "\"vdb\" holds runs of 1 session and runs that do not "
+				     "say theirs: "));
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+
+	/* files without the columns, and a field that is not an id, say nothing */
+	vb_dataset_init(&d);
+	assert_int_equal(read_str(&d, "label,run,bytes,secs,bytes_per_sec,session\n"
+				  "a,1,1,1,1,x\n" "a,2,1,1,1,\n", "old.csv", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(vb_report_session_note(&a, 0, note, sizeof note), 0);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
 /* The p-value is printed once: in the verdict when it is "no significant difference",
  * else beside the test; markdown has a column for it. */
 static void test_p_printed_once(void **state)
@@ -1440,6 +1537,7 @@ int main(void)
 		cmocka_unit_test(test_significance_threshold),
 		cmocka_unit_test(test_markdown_output),
 		cmocka_unit_test(test_split_by_settings),
+		cmocka_unit_test(test_sessions_mixed),
 		cmocka_unit_test(test_p_printed_once),
 		cmocka_unit_test(test_text_output),
 		cmocka_unit_test(test_csv_output),

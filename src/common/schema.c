@@ -24,5 +24,6 @@ const char *const vb_csv_names[VB_N_COLS] = {
 	[VB_COL_FLUSH_DIFF_LO] = "flush_diff_lo_ns",
 	[VB_COL_FLUSH_DIFF_HI] = "flush_diff_hi_ns", [VB_COL_FLUSH_CALLS] = "flush_calls",
 	[VB_COL_WRITE_CACHE] = "write_cache",
-	[VB_COL_IO] = "io",
+	[VB_COL_IO] = "io", [VB_COL_SESSION] = VB_JK_SESSION,
+	[VB_COL_SESSION_START] = VB_JK_SESSION_START,
 };

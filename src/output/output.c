@@ -410,6 +410,10 @@ static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct v
 	vb_out_csv_verdicts(b, c, r, fr);
 	vb_buf_putc(b, ',');
 	vb_csv_field(b, vb_io_mode(e, cfg->direct, cfg->overwrite, cfg->warmup_runs, c->filled));
+	vb_buf_putc(b, ',');
+	vb_csv_field(b, c->session != NULL ? c->session : "");
+	vb_buf_putc(b, ',');
+	vb_csv_field(b, c->session_start != NULL ? c->session_start : "");
 	vb_buf_puts(b, "\r\n");
 }
 
@@ -552,6 +556,10 @@ void vb_out_json(FILE *f, const struct vb_context *c, const struct vb_run *runs,
 	fprintf(f, "{\n  \"" VB_JK_SCHEMA "\": %d,\n  \"" VB_JK_VERSION "\": \"%s\",\n  \""
 		VB_JK_LABEL "\": ", VB_SCHEMA_VERSION, VB_VERSION);
 	vb_json_string(f, c->label);
+	fputs(",\n  \"" VB_JK_SESSION "\": ", f);
+	vb_json_string(f, c->session != NULL ? c->session : "");
+	fputs(",\n  \"" VB_JK_SESSION_START "\": ", f);
+	vb_json_string(f, c->session_start != NULL ? c->session_start : "");
 	fputs(",\n", f);
 	json_config(f, c);
 	json_env(f, c->env);

@@ -325,6 +325,63 @@ int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, siz
 	return 1;
 }
 
+static int by_session(const void *x, const void *y)
+{
+	return strcmp((*(const struct vb_runcfg *const *)x)->session,
+		      (*(const struct vb_runcfg *const *)y)->session);
+}
+
+int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, size_t n)
+{
+	const struct vb_group *gr = &a->groups[g];
+	const char *first = NULL, *last = NULL;
+	size_t runs = 0, known = 0, sessions = 0;
+
+	for (size_t k = 0; k < g; k++)
+		if (a->groups[k].origin == gr->origin)
+			return 0;
+	for (size_t k = g; k < a->n_groups; k++)
+		if (a->groups[k].origin == gr->origin)
+			runs += a->groups[k].n;
+	/* The label's runs sorted by session, counted once each; the dates span the
+	 * earliest to the latest start (the ISO form sorts as text). */
+	const struct vb_runcfg **c = calloc(runs ? runs : 1, sizeof *c);
+	if (c == NULL)
+		return 0;
+	for (size_t k = g; k < a->n_groups; k++)
+		for (size_t s = 0; a->groups[k].origin == gr->origin && s < a->groups[k].n; s++)
+			if (a->groups[k].samples[s].cfg.session[0] != '\0')
+				c[known++] = &a->groups[k].samples[s].cfg;
+	qsort(c, known, sizeof *c, by_session);
+	for (size_t i = 0; i < known; i++) {
+		if (i > 0 && strcmp(c[i]->session, c[i - 1]->session) == 0)
+			continue;
+		sessions++;
+		if (c[i]->started[0] != '\0' && (first == NULL || strcmp(c[i]->started, first) < 0))
+			first = c[i]->started;
+		if (c[i]->started[0] != '\0' && (last == NULL || strcmp(c[i]->started, last) > 0))
+			last = c[i]->started;
+	}
+	bool unknown = known < runs;
+	int len = -1;
+	if (sessions >= 2 || (sessions == 1 && unknown)) {
+		len = snprintf(buf, n, "note: label \"%.*s\" holds runs of %zu session%s%s",
+			       (int)gr->label_len, gr->label, sessions, sessions > 1 ? "s" : "",
+			       unknown ? " and runs that do not say theirs" : "");
+		bool one_date = first != NULL && strcmp(first, last) == 0;
+		if (len >= 0 && (size_t)len < n && first != NULL)
+			len += snprintf(buf + len, n - (size_t)len, ", started %s%s%s", first,
+					one_date ? "" : sessions == 2 ? " and " : " to ",
+					one_date ? "" : last);
+		if (len >= 0 && (size_t)len < n)
+			snprintf(buf + len, n - (size_t)len, ": runs appended to one file at "
+				 "different times are mixed in; remove the file before a new series "
+				 "(rm -f) to keep them apart");
+	}
+	free(c);
+	return len >= 0;
+}
+
 /* Copies the notes of d into a, which owns them from then on; -1 without memory. */
 static int copy_notes(const struct vb_dataset *d, struct vb_comparison *a)
 {

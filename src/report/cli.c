@@ -491,6 +491,9 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 			say(err, msg);
 		}
 	}
+	for (size_t g = 0; g < a.n_groups; g++)
+		if (vb_report_session_note(&a, g, msg, sizeof msg))
+			say(err, msg);
 	char config[256];
 	vb_report_config_text(&a, &d, config, sizeof config);
 	vb_dataset_free(&d);

@@ -180,7 +180,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
 	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
 	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
-	       COL_FS, COL_DEVICE, N_COLS };
+	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -225,6 +225,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 		{COL_FLUSH_P50, VB_COL_FLUSH_P50}, {COL_FLUSH_WRITE, VB_COL_FLUSH_WRITE_P50},
 		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
 		{COL_KNEE_AT, VB_COL_KNEE_AT}, {COL_FS, VB_COL_FS}, {COL_DEVICE, VB_COL_DEVICE},
+		{COL_SESSION, VB_COL_SESSION}, {COL_SESSION_START, VB_COL_SESSION_START},
 	};
 	for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
 		m->col[notes[i].c] = csv_index(h, vb_csv_names[notes[i].v]);
@@ -278,6 +279,7 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
 	vbr_cfg_sync(c, csv_opt(r, m->col[COL_SYNC]));
 	vbr_cfg_source(c, csv_opt(r, m->col[COL_SOURCE]));
+	vbr_cfg_session(c, csv_opt(r, m->col[COL_SESSION]), csv_opt(r, m->col[COL_SESSION_START]));
 }
 
 /* The optional measured number at col of r (a rate when rate, else bytes): 0 when absent

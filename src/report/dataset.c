@@ -238,6 +238,23 @@ void vbr_cfg_source(struct vb_runcfg *c, const char *s)
 	memcpy(c->source, s, n + 1);
 }
 
+/* Copies s into out (size n) when every byte of it is in allowed; else out is "". */
+static void copy_if(char *out, size_t n, const char *s, const char *allowed)
+{
+	size_t len = s != NULL ? strlen(s) : 0;
+
+	out[0] = '\0';
+	if (len == 0 || len >= n || strspn(s, allowed) != len)
+		return;
+	memcpy(out, s, len + 1);
+}
+
+void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start)
+{
+	copy_if(c->session, sizeof c->session, id, "0123456789abcdef");
+	copy_if(c->started, sizeof c->started, start, "0123456789-:TZ");
+}
+
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vb_report.h"
+#include "vb_schema.h"
 #include "report_internal.h"
 
 /* The JSON reader of `vbench report`: a strict RFC 8259 parser and the reading of
@@ -448,6 +449,7 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 
 	memset(c, 0, sizeof *c);
 	c->direct = -1;
+	vbr_cfg_session(c, jstr(doc, VB_JK_SESSION), jstr(doc, VB_JK_SESSION_START));
 	if (cfg == NULL || cfg->type != J_OBJ)
 		return;
 	if (!jas_u64(jget(cfg, "bs"), &c->bs))

@@ -154,6 +154,10 @@ void vbr_cfg_sync(struct vb_runcfg *c, const char *s);
 /* Sets c->source from s the same way (lower-case letters, short), else not known. */
 void vbr_cfg_source(struct vb_runcfg *c, const char *s);
 
+/* Sets c->session and c->started from id (hex digits) and start (digits, '-', ':', 'T',
+ * 'Z'), each left not known when it is not of that form or too long; NULL is absent. */
+void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
+
 /* The same, with the configuration the input gives for the run (NULL: not known). */
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg);

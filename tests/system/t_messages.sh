@@ -30,6 +30,25 @@ fi
 # every warning is a line of its own: none continues the one before it
 expect_no_err '^vbench: warning: [^:]*: and ' "no warning line continues another"
 
+# --- runs appended by two invocations: the CSV says which, report says so, with dates ----
+c="$d/fs.csv"
+"$VBENCH" -q --no-progress -l ext4 bs=64k count=4 runs=2 --csv-append "$c" "$d" >/dev/null 2>&1
+"$VBENCH" -q --no-progress -l xfs bs=64k count=4 runs=2 --csv-append "$c" "$d" >/dev/null 2>&1
+run_vb report "$c"
+expect_rc 0 "report of one session per label"
+expect_no_err 'sessions' "one session per label: no note"
+"$VBENCH" -q --no-progress -l ext4 bs=64k count=4 runs=2 --csv-append "$c" "$d" >/dev/null 2>&1
+tr -d '\r' <"$c" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ print $c["session"] " " $c["session_start"] }' >"$SCRATCH/sessions"
+check "each row names its session and start" \
+	sh -c '[ "$(wc -l <"$1")" = 6 ] && ! grep -Evq "^[0-9a-f]{16} 20[0-9-]{8}T[0-9:]{8}Z$" "$1"' _ "$SCRATCH/sessions"
+check "three invocations, three sessions" [ "$(cut -d' ' -f1 "$SCRATCH/sessions" | sort -u | wc -l)" = 3 ]
+run_vb report "$c"
+expect_rc 0 "report of a label appended to twice"
+expect_err '^vbench report: note: label "ext4" holds runs of 2 sessions, started 20[0-9T:-]+Z( and 20[0-9T:-]+Z)?: runs appended to one file at different times are mixed in; remove the file before a new series \(rm -f\) to keep them apart$' \
+	"the note says the label mixes 2 sessions, with their dates"
+expect_no_err 'label "xfs" holds' "and not for the label of one session"
+
 need_linux "tmpfs, ramfs and a chroot"
 need_root "mount tmpfs and ramfs, and chroot"
 
