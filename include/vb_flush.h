@@ -21,13 +21,15 @@ enum vb_flush_verdict {
 	VB_FLUSH_WORKS         /* a flush reliably costs more than a write and the margin */
 };
 
-/* Pairs the full probe takes; the short one takes a quarter. */
-#define VB_FLUSH_MAX_PAIRS 64
+/* Pairs the full probe takes; the short one takes an eighth. Under emulation a write
+ * and a flush vary by hundreds of us: so many pairs narrow the interval enough to decide
+ * in a fraction of a second. */
+#define VB_FLUSH_MAX_PAIRS 256
 /* What a flush must cost beyond a small write to be work: a host fdatasync that reaches
- * a disk with a volatile cache (real or virtual) costs a device round trip and a cache
- * flush, 100 us and more; a flush the host ignores costs a request's round trip, which
- * a write costs too. */
-#define VB_FLUSH_MARGIN_NS 50000
+ * a disk with a volatile cache (real or virtual) costs a cache flush on top of a
+ * request's round trip; a flush the host ignores costs the round trip alone, which a
+ * write costs too, or less. The figures each side of it are in bench/README.md. */
+#define VB_FLUSH_MARGIN_NS 20000
 /* The interval of the median difference is a distribution-free one (order statistics,
  * the sign test's), at this confidence or more: noise from the scheduler only widens it. */
 #define VB_FLUSH_CONFIDENCE 0.99

@@ -102,7 +102,7 @@ static bool over_budget(const struct probe *b)
 static void measure(struct probe *b, size_t wsz, uint64_t slots)
 {
 	struct vb_flush_result *o = b->out;
-	uint64_t want = b->c->full ? VB_FLUSH_MAX_PAIRS : VB_FLUSH_MAX_PAIRS / 4, ns;
+	uint64_t want = b->c->full ? VB_FLUSH_MAX_PAIRS : VB_FLUSH_MAX_PAIRS / 8, ns;
 
 	for (uint64_t i = 0; i < want; i++) {
 		if (stopped(b) || over_budget(b))

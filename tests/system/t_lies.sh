@@ -82,7 +82,7 @@ if mount -t tmpfs -o size=80m vbench-lies "$m"; then
 		run_vb --no-progress --force --direct --check-flush -l tmpfs-loop bs=1M count=16 runs=1 "$L"
 		has "$OUT" '^# flush \(fsync\): no work: ' && break
 	done
-	expect_out '^# flush \(fsync\): no work: flush - 4 KiB write [-+][0-9.]+ .s \(99%: [-+][0-9.]+ .s to [-+][0-9.]+ .s, 64 pairs; margin 50 us\)' \
+	expect_out '^# flush \(fsync\): no work: flush - 4 KiB write [-+][0-9.]+ .s \(99%: [-+][0-9.]+ .s to [-+][0-9.]+ .s, 256 pairs; margin 20 us\)' \
 		"the summary says so in words, with the figures it used"
 	line=$(printf '%s\n' "$OUT" | grep '^# flush')
 	check "in two 80-column lines (${#line} characters)" [ "${#line}" -le 160 ]
