@@ -86,3 +86,38 @@ else
 	rc=$?
 	check "ulimit -v 20000: runs with --timeout (exit $rc)" [ "$rc" = 0 ]
 fi
+
+# --- a stop during the flush probe: as during the runs ------------------------------------
+# With --sync dsync the runs make no fdatasync and the probe's are its only ones: strace
+# holds the first back (delay_enter, in us), so that the signal, or --timeout, comes
+# while the probe waits in it.
+if command -v strace >/dev/null 2>&1; then
+	for s in TERM:15 HUP:1; do
+		sig=${s%:*} num=${s#*:}
+		d=$(new_dir)
+		strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:delay_enter=4000000:when=1 \
+			"$VBENCH" --no-progress --sync dsync --check-flush bs=4k count=16 runs=1 "$d" \
+			>"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+		spid=$!
+		sleep 2
+		pid=$(pgrep -P "$spid" | head -n 1)
+		kill -s "$sig" "${pid:-$spid}"
+		wait_pid "$spid" 30
+		check "SIG$sig during the flush probe: dies of the signal (status $WAIT_RC, want $((128 + num)))" \
+			[ "$WAIT_RC" = $((128 + num)) ]
+		check "SIG$sig during the flush probe: the summary says the probe was stopped" \
+			grep -q "^# flush: not checked: stopped$" "$SCRATCH/s.out"
+		check "SIG$sig during the flush probe: the file is removed" empty_dir "$d"
+	done
+	# a flush that outlasts --timeout, and returns within the grace: a timeout, exit 3
+	d=$(new_dir)
+	strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:delay_enter=2000000:when=1 \
+		"$VBENCH" --no-progress --timeout 1 --sync dsync --check-flush bs=4k count=16 runs=1 "$d" \
+		>"$SCRATCH/t.out" 2>"$SCRATCH/t.err"
+	rc=$?
+	check "a probe's flush outlasting --timeout: exit 3 (got $rc)" [ "$rc" = 3 ]
+	check "it is named as a timeout on stderr" grep -q "flush probe outlasted --timeout 1" "$SCRATCH/t.err"
+	check "and in the summary" grep -q "^# flush: not checked: stopped: a call outlasted --timeout" "$SCRATCH/t.out"
+else
+	skip "no strace: signals and --timeout during the flush probe"
+fi

@@ -38,6 +38,18 @@ if command -v chattr >/dev/null 2>&1 && chattr +a "$d/m/a"; then
 	expect_rc 2 "refused for want of space after creating the file"
 	expect_err "nothing was written" "no space: says why"
 	expect_err "big.img, the file vbench created, could not be removed: Operation not permitted" "no space: the file left behind is named"
+	# The flush probe's own file, beside a file target, cannot be removed either: it is
+	# named, and its name is new every session.
+	names=""
+	for k in 1 2; do
+		run_vb --no-progress --keep --check-flush bs=4k count=16 runs=1 "$d/m/a/p$k.img"
+		expect_rc 3 "--keep --check-flush: the probe's file cannot be removed ($k)"
+		expect_err "/m/a/vbench-[a-z0-9]{8}\.tmp, the flush probe's file, could not be removed: Operation not permitted; it is left behind" \
+			"the probe's file left behind is named ($k)"
+		names="$names $(printf '%s\n' "$ERR" | grep -o "vbench-[a-z0-9]*\.tmp, the flush probe's" | cut -d, -f1)"
+	done
+	distinct=$(printf '%s\n' $names | sort -u | grep -c .)
+	check "the probe's files have names of their own ($names)" [ "$distinct" = 2 ]
 	chattr -a "$d/m/a"
 	rm -f "$d/m/a/"*
 else
