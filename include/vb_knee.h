@@ -59,7 +59,9 @@ void vb_knee_add(struct vb_knee_acc *a, const struct vb_knee *k);
 void vb_knee_summary_end(struct vb_knee_acc *a);
 
 /* The summary's sentence ("burst 1.92 GB/s for the first 2.1 GB, then 0.31 GB/s
- * sustained: ..."), without "# "; returns 0 when no run had a knee. */
-int vb_knee_text(const struct vb_knee_summary *s, char *buf, size_t n);
+ * sustained: ..."), without "# ", with a --size to measure beyond the burst that fits
+ * in room_bytes (the most the target takes; 0: not known); returns 0 when no run had a
+ * knee. */
+int vb_knee_text(const struct vb_knee_summary *s, uint64_t room_bytes, char *buf, size_t n);
 
 #endif

@@ -38,6 +38,8 @@ struct vb_context {
 	const char *session;      /* this invocation, so that runs appended to one file by
 				   * several can be told apart: 16 hex digits */
 	const char *session_start;/* when it started, UTC: "2026-12-02T10:40:12Z" */
+	uint64_t room_bytes;      /* the most one run may write: a disk's size, a new file's
+				   * free space; 0 when not known */
 };
 
 /* BSD dd's status line: "N bytes transferred in S secs (R bytes/sec)". */

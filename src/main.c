@@ -408,7 +408,14 @@ static void describe(struct app *a)
 							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
 				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL,
-				     t->fill_first, a->invocation, a->started};
+				     t->fill_first, a->invocation, a->started, 0};
+	/* What a suggested --size must fit in. */
+	uint64_t avail;
+	if (t->kind == VB_TGT_DISK)
+		a->ctx.room_bytes = t->device_bytes;
+	else if ((t->kind == VB_TGT_DIR || t->kind == VB_TGT_NEWFILE) &&
+		 vb_os_free_bytes(t->dirfd, &avail) == 0)
+		a->ctx.room_bytes = avail;
 }
 
 /* A new file in a directory: one run must fit in the file system's free space. */

@@ -187,19 +187,70 @@ static void test_summary_and_text(void **state)
 	vb_knee_summary_end(&a);
 	assert_int_equal(a.s.checked, 2);
 	assert_int_equal(a.s.found, 1);
-	assert_int_equal(vb_knee_text(&a.s, text, sizeof text), 1);
+	assert_int_equal(vb_knee_text(&a.s, 0, text, sizeof text), 1);
 	assert_non_null(strstr(text, "burst 2."));
 	assert_non_null(strstr(text, "GB/s for the first "));
 	assert_non_null(strstr(text, "MB/s sustained (in 1 of 2 runs)"));
 	/* twice the 12 samples of 1 GB at 2 GB/s, 12 GB (11.2 GiB): 23 GiB */
 	assert_non_null(strstr(text, "such as --size 23g"));
+	assert_non_null(strstr(text, "a cache or burst allowance of about "));
 	memset(&a, 0, sizeof a);
-	assert_int_equal(vb_knee_text(&a.s, text, sizeof text), 0);
+	assert_int_equal(vb_knee_text(&a.s, 0, text, sizeof text), 0);
+}
+
+/* The ragged end counts for nothing even when it is fast: four samples at the burst
+ * rate, four at the sustained one, then a short last one at the burst rate again (the
+ * writes that ended the run went fast). Counted as a sample, it would put a burst-rate
+ * sample among the slow ones, and the two parts would overlap. */
+static void test_fast_short_last_sample_after_the_drop(void **state)
+{
+	struct vb_knee k;
+	(void)state;
+	for (size_t i = 0; i < 9; i++) {
+		iv[i].start_secs = (double)i * STEP;
+		iv[i].secs = i < 8 ? STEP : STEP / 10;
+		iv[i].bytes = (uint64_t)((i < 4 || i == 8 ? 2000e6 : 300e6) * iv[i].secs);
+	}
+	vb_knee_find(iv, 9, &k);
+	assert_true(k.checked);
+	assert_true(k.found);
+	assert_true(k.sustained_bytes_per_sec > 299e6 && k.sustained_bytes_per_sec < 301e6);
+	assert_int_equal(k.at_bytes, 4 * (uint64_t)(2000e6 * STEP));
+}
+
+/* The --size suggested fits the target: twice a 131 MiB burst does not fit a 256 MiB
+ * disk, so all of it is suggested; a disk hardly larger than the burst gets none. */
+static void test_suggested_size_fits(void **state)
+{
+	struct vb_knee_summary s;
+	char text[1024];
+	(void)state;
+	memset(&s, 0, sizeof s);
+	s.checked = s.found = 1;
+	s.burst_bytes_per_sec = 2e9;
+	s.sustained_bytes_per_sec = 3e8;
+	s.at_bytes = 131.0 * 1048576;
+	assert_int_equal(vb_knee_text(&s, 0, text, sizeof text), 1);
+	assert_non_null(strstr(text, "such as --size 262m"));
+	assert_int_equal(vb_knee_text(&s, 256ULL << 20, text, sizeof text), 1);
+	assert_non_null(strstr(text, "such as --size 256m"));
+	assert_null(strstr(text, "262m"));
+	assert_int_equal(vb_knee_text(&s, (256ULL << 20) + 4095, text, sizeof text), 1);
+	assert_non_null(strstr(text, "such as --size 256m"));
+	assert_int_equal(vb_knee_text(&s, 132ULL << 20, text, sizeof text), 1);
+	assert_null(strstr(text, "--size"));
+	assert_non_null(strstr(text, "too small to write well beyond it"));
+	/* GiB suggestions that do not fit fall back to whole MiB */
+	s.at_bytes = 3.0 * 1073741824;
+	assert_int_equal(vb_knee_text(&s, 5ULL << 30, text, sizeof text), 1);
+	assert_non_null(strstr(text, "such as --size 5120m"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fast_short_last_sample_after_the_drop),
+		cmocka_unit_test(test_suggested_size_fits),
 		cmocka_unit_test(test_steady_noise_has_no_knee),
 		cmocka_unit_test(test_step_is_a_knee),
 		cmocka_unit_test(test_slow_drift_has_no_knee),

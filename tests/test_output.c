@@ -36,7 +36,7 @@ static int setup(void **state)
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
 	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL,
-				  NULL, NULL, false, "00c0ffee12345678", "2026-12-02T10:40:12Z"};
+				  NULL, NULL, false, "00c0ffee12345678", "2026-12-02T10:40:12Z", 0};
 	return 0;
 }
 
@@ -199,6 +199,27 @@ static void test_summary_lines(void **state)
 		 "mean    29895208.5 bytes/sec\nmin     27082972 bytes/sec\n"
 		 "max     32581066 bytes/sec\nstddev  2246365.7 bytes/sec (7.5%%)\n");
 	assert_string_equal(buf, expect);
+}
+
+/* The burst line suggests a --size the target holds: on a 256 MiB disk, not twice a
+ * 131 MiB burst. */
+static void test_burst_line_fits_the_target(void **state)
+{
+	struct vb_run_analysis a;
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.knee.checked = a.knee.found = 1;
+	a.knee.burst_bytes_per_sec = 2e9;
+	a.knee.sustained_bytes_per_sec = 3e8;
+	a.knee.at_bytes = 131.0 * 1048576;
+	ctx.room_bytes = 256ULL << 20;
+	FILE *f = open_buf();
+	vb_out_human_verdicts(f, &ctx, &a);
+	fclose(f);
+	ctx.room_bytes = 0;
+	assert_non_null(strstr(buf, "# burst 2.00 GB/s for the first 137 MB, then 300 MB/s "
+			       "sustained: a cache or burst allowance of about 137 MB"));
+	assert_non_null(strstr(buf, "such as --size 256m\n"));
 }
 
 static void test_summary_one_run_and_none(void **state)
@@ -616,6 +637,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_status_line_matches_bsd_dd, setup),
 		cmocka_unit_test_setup(test_rate_rounding, setup),
+		cmocka_unit_test_setup(test_burst_line_fits_the_target, setup),
 		cmocka_unit_test_setup(test_human_run_lines, setup),
 		cmocka_unit_test_setup(test_data_source_held_back, setup),
 		cmocka_unit_test_setup(test_partial_run_lines, setup),

@@ -190,18 +190,29 @@ static void si(char *buf, size_t n, double v, const char *unit)
 		 prefix[i], unit);
 }
 
-/* A size in --size's syntax at least twice bytes: whole MiB ("30m") or GiB ("5g"). */
-static void twice(char *buf, size_t n, double bytes)
+/* A size in --size's syntax at least twice bytes, in whole MiB ("30m") or GiB ("5g"),
+ * that fits in room bytes (0: no bound): the most that fits when twice does not, or ""
+ * when not even the burst's bytes and a MiB more do. */
+static void twice(char *buf, size_t n, double bytes, double room)
 {
 	double want = 2 * bytes, unit = want >= 1073741824.0 ? 1073741824.0 : 1048576.0;
 	double k = ceil(want / unit);
 
-	snprintf(buf, n, "%.0f%c", k > 1 ? k : 1, unit > 1048576.0 ? 'g' : 'm');
+	if (k < 1)
+		k = 1;
+	if (room > 0 && k * unit > room) {
+		unit = 1048576.0;
+		k = floor(room / unit);
+	}
+	if (k * unit <= bytes + 1048576.0)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "%.0f%c", k, unit > 1048576.0 ? 'g' : 'm');
 }
 
-int vb_knee_text(const struct vb_knee_summary *s, char *buf, size_t n)
+int vb_knee_text(const struct vb_knee_summary *s, uint64_t room_bytes, char *buf, size_t n)
 {
-	char burst[32], at[32], sustained[32], runs[64] = "", size[32];
+	char burst[32], at[32], sustained[32], runs[64] = "", size[32], advice[128];
 
 	if (s->found == 0)
 		return 0;
@@ -211,9 +222,15 @@ int vb_knee_text(const struct vb_knee_summary *s, char *buf, size_t n)
 	if (s->checked > 1)
 		snprintf(runs, sizeof runs, " (in %llu of %llu runs)", (unsigned long long)s->found,
 			 (unsigned long long)s->checked);
-	twice(size, sizeof size, s->at_bytes);
-	snprintf(buf, n, "burst %s for the first %s, then %s sustained%s: a cache of about %s "
-		 "sits in front of this disk; to measure the disk, use a size well beyond it, "
-		 "such as --size %s", burst, at, sustained, runs, at, size);
+	twice(size, sizeof size, s->at_bytes, (double)room_bytes);
+	if (size[0] != '\0')
+		snprintf(advice, sizeof advice, "to measure the disk, use a size well beyond it, "
+			 "such as --size %s", size);
+	else
+		snprintf(advice, sizeof advice, "this target is too small to write well beyond "
+			 "it");
+	snprintf(buf, n, "burst %s for the first %s, then %s sustained%s: a cache or burst "
+		 "allowance of about %s sits in front of this disk; %s", burst, at, sustained,
+		 runs, at, advice);
 	return 1;
 }

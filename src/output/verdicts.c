@@ -26,7 +26,7 @@ void vb_out_human_verdicts(FILE *f, const struct vb_context *c, const struct vb_
 	if (!c->sink && vb_write_cache_text(c->env->write_cache, c->env->write_cache_where, line,
 					    sizeof line))
 		comment_line(f, line);
-	if (!c->sink && vb_knee_text(&a->knee, line, sizeof line))
+	if (!c->sink && vb_knee_text(&a->knee, c->room_bytes, line, sizeof line))
 		comment_line(f, line);
 }
 

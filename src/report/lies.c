@@ -54,7 +54,7 @@ int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double 
 	char text[256];
 
 	snprintf(text, sizeof text, "run %llu: burst %.1f MB/s for the first %.1f MB, then %.1f "
-		 "MB/s sustained (a cache ran out)", (unsigned long long)run, burst / 1e6,
+		 "MB/s sustained (a cache or burst allowance ran out)", (unsigned long long)run, burst / 1e6,
 		 at_bytes / 1e6, sustained / 1e6);
 	return add(d, label, text);
 }
