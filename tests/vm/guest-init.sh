@@ -81,7 +81,8 @@ find_disks() {
 			s=$(cat "$p/serial" 2>/dev/null)
 			case $s in
 			vbfault) bus=fault ;;
-			vbdiscard | vbslowflush | vbcache | vbidle) bus=${s#vb} ;;
+			vbdiscard | vbslowflush | vbdelay | vbcache | vbidle) bus=${s#vb} ;;
+			vbq*) bus=${s#vb} ;;
 			*) bus=virtio ;;
 			esac
 			;;
@@ -103,7 +104,7 @@ tries=0
 while :; do
 	find_disks
 	all=1
-	for b in $BUSES fault $LIES; do
+	for b in $BUSES fault $LIES $QMODES; do
 		eval "[ -n \"\${dev_$b:-}\" ]" || all=0
 	done
 	[ "$all" = 1 ] && break
@@ -111,7 +112,7 @@ while :; do
 	[ "$tries" -ge 60 ] && break
 	sleep 1
 done
-for b in $BUSES fault $LIES; do
+for b in $BUSES fault $LIES $QMODES; do
 	eval "say \"$b disk: \${dev_$b:-MISSING} \${drv_$b:-}\""
 done
 
@@ -177,10 +178,36 @@ echo "=====VBENCH-FAULT-CSV-BEGIN====="
 cat /tmp/fault.csv 2>/dev/null
 echo "=====VBENCH-FAULT-CSV-END====="
 
-# The nbdkit disks: the flush probe on the one that drops flushes and the one whose
-# flushes take 10 ms, and a run long enough for a knee on the one whose rate falls after
-# 16 MiB. The CSV holds the verdicts, the probe's count of sync calls and the knee.
-for b in $LIES; do
+# flush_sessions DEV LABEL: the --check-flush session on /dev/DEV, $SESSIONS times, each
+# followed by its exit status; then the flushes the guest's kernel completed in all, to
+# tell its flushes from QEMU's. Only the lines about flushes are shown (all of the JSON
+# document with FLUSH_FORMAT=json, which holds the probe's pairs).
+flush_sessions() {
+	f0=$(awk '{ print $16 }' "/sys/block/$1/stat")
+	fmt=""
+	[ "$FLUSH_FORMAT" = json ] && fmt="-f json"
+	i=1
+	while [ "$i" -le "$SESSIONS" ]; do
+		timeout 300 vbench --force --direct --check-flush --no-progress $fmt -b 1M -c 12 \
+			-r 1 -l "$2" --csv-append /tmp/lies.csv "/dev/$1" >/tmp/lies.out 2>&1
+		rc=$?
+		if [ -n "$fmt" ]; then
+			cat /tmp/lies.out
+		else
+			grep -E '^# (flush|guest)|^vbench: (error|warning: [^:]*: .*flush)' /tmp/lies.out
+		fi
+		echo "exit=$rc"
+		i=$((i + 1))
+	done
+	echo "guest-flushes=$(($(awk '{ print $16 }' "/sys/block/$1/stat") - f0))"
+}
+
+# The nbdkit disks: the flush sessions on the one that drops flushes, the one whose
+# flushes take 10 ms and the one whose writes take 1 ms and flushes 1.3 ms, and a run
+# long enough for a knee on the one whose rate falls after 16 MiB; then the flush
+# sessions on QEMU's cache modes. The CSV holds the verdicts, the probe's count of sync
+# calls and the knee.
+for b in $LIES $QMODES; do
 	eval "n=\${dev_$b:-}"
 	echo "=====VBENCH-LIES-$b-BEGIN====="
 	if [ -z "$n" ]; then
@@ -194,12 +221,11 @@ for b in $LIES; do
 		cat /tmp/lies.out
 		echo "exit=$rc"
 	else
-		f0=$(awk '{ print $16 }' "/sys/block/$n/stat")
-		timeout 300 vbench --force --direct --no-progress --check-flush -b 1M -c 12 -r 1 \
-			-l "nbd-$b" --csv-append /tmp/lies.csv "/dev/$n" 2>&1
-		echo "exit=$?"
-		# what the guest's kernel completed, to tell its flushes from QEMU's
-		echo "guest-flushes=$(($(awk '{ print $16 }' "/sys/block/$n/stat") - f0))"
+		case $b in
+		q*) label=qemu-${b#q} ;;
+		*) label=nbd-$b ;;
+		esac
+		flush_sessions "$n" "$label"
 	fi
 	echo "=====VBENCH-LIES-$b-END====="
 done

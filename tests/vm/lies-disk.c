@@ -1,8 +1,9 @@
 /* An nbdkit plugin for the VM test (tests/vm/run.sh): a RAM disk whose behaviour is known
  * because it is made so, to check vbench's verdicts against. Run by nbdkit's cc plugin:
- *   nbdkit cc tests/vm/lies-disk.c size=BYTES [flush_ms=N] [fast_bytes=B fast_rate=R
- *          slow_rate=R]
- * flush_ms: every flush takes this long (a disk whose flushes do work).
+ *   nbdkit cc tests/vm/lies-disk.c size=BYTES [flush_ms=N] [flush_us=N] [fast_bytes=B
+ *          fast_rate=R slow_rate=R]
+ * flush_ms, flush_us: every flush takes this long, the two added (a disk whose flushes
+ * do work).
  * fast_bytes, fast_rate, slow_rate: writes below offset fast_bytes go at most fast_rate
  * bytes/s, writes above it at most slow_rate (a cache that runs out after fast_bytes).
  * Rates of 0 mean no limit. Data is kept, so that what is read is what was written. */
@@ -18,7 +19,7 @@
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_SERIALIZE_ALL_REQUESTS
 
 static uint64_t size;
-static uint64_t flush_ms;
+static uint64_t flush_ms, flush_us;
 static uint64_t fast_bytes, fast_rate, slow_rate;
 static unsigned char *disk;
 
@@ -38,6 +39,8 @@ static int ld_config(const char *key, const char *value)
 		return number(value, &size);
 	if (strcmp(key, "flush_ms") == 0)
 		return number(value, &flush_ms);
+	if (strcmp(key, "flush_us") == 0)
+		return number(value, &flush_us);
 	if (strcmp(key, "fast_bytes") == 0)
 		return number(value, &fast_bytes);
 	if (strcmp(key, "fast_rate") == 0)
@@ -112,7 +115,7 @@ static int ld_flush(void *h, uint32_t flags)
 {
 	(void)h;
 	(void)flags;
-	nap_ns(flush_ms * 1000000u);
+	nap_ns(flush_ms * 1000000u + flush_us * 1000u);
 	return 0;
 }
 

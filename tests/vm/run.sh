@@ -22,6 +22,13 @@
 #                   (default 600; a TCG run takes a few minutes on a busy machine)
 #   VMTEST_CACHE    QEMU's cache mode for the images (default: none where the host's
 #                   filesystem supports O_DIRECT, else writeback)
+#   VMTEST_FLUSH_MODES  the cache modes of the flush disks, from "unsafe none
+#                   writethrough writeback" (the default); "-" for none
+#   VMTEST_SESSIONS the --check-flush sessions on each flush disk (default 5)
+#   VMTEST_FLUSH_FORMAT  human (the default) or json: what the flush sessions print on
+#                   the console (json carries the probe's pairs)
+#   VMTEST_FLUSH_DIR    where the flush disks' images go (default /var/tmp: the
+#                   host's disk, not a tmpfs)
 #   VMTEST_KERNEL   the kernel image (default: the newest /boot/vmlinuz-* that has
 #                   modules under /lib/modules)
 #   VBENCH_STATIC   the static binary to put in the guest (default ./vbench-static)
@@ -46,11 +53,18 @@
 #   - runs vbench on one more virtio disk that QEMU's blkdebug driver makes fail with
 #     EIO once the first run has been flushed, and records vbench's exit status and
 #     output;
-#   - runs vbench on three disks that nbdkit serves, whose behaviour the test made: one
+#   - runs vbench on four disks that nbdkit serves, whose behaviour the test made: one
 #     whose flushes are dropped (the fua filter, fuamode=discard), one whose flushes
-#     take 10 ms (tests/vm/lies-disk.c, through nbdkit's cc plugin), and one whose rate
+#     take 10 ms (tests/vm/lies-disk.c, through nbdkit's cc plugin), one whose writes
+#     take 1 ms (the delay filter) and flushes 1.3 ms (the plugin), and one whose rate
 #     falls after 16 MiB (the same plugin); the stats filter counts the flushes that
-#     really arrived, less those that a fourth disk, never written, receives anyway;
+#     really arrived, less those that a fifth disk, never written, receives anyway;
+#   - runs the --check-flush session five times on each disk whose flushes are judged:
+#     those nbdkit disks, and raw images on the host's disk (under /var/tmp, not a
+#     tmpfs) with cache=unsafe, none, writethrough and writeback; QMP's
+#     query-blockstats gives the host's count and time of the guest's flushes on each
+#     (tests/vm/blockstats.py), and the verdicts must agree with the host's cost per
+#     flush or say they cannot tell, and at least four of five must decide;
 #   - prints all of that on the serial console between marker lines and powers off.
 # The host then checks the results (the flush verdicts and counts, the knee), prints "vbench report --format markdown" of the CSV
 # and the time taken, and exits non-zero on any failure.
@@ -90,7 +104,14 @@ count=${VMTEST_COUNT:-32}
 bs=${VMTEST_BS:-1M}
 disk_mib=64
 # The nbdkit disks whose behaviour is known (see "Disks served by nbdkit" below).
-lies="discard slowflush cache idle"
+lies="discard slowflush delay cache idle"
+flush_modes=${VMTEST_FLUSH_MODES:-unsafe none writethrough writeback}
+[ "$flush_modes" = - ] && flush_modes=""
+sessions=${VMTEST_SESSIONS:-5}
+flush_format=${VMTEST_FLUSH_FORMAT:-human}
+# What a flush costs the host beyond a write for vbench to call it work (its margin,
+# VB_FLUSH_MARGIN_NS in include/vb_flush.h), in ns.
+margin_ns=20000
 vbench_bin=${VBENCH_STATIC:-$top/vbench-static}
 
 say() { echo "vmtest: $*"; }
@@ -120,6 +141,16 @@ esac
 # Results of an earlier run are removed first, so that nothing old is read as new.
 mkdir -p "$out" || die "cannot create the results directory $out (VMTEST_OUT)"
 rm -f "$out/vbench.csv" "$out/report.md" "$out/bus.csv" "$out/bus.txt" "$out/bus.svg"
+for m in $flush_modes; do
+	case $m in
+	unsafe | none | writethrough | writeback) ;;
+	*) die "unknown cache mode '$m' in VMTEST_FLUSH_MODES" ;;
+	esac
+done
+case $flush_format in
+human | json) ;;
+*) die "VMTEST_FLUSH_FORMAT must be human or json" ;;
+esac
 
 # --- Tools and packages --------------------------------------------------------------
 
@@ -197,8 +228,11 @@ fi
 # --- Temporary directory, always cleaned up --------------------------------------------
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-vmtest.XXXXXX")
+# The flush disks' images are on the host's disk: their flushes reach it.
+fdir=$(mktemp -d "${VMTEST_FLUSH_DIR:-/var/tmp}/vbench-vmtest-flush.XXXXXX")
 qpid=""
 nbd_pids=""
+spid=""
 cleanup() {
 	# Stop a guest that is still running (only the one this script started), and the
 	# nbdkit servers it started, then remove the images, the initramfs and the logs.
@@ -206,11 +240,11 @@ cleanup() {
 		kill "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
 	fi
-	for p in $nbd_pids; do
+	for p in $nbd_pids $spid; do
 		kill "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done
-	rm -rf "$work"
+	rm -rf "$work" "$fdir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -218,8 +252,8 @@ trap 'exit 143' TERM
 
 # QEMU's -drive syntax separates options with commas, and a blkdebug file name
 # separates the rules file from the image with a colon; neither may appear in the path.
-case $work in
-*,* | *:*) die "the temporary directory $work contains a comma or colon; set TMPDIR" ;;
+case $work$fdir in
+*,* | *:*) die "the temporary directory $work or $fdir contains a comma or colon; set TMPDIR" ;;
 esac
 
 # --- Kernel modules --------------------------------------------------------------------
@@ -322,6 +356,8 @@ cp "$vbench_bin" "$root/bin/vbench"
 chmod 755 "$root/bin/busybox" "$root/bin/vbench"
 
 # Settings the guest reads; the guest script itself is fixed text.
+qmodes=""
+for m in $flush_modes; do qmodes="$qmodes q$m"; done
 cat >"$root/vmtest.conf" <<EOF
 BUSES="$buses"
 RUNS="$runs"
@@ -329,6 +365,9 @@ WARMUP="$warmup"
 COUNT="$count"
 BS="$bs"
 LIES="$lies"
+QMODES="$qmodes"
+SESSIONS="$sessions"
+FLUSH_FORMAT="$flush_format"
 EOF
 
 # The guest's /init is fixed text, in a file of its own (guest-init.sh).
@@ -406,6 +445,9 @@ start_nbd() {
 }
 start_nbd discard --filter=fua memory 64M fuamode=discard
 start_nbd slowflush cc "$top/tests/vm/lies-disk.c" size=64M flush_ms=10
+# a write costs 1 ms, a flush 0.3 ms more: work on any host, however fast its own disk
+start_nbd delay --filter=delay cc "$top/tests/vm/lies-disk.c" size=64M flush_us=1300 \
+	delay-write=1ms
 # The knee's two rates are ones a loaded host still serves steadily: each 1 MiB write
 # takes 125 ms, then 1 s, so that a vCPU or nbdkit kept waiting tens of milliseconds
 # (TCG, other work on the host) blurs neither level into the other.
@@ -425,6 +467,20 @@ for b in $lies; do
 	disk_args="$disk_args -device virtio-blk-pci,drive=d$b,serial=vb$b"
 done
 
+# --- Disks whose flushes the host makes: QEMU's cache modes --------------------------------
+
+# One raw image per mode, on the host's disk; each a virtio disk whose serial number
+# (vbqMODE) tells the guest which it is, and whose drive id (dqMODE) names it in QMP.
+fs_type=$(stat -f -c %T "$fdir" 2>/dev/null || echo unknown)
+[ "$fs_type" = tmpfs ] && say "note: $fdir is on a tmpfs: the host's flushes cost nothing there"
+for m in $flush_modes; do
+	fallocate -l "${disk_mib}M" "$fdir/q$m.img" 2>/dev/null || truncate -s "${disk_mib}M" "$fdir/q$m.img"
+	disk_args="$disk_args -drive file=$fdir/q$m.img,format=raw,cache=$m,if=none,id=dq$m"
+	disk_args="$disk_args -device virtio-blk-pci,drive=dq$m,serial=vbq$m"
+done
+# The host's count and time of each drive's flushes, read over QMP while the guest runs.
+disk_args="$disk_args -qmp unix:$work/qmp.sock,server=on,wait=off"
+
 # --- Boot --------------------------------------------------------------------------------
 
 # boot ACCEL SECONDS CMDLINE-EXTRA [DISKS...]: boots the guest, its serial console going
@@ -441,6 +497,10 @@ boot() {
 		-append "console=ttyS0 panic=-1 quiet $b_extra" "$@" \
 		</dev/null >"$work/qemu.out" 2>&1 &
 	qpid=$!
+	if [ -z "$b_extra" ]; then
+		python3 "$top/tests/vm/blockstats.py" "$work/qmp.sock" "$work/blockstats.txt" &
+		spid=$!
+	fi
 	# The live copy of the console runs in the background too, so that the shell waits
 	# in "wait", which a signal interrupts at once (running the cleanup), rather than
 	# in a foreground pipeline, which would delay the signal until QEMU exits. GNU tail
@@ -455,6 +515,10 @@ boot() {
 	qpid=""
 	if [ -n "$tpid" ]; then
 		wait "$tpid" || true
+	fi
+	if [ -n "$spid" ]; then
+		wait "$spid" || true
+		spid=""
 	fi
 }
 
@@ -655,23 +719,88 @@ flushes_arrived() {
 	awk '/^flush:/ { n = $2 } END { print n + 0 }' "$work/stats-$1.txt" 2>/dev/null
 }
 
-for b in discard slowflush; do
-	section "VBENCH-LIES-$b" >"$work/lies-$b.txt"
-	grep -q '^exit=0$' "$work/lies-$b.txt" || fail "nbd-$b: vbench did not exit 0"
-	want=no-work
-	[ "$b" = slowflush ] && want=works
-	got=$(lies_field "nbd-$b" flush flush_verdict)
-	[ "$got" = "$want" ] || fail "nbd-$b: flush verdict '$got', not $want"
-	calls=$(lies_field "nbd-$b" flush flush_calls)
+# flush_truth DRIVE: "OPS NS" of the host's flushes of DRIVE (QMP), "0 0" when none.
+flush_truth() {
+	awk -v d="$1" '$1 == d { print $2, $3; f = 1 } END { if (!f) print 0, 0 }' \
+		"$work/blockstats.txt" 2>/dev/null
+}
+
+# nbd_flush_ns NAME: what nbdkit took per flush of disk NAME, in ns (its stats filter,
+# closest to QEMU: the work behind a flush, without the socket's round trip).
+nbd_flush_ns() {
+	awk '/^flush:/ { gsub(",", ""); n = $2; s = $4 } END { printf "%d\n", (n > 0 ? s * 1e9 / n : 0) }' \
+		"$work/stats-$1.txt" 2>/dev/null
+}
+
+[ -s "$work/blockstats.txt" ] || fail "QMP gave no block statistics (tests/vm/blockstats.py)"
+# Each flush disk: NAME (the guest's), LABEL (vbench's), DRIVE (QEMU's).
+summary=""
+for d in discard:nbd-discard:ddiscard slowflush:nbd-slowflush:dslowflush \
+	delay:nbd-delay:ddelay $(for m in $flush_modes; do printf 'q%s:qemu-%s:dq%s ' $m $m $m; done); do
+	name=${d%%:*} rest=${d#*:}
+	label=${rest%%:*} drive=${rest#*:}
+	section "VBENCH-LIES-$name" >"$work/lies-$name.txt"
+	n_ok=$(grep -c '^exit=0$' "$work/lies-$name.txt" || true)
+	[ "$n_ok" = "$sessions" ] || fail "$label: $n_ok of $sessions sessions exited 0"
+	set -- $(flush_truth "$drive")
+	ops=$1 ns=$2
+	# The oracle is what a flush cost the host, not the mode's name: QEMU's own time per
+	# flush (QMP), or for an nbdkit disk the server's (QMP's time there includes the
+	# socket's round trip, which a write pays too), whose count must be QMP's.
+	cost=0
+	[ "$ops" = 0 ] || cost=$((ns / ops))
+	case $name in
+	discard | slowflush | delay)
+		arrived=$(($(flushes_arrived "$name") - $(flushes_arrived idle)))
+		[ "$arrived" = "$ops" ] || fail "$label: QMP counted $ops flushes, nbdkit $arrived"
+		cost=$(nbd_flush_ns "$name")
+		;;
+	esac
+	# Work when the cost is well over vbench's margin, none when under it; near it,
+	# either verdict is right.
+	if [ "$ops" = 0 ]; then
+		truth="none sent" allowed="no-work undecided"
+		grep -q -e '^# guest: the kernel believes the disk has no volatile write cache' \
+			-e '"write_cache": "write through"' "$work/lies-$name.txt" ||
+			fail "$label: the host saw no flush, and vbench does not say the guest sends none"
+	elif [ "$cost" -ge $((4 * margin_ns)) ]; then
+		truth=work allowed="works undecided"
+	elif [ "$cost" -lt "$margin_ns" ]; then
+		truth="no work" allowed="no-work undecided"
+	else
+		truth="near the margin" allowed="works no-work undecided"
+	fi
+	# by construction, a flush of the delay disk costs 1.3 ms on every host
+	[ "$name" = delay ] && [ "$truth" != work ] &&
+		fail "$label: the host measured $cost ns a flush, not the 1.3 ms nbdkit takes"
+	verdicts=$(csv_where "$work/lies.csv" "$label" flush flush_verdict | tr '\n' ' ')
+	decided=0 total=0 wrong=""
+	for v in $verdicts; do
+		total=$((total + 1))
+		[ "$v" = undecided ] || decided=$((decided + 1))
+		case " $allowed " in *" $v "*) ;; *) wrong="$wrong $v" ;; esac
+	done
+	[ "$total" = "$sessions" ] || fail "$label: $total flush rows, not $sessions"
+	[ -z "$wrong" ] || fail "$label: verdicts '$verdicts' against the host's $truth ($ops flushes, $cost ns each)"
+	[ "$decided" -ge $((sessions - 1)) ] || fail "$label: only $decided of $total sessions decided"
+	line="$label: host $ops flushes (QMP), $((cost / 1000)) us each: $truth; vbench: $verdicts($decided of $total decided)"
+	say "$line"
+	summary="$summary$line
+"
+done
+
+# The nbdkit disks that count: every flush vbench says it made reached nbdkit.
+for b in discard slowflush delay; do
+	calls=$(csv_where "$work/lies.csv" "nbd-$b" flush flush_calls | awk '{ s += $1 + 1 } END { print s + 0 }')
 	# QEMU itself flushes every disk when the guest starts and stops, written or not:
 	# the untouched disk says how often.
 	arrived=$(($(flushes_arrived "$b") - $(flushes_arrived idle)))
 	guest=$(sed -n 's/^guest-flushes=//p' "$work/lies-$b.txt")
-	# One run, ended by one fsync, then the probe's calls: each a flush of the disk.
-	if [ -z "$calls" ] || [ "$arrived" != $((calls + 1)) ] || [ "$guest" != $((calls + 1)) ]; then
-		fail "nbd-$b: nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench says it sent 1 + ${calls:-?}"
+	# Each session: one run, ended by one fsync, then the probe's calls.
+	if [ "$calls" = 0 ] || [ "$arrived" != "$calls" ] || [ "$guest" != "$calls" ]; then
+		fail "nbd-$b: nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench says it sent $calls"
 	else
-		say "nbd-$b: verdict $got; nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench sent 1 + $calls"
+		say "nbd-$b: nbdkit counted $arrived flushes beyond the idle disk's, the guest's kernel $guest; vbench sent $calls"
 	fi
 done
 section VBENCH-LIES-cache >"$work/lies-cache.txt"
@@ -696,11 +825,14 @@ grep -q '^  nbd-slowflush: flushes take time' "$work/lies-report.txt" ||
 	fail "vbench report does not say that nbd-slowflush's flushes take time"
 grep -q '^  nbd-cache: run 1: burst' "$work/lies-report.txt" ||
 	fail "vbench report does not show nbd-cache's knee"
-for b in $lies; do
+for b in $lies $qmodes; do
 	echo
-	echo "--- nbd-$b:"
+	echo "--- $b:"
 	section "VBENCH-LIES-$b" | sed '/^exit=/d; /^# interval/d'
 done
+echo
+echo "--- the flush verdicts against the host's counts:"
+printf '%s' "$summary"
 
 echo
 echo "--- vbench report of the nbdkit disks:"
