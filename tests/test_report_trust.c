@@ -206,7 +206,7 @@ static void test_comparison_in_words(void **state)
 		if (i == 0) {
 			assert_non_null(strstr(out, "huge   n/a (10500000000000 MB/s): cannot be "
 						    "compared"));
-			assert_non_null(strstr(out, "small  7.5e+299x (0.000 MB/s), 95% CI from 0, "
+			assert_non_null(strstr(out, "small  7.5e+299x (0.000 MB/s), 95% CI from 0.00, "
 						    "no upper bound, Welch t=5.20"));
 			assert_non_null(strstr(out, "7.5e+299x faster"));
 		}

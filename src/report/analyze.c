@@ -474,7 +474,8 @@ void vbr_fmt_ratio(double r, char *buf, size_t n)
 	if (!isfinite(r))
 		snprintf(buf, n, "n/a");
 	else
-		snprintf(buf, n, r < 0.01 ? "%.2g" : r >= 1e6 ? "%.3g" : "%.2f", r);
+		snprintf(buf, n, r != 0 && fabs(r) < 0.01 ? "%.2g" : fabs(r) >= 1e6 ? "%.3g" :
+			 "%.2f", r);
 }
 
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n)
