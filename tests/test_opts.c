@@ -176,6 +176,12 @@ static void test_bad_values(void **state)
 	PARSE_FAILS("unknown flag", "oflag=sync");
 	PARSE_FAILS("unknown conversion", "conv=notrunc");
 	PARSE_FAILS("unknown status", "status=noisy");
+	/* dd's status=noxfer would drop the transfer line, the result: refused, not ignored */
+	PARSE_FAILS("status=noxfer: vbench always prints the transfer line", "status=noxfer", "/t");
+	/* a leading 0 is octal to BSD dd and decimal to GNU dd: refused in every number */
+	PARSE_FAILS("bs=010: octal is not accepted", "bs=010", "/t");
+	PARSE_FAILS("count=08: octal is not accepted", "count=08", "/t");
+	PARSE_FAILS("--timeout 010: octal is not accepted", "--timeout", "010", "/t");
 	PARSE_FAILS("seconds", "--timeout", "-3");
 	/* below what the watchdog can honour: refused, quoting the value given */
 	PARSE_FAILS("--timeout 0.0001: shorter than 0.1 s", "--timeout", "0.0001", "/t");
@@ -290,6 +296,8 @@ static void test_runs_auto(void **state)
 	PARSE_FAILS("--precision 2 applies only to runs=auto", "--precision", "2", "/t");
 	PARSE_FAILS("--max-runs 9 applies only to runs=auto", "runs=3", "--max-runs", "9", "/t");
 	PARSE_FAILS("--max-time 9 applies only to runs=auto", "--max-time", "9", "/t");
+	/* no budget is said by leaving --max-time out; 0 is refused, not taken for that */
+	PARSE_FAILS("--max-time 0: a budget of no time", "runs=auto", "--max-time", "0", "/t");
 	PARSE_FAILS("--max-runs 2: runs=auto makes at least 3 runs", "runs=auto", "--max-runs",
 		    "2", "/t");
 	PARSE_FAILS("--max-runs 200000: at most 100000 runs", "runs=auto", "--max-runs",

@@ -28,7 +28,7 @@ static void test_plain(void **state)
 	(void)state;
 	assert_int_equal(ok("1"), 1);
 	assert_int_equal(ok("512"), 512);
-	assert_int_equal(ok("010"), 10); /* decimal, not octal */
+	assert_int_equal(ok("100"), 100);
 }
 
 static void test_binary_suffixes(void **state)
@@ -95,6 +95,10 @@ static void test_rejections(void **state)
 	rejected("", "empty");
 	rejected("abc", "digit");
 	rejected("0x10", "hexadecimal");
+	/* octal to BSD dd, decimal to GNU dd: an error, as the manual says */
+	rejected("010", "octal");
+	rejected("00", "octal");
+	rejected("2x010", "octal");
 	rejected("1.5M", "fraction");
 	rejected("1x", "missing");
 	rejected("x2", "missing");
@@ -126,6 +130,13 @@ static void test_secs(void **state)
 	assert_non_null(vb_parse_secs("1e99", &s));
 	assert_non_null(vb_parse_secs("0x10", &s));
 	assert_non_null(vb_parse_secs("1e3", &s));
+	s = -1;
+	assert_non_null(vb_parse_secs("010", &s));
+	assert_true(s == -1);
+	assert_null(vb_parse_secs("0", &s));
+	assert_true(s == 0.0);
+	assert_null(vb_parse_secs("0.5", &s));
+	assert_true(s == 0.5);
 }
 
 int main(void)

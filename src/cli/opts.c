@@ -203,7 +203,13 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 		return size_value(st, how, v, 0, &cfg->runs);
 	case K_PRECISION: return set_precision(st, how, v);
 	case K_MAX_RUNS: return size_value(st, how, v, 0, &st->max_runs);
-	case K_MAX_TIME: return secs_value(st, how, v, &cfg->max_time_secs);
+	case K_MAX_TIME:
+		if (secs_value(st, how, v, &cfg->max_time_secs) != 0)
+			return -1;
+		if (!(cfg->max_time_secs > 0))
+			return fail(st, "%s%s: a budget of no time (leave --max-time out for no "
+				    "budget)", how, v);
+		return 0;
 	case K_WARMUP: return size_value(st, how, v, 1, &cfg->warmup_runs);
 	case K_SEED:
 		cfg->seed_given = true;
@@ -291,8 +297,12 @@ static int apply_status(struct parse_state *st, const char *v)
 {
 	if (strcmp(v, "progress") == 0)
 		return apply(st, K_PROGRESS, "status=progress", "progress");
-	if (strcmp(v, "none") == 0 || strcmp(v, "noxfer") == 0)
+	if (strcmp(v, "none") == 0)
 		return apply(st, K_PROGRESS, "status=none", "none");
+	/* dd's noxfer drops the transfer line, which is vbench's result. */
+	if (strcmp(v, "noxfer") == 0)
+		return fail(st, "status=noxfer: vbench always prints the transfer line, its "
+			    "result (status=none turns the progress line off)");
 	return fail(st, "status='%s': unknown status (use progress or none)", v);
 }
 

@@ -48,6 +48,9 @@ static const char *parse_term(const char **pp, uint64_t *out)
 		return "it does not start with a digit";
 	if (p[0] == '0' && p[1] == 'x')
 		return "hexadecimal is not accepted";
+	/* 010 is 8 to BSD dd and 10 to GNU dd: neither is guessed. */
+	if (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
+		return "octal is not accepted (no leading 0)";
 	for (; *p >= '0' && *p <= '9'; p++) {
 		uint64_t d = (uint64_t)(*p - '0');
 		if (v > (VB_SIZE_MAX - d) / 10)
@@ -102,6 +105,8 @@ const char *vb_parse_secs(const char *text, double *out_secs)
 		return "the value is empty";
 	if (*text < '0' || *text > '9' || text[strspn(text, "0123456789.")] != '\0')
 		return "expected a number of seconds such as 30 or 0.5";
+	if (text[0] == '0' && text[1] >= '0' && text[1] <= '9')
+		return "octal is not accepted (no leading 0)";
 	double v = strtod(text, &end);
 	if (end == text || *end != '\0' || !isfinite(v) || v < 0)
 		return "expected a number of seconds such as 30 or 0.5";
