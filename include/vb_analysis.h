@@ -19,7 +19,8 @@ struct vb_run_analysis {
 	struct vb_summary rate;        /* bytes/sec of the completed measured runs */
 	uint64_t completed;            /* measured runs that wrote everything */
 	struct vb_trend trend;         /* bytes/sec against run number */
-	int drifting;                  /* the trend's 95% interval excludes zero */
+	int drifting;                  /* the trend's 95% interval excludes zero, and the
+					* change rounds to 1% or more */
 	int unstable;                  /* cv above VB_UNSTABLE_CV */
 	int runs_auto;                 /* runs=auto chose the number of runs */
 	uint64_t run_bytes;            /* bytes each run was to write */

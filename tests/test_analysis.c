@@ -93,6 +93,45 @@ static void test_falling_series_flagged(void **state)
 	assert_non_null(strstr(text, "results are not stable"));
 }
 
+/* Many runs make a tiny slope significant: a fall of 0.02% over 100000 runs is not
+ * reported as "throughput fell 0%". */
+static void test_trend_that_rounds_to_zero_is_no_fall(void **state)
+{
+	const uint64_t n = 100000;
+	struct vb_run *runs = calloc(n, sizeof *runs);
+	struct vb_config cfg;
+	struct vb_run_analysis a;
+	char text[256];
+	(void)state;
+	assert_non_null(runs);
+	vb_config_defaults(&cfg);
+	for (uint64_t i = 0; i < n; i++) {
+		runs[i].run = i + 1;
+		runs[i].bytes = 1000000;
+		runs[i].secs = 1;
+		/* a steady fall of 20000 bytes/sec in all, with a little noise */
+		runs[i].bytes_per_sec = 100000000 - i / 5 + (i % 3) * 10;
+	}
+	assert_int_equal(vb_analyze(&cfg, runs, n, NULL, 0, &a), 0);
+	assert_true(a.trend.significant);   /* the case: sure, but tiny */
+	assert_true(a.change_pct < 0 && a.change_pct > -0.5);
+	assert_false(a.drifting);
+	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 0);
+	/* ten times steeper, 0.2%, still rounds to 0% */
+	for (uint64_t i = 0; i < n; i++)
+		runs[i].bytes_per_sec = 100000000 - 2 * i + (i % 3) * 10;
+	assert_int_equal(vb_analyze(&cfg, runs, n, NULL, 0, &a), 0);
+	assert_false(a.drifting);
+	/* 1% is said */
+	for (uint64_t i = 0; i < n; i++)
+		runs[i].bytes_per_sec = 100000000 - 10 * i + (i % 3) * 10;
+	assert_int_equal(vb_analyze(&cfg, runs, n, NULL, 0, &a), 0);
+	assert_true(a.drifting);
+	assert_int_equal(vb_analysis_stability_text(&a, text, sizeof text), 1);
+	assert_non_null(strstr(text, "throughput fell 1% from run 1 to run 100000"));
+	free(runs);
+}
+
 static void test_noisy_but_flat_is_unstable_only(void **state)
 {
 	const double rates[] = {100e6, 140e6, 90e6, 135e6, 95e6};
@@ -219,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_flat_series_says_nothing),
 		cmocka_unit_test(test_falling_series_flagged),
+		cmocka_unit_test(test_trend_that_rounds_to_zero_is_no_fall),
 		cmocka_unit_test(test_noisy_but_flat_is_unstable_only),
 		cmocka_unit_test(test_varying_runs_say_what_to_do),
 		cmocka_unit_test(test_memory_fs_note),

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,13 @@ int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t 
 	free(knees);
 	if (a->completed >= 3) {
 		a->trend = vb_trend_fit(rates, a->completed);
-		a->drifting = a->trend.significant;
 		double first = a->rate.mean - a->trend.slope * ((double)a->completed - 1) / 2;
 		double last = a->rate.mean + a->trend.slope * ((double)a->completed - 1) / 2;
-		if (first > 0)
-			a->change_pct = (last - first) / first * 100.0;
+		/* (a line fitted from below zero: the change against the mean instead) */
+		a->change_pct = (last - first) / (first > 0 ? first : a->rate.mean) * 100.0;
+		/* A trend the sentence would print as 0% is no drift, however sure: many runs
+		 * make the smallest slope significant. */
+		a->drifting = a->trend.significant && fabs(a->change_pct) >= 0.5;
 	}
 	a->unstable = a->rate.n >= 2 && a->rate.cv > VB_UNSTABLE_CV;
 	a->runs_auto = cfg->runs_auto;
