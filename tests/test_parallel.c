@@ -333,6 +333,8 @@ static void test_fault_at_one_offset_stops_all(void **state)
 		whole += pf.writes_at[b];
 	assert_int_equal(r.full_blocks, whole);
 	assert_int_equal(r.bytes, (uint64_t)whole * BS);
+	/* the latency line counts the writes the records out count, not the failed ones */
+	assert_int_equal(r.latency.writes, r.full_blocks + r.partial_blocks);
 	vb_run_free(&r);
 	vb_source_free(&src);
 }
@@ -359,6 +361,7 @@ static void test_lowest_failing_offset_reported(void **state)
 		assert_int_equal(r.err_offset_bytes, 500 * BS);
 		/* every block before it was handed out first, so all are written */
 		assert_int_equal(r.bytes, 500 * BS);
+		assert_int_equal(r.latency.writes, r.full_blocks + r.partial_blocks);
 		vb_run_free(&r);
 	}
 	vb_source_free(&src);

@@ -386,6 +386,27 @@ static void check_write_fault(int err)
 	assert_int_equal(r.err_offset_bytes, 2 * 4096 + 512);
 	assert_int_equal(f.closes, 1);
 	assert_int_equal(f.fsyncs, 0);
+	/* the partial block is a record out ("2+1") and a write the latency counts */
+	assert_int_equal(r.latency.writes, 3);
+	vb_run_free(&r);
+}
+
+/* A write that fails having written nothing is no record out ("2+0 records out"), and
+ * the latency line does not count it either: both count the same writes. */
+static void test_failed_write_is_not_a_counted_write(void **state)
+{
+	const struct step script[] = {{0, 0, 0}, {0, 0, 0}, {0, ENOSPC, 0}};
+	struct fake f = {.script = script, .n_script = 3};
+	struct vb_io_ops o = fake_ops(&f);
+	struct vb_write_plan p = plan_for(10, VB_SYNC_FSYNC);
+	struct vb_run r;
+	(void)state;
+	f.write_ns = MS;
+	assert_int_equal(vb_write_run(&o, &p, &r), -1);
+	assert_int_equal(r.err, ENOSPC);
+	assert_int_equal(r.full_blocks, 2);
+	assert_int_equal(r.partial_blocks, 0);
+	assert_int_equal(r.latency.writes, 2);
 	vb_run_free(&r);
 }
 
@@ -741,6 +762,7 @@ int main(void)
 		T(test_eintr_retried),
 		T(test_eintr_with_stop_flag_stops),
 		T(test_write_faults),
+		T(test_failed_write_is_not_a_counted_write),
 		T(test_direct_refusal_is_told_apart),
 		T(test_sync_eio),
 		T(test_sink_sync_refusal_is_not_an_error),

@@ -281,7 +281,10 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, offset, &done, out);
 		uint64_t now = ops->now_ns(ops->ctx);
-		vb_hist_add(hist, now - last);
+		/* The writes the latency counts are the records out: a failed write that
+		 * wrote nothing is in neither. */
+		if (rc == 0 || done > 0)
+			vb_hist_add(hist, now - last);
 		last = done_at = now;
 		if (zeros == NULL)
 			vb_source_put(p->source, b);
@@ -414,7 +417,8 @@ static void *writer_main(void *arg)
 		t0 = ops->now_ns(ops->ctx);
 		int rc = write_block(ops, p, q->fd, buf, (size_t)p->bs_bytes, offset, &done, &r);
 		prev_end = ops->now_ns(ops->ctx);
-		vb_hist_add(&w->hist, prev_end - t0);
+		if (rc == 0 || done > 0)   /* as the records out count them */
+			vb_hist_add(&w->hist, prev_end - t0);
 		vb_source_put(p->source, b);
 		w->bytes += done;
 		atomic_fetch_add(&q->bytes, done);
