@@ -807,7 +807,10 @@ int main(int argc, char *argv[])
 	 * moment still leads to the cleanup; they write into memory the worker shares. */
 	a.sh = vb_shared_new();
 	if (a.sh == NULL) {
-		vb_out_error(stderr, "cannot allocate the memory shared with the benchmark process");
+		char msg[160];
+		snprintf(msg, sizeof msg, "cannot allocate the memory shared with the benchmark "
+			 "process: %s", strerror(errno));
+		vb_out_error(stderr, msg);
 		return EXIT_SETUP;
 	}
 	vb_os_io.fstat(vb_os_io.ctx, 1, &a.stdout_id);

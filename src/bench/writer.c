@@ -636,10 +636,10 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	}
 	if (vb_source_run_begin(p->source, p->run, p->count_blocks) != 0) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
-		snprintf(out->detail, sizeof out->detail, "%s",
+		snprintf(out->detail, sizeof out->detail, "%s: %s",
 			 p->source->kind == VB_SRC_URANDOM && p->source->fresh
 			 ? "the kernel's randomness could not be read"
-			 : "the thread making the data could not be started");
+			 : "the thread making the data could not be started", strerror(out->err));
 		ops->close(ops->ctx, fd);
 		vb_write_release(ops, p->watch, keep_fd, 0);
 		out->latency = vb_hist_summary(hist);

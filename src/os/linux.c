@@ -361,8 +361,10 @@ static FILE *open_mountinfo(const char *root)
 {
 	char file[PATH_MAX];
 
-	if (join(file, sizeof file, root, "/proc/self/mountinfo") != 0)
+	if (join(file, sizeof file, root, "/proc/self/mountinfo") != 0) {
+		errno = ENAMETOOLONG;
 		return NULL;
+	}
 	return fopen(file, "r");
 }
 
@@ -639,9 +641,15 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 	}
 	/* A deleted file's name leads nowhere (or to another file): only the kernel's
 	 * answer above identifies it. */
-	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0)
+	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0) {
+		errno = ENOENT;
 		return -1;
-	if (join(node, sizeof node, root, backing) != 0 || stat(node, out) != 0)
+	}
+	if (join(node, sizeof node, root, backing) != 0) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (stat(node, out) != 0)
 		return -1;
 	return 0;
 }
@@ -812,6 +820,16 @@ static int held(struct holder_ctx *h, const char *fmt, const char *a, const char
 static int cannot_tell(struct holder_ctx *h, const char *what, const char *path)
 {
 	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s", what, path);
+	return -1;
+}
+
+/* What could not be read or found, and why (e, an errno value): EMFILE and EACCES call
+ * for other remedies than a /proc that is not mounted. */
+static int cannot_read(struct holder_ctx *h, const char *what, const char *path, int e)
+{
+	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s: %s%s", what, path,
+		 strerror(e), e == ENOENT && strncmp(path, "/proc", 5) == 0
+		 ? " (is /proc mounted?)" : "");
 	return -1;
 }
 
@@ -1043,7 +1061,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	if (path == NULL || path[0] != '/')
 		return 0;
 	if (!(f = open_mountinfo(h->root)))
-		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
+		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		if (parse_mountinfo(line, &m) != 0)
@@ -1149,7 +1167,7 @@ static int add_loop_backing(struct holder_ctx *h, struct storage *s, const char 
 	    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
 		return 0;   /* not a loop device, or not attached */
 	if (loop_backing(h->root, name, backing, &st) != 0)
-		return cannot_tell(h, "cannot identify the backing file of", name);
+		return cannot_read(h, "cannot identify the backing file of", name, errno);
 	memset(&bf, 0, sizeof bf);
 	bf.type = S_ISBLK(st.st_mode) ? VB_FT_BLK : VB_FT_REG;
 	bf.dev = (uint64_t)st.st_dev;
@@ -1249,7 +1267,7 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 	FILE *f;
 
 	if (!(f = open_mountinfo(h->root)))
-		return cannot_tell(h, "cannot read", "/proc/self/mountinfo");
+		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		struct stat st;
@@ -1308,8 +1326,10 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 	DIR *d;
 	int rc = 0;
 
-	if (join(dir, sizeof dir, h->root, "/sys/block") != 0 || !(d = opendir(dir)))
-		return cannot_tell(h, "cannot read", "/sys/block");
+	if (join(dir, sizeof dir, h->root, "/sys/block") != 0)
+		return cannot_read(h, "cannot read", "/sys/block", ENAMETOOLONG);
+	if (!(d = opendir(dir)))
+		return cannot_read(h, "cannot read", "/sys/block", errno);
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		struct stat st;
 		uint64_t self;
@@ -1322,7 +1342,8 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 			continue;   /* the target itself, or the disk or device under it */
 		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
 			/* Even a deleted file may live on under another link, as the target. */
-			rc = cannot_tell(h, "cannot identify the backing file of", de->d_name);
+			rc = cannot_read(h, "cannot identify the backing file of", de->d_name,
+					 errno);
 			break;
 		}
 		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
@@ -1349,8 +1370,10 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 	int rc = 0;
 	FILE *f;
 
-	if (join(file, sizeof file, h->root, "/proc/locks") != 0 || !(f = fopen(file, "r")))
-		return cannot_tell(h, "cannot read", "/proc/locks (is /proc mounted?)");
+	if (join(file, sizeof file, h->root, "/proc/locks") != 0)
+		return cannot_read(h, "cannot read", "/proc/locks", ENAMETOOLONG);
+	if (!(f = fopen(file, "r")))
+		return cannot_read(h, "cannot read", "/proc/locks", errno);
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		char cls[16], kind[16], pid[32];
 		unsigned maj, min;
@@ -1526,8 +1549,9 @@ int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size
 	if (fa.type == VB_FT_OTHER)
 		return 0;
 	if (fa.type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
-		snprintf(why, n, "cannot tell whether it is the same storage: cannot read "
-			 "/proc/self/fd (is /proc mounted?)");
+		snprintf(why, n, "cannot tell whether it is the same storage: cannot read its "
+			 "path in /proc/self/fd: %s%s", strerror(errno),
+			 errno == ENOENT ? " (is /proc mounted?)" : "");
 		return -1;
 	}
 	return vb_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, other, why, n);
