@@ -70,9 +70,10 @@ int vb_os_urandom(void *buf, size_t n);
  * it. Never fails: what cannot be found stays "unknown". */
 void vb_os_detect(struct vb_env *e, int fd, const char *path);
 
-/* Bytes that can still be written to the file system of directory dirfd by this user
- * (statvfs: the blocks free to root, or to others); 0 with *bytes, or -1 when the system
- * does not say (Windows, a file system without a size such as ramfs). */
+/* Bytes that can still be written to the file system of directory dirfd by this process
+ * (statvfs: the blocks free to all, and those it keeps for privileged users only when
+ * this process is one to it); 0 with *bytes, or -1 when the system does not say
+ * (Windows, a file system without a size such as ramfs). */
 int vb_os_free_bytes(int dirfd, uint64_t *bytes);
 
 /* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through

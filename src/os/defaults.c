@@ -43,6 +43,16 @@ uint64_t vb_fam_avail_mem(void)
 }
 #endif
 
+#if !VB_FAM_HAS_RESERVE
+/* Who may use a file system's reserve is not looked up here, so it is not counted:
+ * a run that would fit only in it is refused, never left to fail mid-run. */
+bool vb_fam_reserve_usable(int dirfd)
+{
+	(void)dirfd;
+	return false;
+}
+#endif
+
 #if !VB_FAM_HAS_WORKER_CHILD
 /* No parent-death signal: a worker whose parent died fails on its next report (the
  * channel is closed) and stops. */

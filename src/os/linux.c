@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>          /* BLKGETSIZE64, BLKSSZGET (glibc and musl) */
+#include <sys/mount.h>          /* BLKGETSIZE64, BLKSSZGET, BLKROGET (glibc and musl) */
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -94,6 +94,9 @@ int vb_fam_disk(int fd, struct vb_disk *d)
 	d->size_bytes = size;
 	if (ioctl(fd, BLKSSZGET, &sector) == 0 && sector > 0)
 		d->sector_bytes = (uint32_t)sector;
+	/* A read-only disk opens for writing; only its first write fails (EPERM). */
+	int ro = 0;
+	d->read_only = ioctl(fd, BLKROGET, &ro) == 0 && ro != 0;
 	return 0;
 }
 
@@ -366,6 +369,166 @@ static FILE *open_mountinfo(const char *root)
 		return NULL;
 	}
 	return fopen(file, "r");
+}
+
+/* ---- the blocks a file system keeps for the privileged ---------------------------- */
+
+/* Who this process is to the kernel's allocator, from /proc/self/status. */
+struct creds {
+	uint64_t fsuid, fsgid;
+	uint64_t groups[256];
+	size_t n_groups;
+	bool sys_resource;      /* CAP_SYS_RESOURCE (24) in the effective set */
+	bool init_ns;           /* the uids and gids are the initial namespace's own */
+};
+
+/* The n-th (from 0) decimal number after the name of a status line ("Uid:"). */
+static int status_field(const char *line, int n, uint64_t *v)
+{
+	const char *p = strchr(line, ':');
+
+	for (int i = 0; p != NULL; i++) {
+		if (parse_u64(p + (i == 0), v, &p) != 0)
+			return -1;
+		if (i == n)
+			return 0;
+	}
+	return -1;
+}
+
+/* Whether an id map (uid_map, gid_map) is the identity over every id: this process's
+ * ids are the ones the kernel compares and mountinfo prints (the initial user
+ * namespace's); a missing map is a kernel without user namespaces. */
+static bool identity_map(const char *root, const char *name)
+{
+	char path[PATH_MAX], text[128];
+	unsigned long long a, b, c;
+	char extra;
+
+	if (join(path, sizeof path, root, name) != 0)
+		return false;
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return errno == ENOENT;
+	size_t len = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[len] = '\0';
+	return sscanf(text, " %llu %llu %llu %c", &a, &b, &c, &extra) == 3 && a == 0 && b == 0 &&
+	       c == 4294967295ULL;
+}
+
+/* Reads c from root's /proc/self/status; -1 when a field is missing. */
+static int read_creds(const char *root, struct creds *c)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+	uint64_t v;
+
+	memset(c, 0, sizeof *c);
+	if (join(path, sizeof path, root, "/proc/self/status") != 0)
+		return -1;
+	FILE *f = fopen(path, "r");
+	if (f == NULL)
+		return -1;
+	while (getline(&line, &cap, f) != -1) {
+		if (strncmp(line, "Uid:", 4) == 0 && status_field(line, 3, &c->fsuid) == 0)
+			found |= 1;
+		else if (strncmp(line, "Gid:", 4) == 0 && status_field(line, 3, &c->fsgid) == 0)
+			found |= 2;
+		else if (strncmp(line, "CapEff:", 7) == 0) {
+			char *end;
+			errno = 0;
+			unsigned long long caps = strtoull(line + 7, &end, 16);
+			if (errno == 0 && end != line + 7) {
+				c->sys_resource = (caps >> 24) & 1;
+				found |= 4;
+			}
+		} else if (strncmp(line, "Groups:", 7) == 0) {
+			found |= 8;
+			for (int i = 0; c->n_groups < sizeof c->groups / sizeof c->groups[0] &&
+					status_field(line, i, &v) == 0; i++)
+				c->groups[c->n_groups++] = v;
+		}
+	}
+	free(line);
+	fclose(f);
+	c->init_ns = identity_map(root, "/proc/self/uid_map") &&
+		     identity_map(root, "/proc/self/gid_map");
+	return found == 15 ? 0 : -1;
+}
+
+/* The value of option name ("resuid") in a mount's option list, else dflt; -1 when it
+ * is not a number. */
+static int mount_id(const char *opts, const char *name, uint64_t dflt, uint64_t *v)
+{
+	size_t n = strlen(name);
+	const char *end;
+
+	*v = dflt;
+	for (const char *p = opts; *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return parse_u64(p + n + 1, v, &end) == 0 && (*end == ',' || *end == '\0')
+			       ? 0 : -1;
+	}
+	return 0;
+}
+
+/* The rule of ext2's ext2_has_free_blocks (fs/ext2/balloc.c) and ext4's
+ * ext4_has_free_clusters (fs/ext4/balloc.c): the reserved blocks go to a process with
+ * CAP_SYS_RESOURCE, whose fsuid is resuid, or that is in group resgid unless that is
+ * group 0. Both print resuid= and resgid= among the options whenever either differs
+ * from 0 in the mount or the superblock (ext2_show_options, _ext4_show_options), so
+ * their absence means 0. Any other file system: no (f_bavail is what is free). */
+static bool reserve_rule(const char *fs, const char *opts, const struct creds *c)
+{
+	uint64_t resuid, resgid;
+
+	if (strcmp(fs, "ext4") != 0 && strcmp(fs, "ext3") != 0 && strcmp(fs, "ext2") != 0)
+		return false;
+	if (!c->init_ns || mount_id(opts, "resuid", 0, &resuid) != 0 ||
+	    mount_id(opts, "resgid", 0, &resgid) != 0)
+		return false;
+	if (c->sys_resource || c->fsuid == resuid)
+		return true;
+	if (resgid == 0)
+		return false;
+	if (c->fsgid == resgid)
+		return true;
+	for (size_t i = 0; i < c->n_groups; i++)
+		if (c->groups[i] == resgid)
+			return true;
+	return false;
+}
+
+bool vb_linux_reserve_usable(const char *root, uint64_t dev)
+{
+	struct creds c;
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false, usable = true;
+	FILE *f;
+
+	if (read_creds(root, &c) != 0 || !(f = open_mountinfo(root)))
+		return false;
+	/* Every line of the device (bind mounts share its superblock) must agree. */
+	while (getline(&line, &cap, f) != -1) {
+		struct mline m;
+		if (parse_mountinfo(line, &m) != 0 || m.dev != dev)
+			continue;
+		found = true;
+		usable = usable && reserve_rule(m.fs, m.opts, &c);
+	}
+	free(line);
+	fclose(f);
+	return found && usable;
+}
+
+bool vb_fam_reserve_usable(int dirfd)
+{
+	struct stat st;
+
+	return fstat(dirfd, &st) == 0 && vb_linux_reserve_usable("", (uint64_t)st.st_dev);
 }
 
 /* How deep mount point mnt holds path: 0 when it does not, else the match length. */

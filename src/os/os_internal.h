@@ -44,6 +44,7 @@
 #define VB_FAM_HAS_AVAIL_MEM 1
 #define VB_FAM_HAS_WORKER_CHILD 1
 #define VB_FAM_HAS_OPEN_REGULAR 1
+#define VB_FAM_HAS_RESERVE 1
 #elif VB_OS_BSD
 #define VB_FAM_HAS_IN_USE 1
 #elif VB_OS_MACOS
@@ -84,6 +85,11 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path);
 /* Total and available memory in bytes, 0 when unknown. */
 uint64_t vb_fam_ram_bytes(void);
 uint64_t vb_fam_avail_mem(void);
+
+/* Whether this process may write into the blocks the file system of directory dirfd
+ * keeps for privileged users (statvfs's f_bfree beyond f_bavail); false whenever that
+ * cannot be told. */
+bool vb_fam_reserve_usable(int dirfd);
 
 /* Called first in a new worker process (Linux: die with the parent). */
 void vb_fam_worker_child(void);
@@ -158,6 +164,10 @@ int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *
  * told. */
 int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
 		    const struct vb_fileinfo *other, char *why, size_t n);
+
+/* linux.c: vb_fam_reserve_usable for the file system on device dev, from root's
+ * /proc/self/status, uid_map, gid_map and mountinfo. */
+bool vb_linux_reserve_usable(const char *root, uint64_t dev);
 
 /* linux.c: vb_os_same_storage. */
 int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
