@@ -58,6 +58,8 @@ enum vb_sync_call { VB_CALL_NONE, VB_CALL_FSYNC, VB_CALL_FDATASYNC };
 struct vb_disk {
 	uint64_t size_bytes;
 	uint32_t sector_bytes;  /* 0 when it does not say */
+	bool read_only;         /* it refuses writes, though it opened for writing (a
+				 * read-only loop device); false when it does not say */
 };
 
 struct vb_io_ops {

@@ -380,6 +380,22 @@ static void test_file_in_use_refused_before_a_write_open(void **state)
 	vb_target_cleanup(&t);
 }
 
+/* A read-only disk opens for writing and fails only at its first write: refused at
+ * setup, before anything is written. */
+static void test_read_only_disk_refused(void **state)
+{
+	struct vb_target t;
+	(void)state;
+	cfg.force = true;
+	fk.disk.read_only = true;
+	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
+	assert_non_null(strstr(err.msg, "/dev/vdz is read-only"));
+	assert_int_equal(fk.writes, 0);
+	fk.disk.read_only = false;
+	assert_int_equal(prepare_fake(&t), VB_OK);
+	vb_target_cleanup(&t);
+}
+
 static void test_disk_smaller_than_a_run_refused(void **state)
 {
 	struct vb_target t;
@@ -577,6 +593,7 @@ int main(void)
 		D(test_disk_in_use_refused_even_with_force),
 		D(test_disk_held_exclusively_named),
 		D(test_file_in_use_refused_before_a_write_open),
+		D(test_read_only_disk_refused),
 		D(test_disk_smaller_than_a_run_refused),
 		D(test_disk_replaced_while_examined),
 		D(test_refused_new_file_removed_or_named),

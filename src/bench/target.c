@@ -349,6 +349,9 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 		return vb_fail(err, VB_E_SETUP, "%s is a %s device that is not a disk (it reports "
 			       "no size); vbench writes only to disks and data sinks", t->shown,
 			       kind);
+	if (disk.read_only)
+		return vb_fail(err, VB_E_SETUP, "%s is read-only: the system refuses writes to "
+			       "it; nothing was written", t->shown);
 	t->kind = VB_TGT_DISK;
 	t->device_bytes = disk.size_bytes;
 	t->align_bytes = disk.sector_bytes;
