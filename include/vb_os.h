@@ -132,7 +132,10 @@ _Noreturn void vb_os_die(int signo);
 
 /* ---- threads --------------------------------------------------------------------- */
 
-/* Starts fn(arg) in a new thread with a small stack, which takes no signal but (when
+/* The stack of each thread vb_os_thread_start starts. */
+#define VB_THREAD_STACK_BYTES (256u << 10)
+
+/* Starts fn(arg) in a new thread with a small stack (VB_THREAD_STACK_BYTES), which takes no signal but (when
  * wakeable) the one vb_os_thread_wake sends, so that signals reach the thread whose call
  * they must interrupt. Returns 0, or an errno value. */
 int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable);

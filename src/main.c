@@ -13,6 +13,7 @@
 #include "vb_csvfile.h"
 #include "vb_env.h"
 #include "vb_guard.h"
+#include "vb_memfit.h"
 #include "vb_opts.h"
 #include "vb_os.h"
 #include "vb_output.h"
@@ -296,15 +297,6 @@ static int parse(struct app *a, int argc, char *argv[])
 	}
 	if (act != VB_ACT_RUN)
 		return print_info(act == VB_ACT_HELP);
-	uint64_t avail = vb_os_avail_mem();
-	uint64_t need = vb_source_buffer_bytes(a->cfg.source, (size_t)a->cfg.bs_bytes, a->cfg.qd,
-					       vb_run_bytes(&a->cfg));
-	if (avail > 0 && need > avail) {
-		fprintf(stderr, "vbench: bs=%" PRIu64 " needs %" PRIu64 " bytes of buffers, more "
-			"than the %" PRIu64 " bytes of memory available\n", a->cfg.bs_bytes, need,
-			avail);
-		return EXIT_USAGE;
-	}
 	if (a->cfg.progress == VB_AUTO)
 		a->cfg.progress = vb_os_isatty(2) ? VB_ON : VB_OFF;
 	return -1;
@@ -416,6 +408,28 @@ static void describe(struct app *a)
 	else if ((t->kind == VB_TGT_DIR || t->kind == VB_TGT_NEWFILE) &&
 		 vb_os_free_bytes(t->dirfd, &avail) == 0)
 		a->ctx.room_bytes = avail;
+}
+
+/* Whether n bytes can be allocated now: the process's own limit (ulimit -v) and the
+ * kernel's overcommit rule answer; nothing is touched, so nothing is used. */
+static bool can_allocate(uint64_t n, void *arg)
+{
+	(void)arg;
+	if (n > SIZE_MAX)
+		return false;
+	void *p = vb_os_aligned_alloc(4096, (size_t)n);
+	vb_os_aligned_free(p);
+	return p != NULL;
+}
+
+/* The data buffers must fit in memory, decided before the target is touched. */
+static enum vb_status check_memory(struct app *a)
+{
+	char why[512];
+
+	if (!vb_memory_short(&a->cfg, vb_os_avail_mem(), can_allocate, NULL, why, sizeof why))
+		return VB_OK;
+	return vb_fail(&a->err, VB_E_SETUP, "%s; nothing was written", why);
 }
 
 /* A new file in a directory: one run must fit in the file system's free space. */
@@ -593,6 +607,10 @@ static int setup_watched(struct app *a)
 	snprintf(g->leftover, sizeof g->leftover, "nothing was written; a file vbench was "
 		 "creating in the target's directory, if any, may be left behind");
 	stop_if_signalled(a);
+	if (check_memory(a) != VB_OK) {
+		vb_out_error(stderr, a->err.msg);
+		return EXIT_SETUP;
+	}
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	if (vb_target_prepare(&a->target, &a->cfg, &vb_os_io, &a->err) != VB_OK) {
 		char left[4400];

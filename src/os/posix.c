@@ -557,7 +557,7 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 	if (wakeable)
 		sigdelset(&all, VB_WAKE_SIGNAL);
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256u << 10);
+	pthread_attr_setstacksize(&attr, VB_THREAD_STACK_BYTES);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(t, &attr, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

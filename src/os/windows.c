@@ -1307,7 +1307,7 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 
 	(void)wakeable;   /* CancelSynchronousIo reaches any thread (where there is one) */
 	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256u << 10);
+	pthread_attr_setstacksize(&attr, VB_THREAD_STACK_BYTES);
 	int rc = pthread_create(t, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return rc;

@@ -73,35 +73,50 @@ check "the offset of the first failing block is reported" grep -q "partial, .*of
 check "every block before it was written and counted" grep -q "^# $lim bytes transferred" "$SCRATCH/f.out"
 check "no second run after the failure" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/f.out"
 
-# --- writers that cannot all be started: the run fails before its first write ---------
-# (a tight address-space limit leaves room for only some of 256 thread stacks)
+# --- not enough memory for the writers' stacks or the data ring: refused at setup ------
+# (one rule for every shortage of memory: exit 2 before anything is written, naming what
+# was asked and what would fit, which then runs)
 if under_tool; then
 	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
 else
 	d=$(new_dir)
 	(ulimit -v 40000 && exec "$VBENCH" --no-progress --qd 256 bs=1M count=32 runs=2 "$d") >"$SCRATCH/t.out" 2>"$SCRATCH/t.err"
 	rc=$?
-	if [ "$rc" = 0 ]; then
-		skip "ulimit -v 40000: all 256 writers could be started here"
-	else
-		check "writers not started: exit 3 (got $rc)" [ "$rc" = 3 ]
-		check "the message says how many started, and that nothing was written" \
-			grep -q "only [0-9]* of 256 writers could be started: .*; nothing was written to it" "$SCRATCH/t.err"
-		check "and nothing was: 0+0 records out" grep -q "^# 0+0 records out" "$SCRATCH/t.out"
-		check "no second run" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/t.out"
-		check "nothing is left in the directory" empty_dir "$d"
-	fi
+	check "256 writers' stacks beyond ulimit -v 40000: exit 2 (got $rc)" [ "$rc" = 2 ]
+	check "the message names what was asked and the depth that fits" \
+		grep -q "bs=1048576 --qd 256 needs 1048576 bytes of buffers and [0-9]* of its writers' stacks, more than this process may allocate .*--qd [0-9]* fits; nothing was written" "$SCRATCH/t.err"
+	check "nothing was printed or written before" sh -c '! grep -q "records out" "$1"' _ "$SCRATCH/t.out"
+	check "nothing is left in the directory" empty_dir "$d"
+	fit=$(sed -n 's/.*--qd \([0-9]*\) fits.*/\1/p' "$SCRATCH/t.err")
+	(ulimit -v 40000 && exec "$VBENCH" --no-progress --qd "${fit:-0}" bs=1M count=32 runs=1 "$d") >"$SCRATCH/t2.out" 2>"$SCRATCH/t2.err"
+	rc=$?
+	check "the depth named (--qd $fit) runs under the same limit (exit $rc)" [ "$rc" = 0 ]
 	# The data ring of 256 writers (a block per writer and one: 257 MiB) does not fit:
 	# the refusal names the ring's size, not one block's.
-	d=$(new_dir)
 	(ulimit -v 200000 && exec "$VBENCH" --no-progress --qd 256 --source random bs=1M count=32 "$d") >"$SCRATCH/m.out" 2>"$SCRATCH/m.err"
 	rc=$?
-	if [ "$rc" = 0 ]; then
-		skip "ulimit -v 200000: the ring of 257 MiB fitted here"
-	else
-		check "ring too large for the memory: exit 2 (got $rc)" [ "$rc" = 2 ]
-		check "the message names the ring's size" grep -q "cannot prepare 269484032 bytes of random data" "$SCRATCH/m.err"
-	fi
+	check "ring too large for the memory: exit 2 (got $rc)" [ "$rc" = 2 ]
+	check "the message names the ring's size" grep -q "needs 269484032 bytes of buffers" "$SCRATCH/m.err"
+fi
+
+# --- writers that cannot all be started: the run fails before its first write ---------
+# (a pids cgroup that leaves room for only some of 256 threads)
+cg=/sys/fs/cgroup/pids
+if ! is_root || [ ! -w "$cg" ] || ! mkdir "$cg/vbench-qd.$$" 2>/dev/null; then
+	skip "no pids cgroup to limit the threads in"
+else
+	d=$(new_dir)
+	echo 40 >"$cg/vbench-qd.$$/pids.max"
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" --no-progress --qd 256 bs=1M count=32 runs=2 "$3"' \
+		_ "$cg/vbench-qd.$$" "$VBENCH" "$d" >"$SCRATCH/t.out" 2>"$SCRATCH/t.err"
+	rc=$?
+	rmdir "$cg/vbench-qd.$$"
+	check "writers not started: exit 3 (got $rc)" [ "$rc" = 3 ]
+	check "the message says how many started, and that nothing was written" \
+		grep -q "only [0-9]* of 256 writers could be started: .*; nothing was written to it" "$SCRATCH/t.err"
+	check "and nothing was: 0+0 records out" grep -q "^# 0+0 records out" "$SCRATCH/t.out"
+	check "no second run" sh -c '! grep -q "^# run 2" "$1"' _ "$SCRATCH/t.out"
+	check "nothing is left in the directory" empty_dir "$d"
 fi
 
 # --- a signal stops every writer: the partial run printed, the file removed --------------
