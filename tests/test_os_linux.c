@@ -634,6 +634,83 @@ static void test_frees_to_host(void **state)
 	}
 }
 
+/* /proc/self/status as the kernel writes it, for the fsuid, fsgid, groups and caps. */
+#define STATUS(uid, gid, groups, capeff) \
+	"Name:\tvbench\nUmask:\t0022\nState:\tR (running)\nUid:\t" uid "\t" uid "\t" uid \
+	"\t" uid "\nGid:\t" gid "\t" gid "\t" gid "\t" gid "\nFDSize:\t64\nGroups:\t" groups \
+	" \nCapInh:\t0000000000000000\nCapPrm:\t" capeff "\nCapEff:\t" capeff "\n"
+#define NO_SYS_RESOURCE "000001fffeffffff"   /* root on our machines: bit 24 clear */
+#define ALL_CAPS "000001ffffffffff"
+#define NO_CAPS "0000000000000000"
+#define IDENTITY "         0          0 4294967295\n"
+
+/* Who may use the blocks ext2/3/4 keep back (ext4_has_free_clusters): CAP_SYS_RESOURCE,
+ * the fsuid resuid, or a group resgid other than 0; resuid and resgid are 0 unless the
+ * mount options say otherwise. Everything else, and whatever cannot be read, is no. */
+static void test_reserve_usable(void **state)
+{
+	static const struct {
+		const char *name, *status, *uid_map, *line;
+		bool want;
+	} cases[] = {
+		/* root without the capability: resuid 0 is still its own */
+		{"rs-root", STATUS("0", "0", "", NO_SYS_RESOURCE), IDENTITY,
+		 "45 27 7:0 / /m rw,relatime - ext4 /dev/loop0 rw\n", true},
+		{"rs-root-resuid", STATUS("0", "0", "", NO_SYS_RESOURCE), IDENTITY,
+		 "45 27 7:0 / /m rw,relatime - ext4 /dev/loop0 rw,resuid=65534\n", false},
+		{"rs-cap", STATUS("0", "0", "", ALL_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw,resuid=65534\n", true},
+		{"rs-user", STATUS("65534", "65534", "65534", NO_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
+		{"rs-user-resuid", STATUS("65534", "65534", "65534", NO_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext3 /dev/loop0 rw,resuid=65534,resgid=7\n", true},
+		/* a supplementary group; the fsgid; group 0 grants nothing */
+		{"rs-group", STATUS("1000", "1000", "10 100", NO_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext2 /dev/loop0 rw,resgid=100\n", true},
+		{"rs-fsgid", STATUS("1000", "100", "", NO_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw,resgid=100\n", true},
+		{"rs-group0", STATUS("1000", "0", "0", NO_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
+		/* in a user namespace neither the ids nor the capability are the kernel's */
+		{"rs-userns", STATUS("0", "0", "", ALL_CAPS), "0 1000 1\n",
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
+		/* no user namespaces at all: the ids are the kernel's */
+		{"rs-nons", STATUS("0", "0", "", NO_CAPS), NULL,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", true},
+		/* another file system; another device; a value that is no number */
+		{"rs-xfs", STATUS("0", "0", "", ALL_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - xfs /dev/loop0 rw\n", false},
+		{"rs-otherdev", STATUS("0", "0", "", ALL_CAPS), IDENTITY,
+		 "45 27 7:1 / /m rw - ext4 /dev/loop1 rw\n", false},
+		{"rs-garbage", STATUS("0", "0", "", NO_SYS_RESOURCE), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw,resuid=x\n", false},
+		/* a status without the capability line */
+		{"rs-nocap", "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nGroups:\t\n", IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
+		/* a bind mount of it under other options is one super block: both must agree */
+		{"rs-two", STATUS("0", "0", "", NO_SYS_RESOURCE), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n"
+		 "46 27 7:0 /d /n rw - ext4 /dev/loop0 rw,resuid=1\n", false},
+	};
+	char sub[PATH_MAX];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(path_of(sub, root, cases[i].name), 0);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		assert_int_equal(put(sub, "proc/self/status", cases[i].status), 0);
+		assert_int_equal(put(sub, "proc/self/mountinfo", cases[i].line), 0);
+		if (cases[i].uid_map != NULL) {
+			assert_int_equal(put(sub, "proc/self/uid_map", cases[i].uid_map), 0);
+			assert_int_equal(put(sub, "proc/self/gid_map", IDENTITY), 0);
+		}
+		if (vb_linux_reserve_usable(sub, makedev(7, 0)) != cases[i].want)
+			fail_msg("%s: expected %d", cases[i].name, cases[i].want);
+	}
+	/* nothing to read: no */
+	assert_false(vb_linux_reserve_usable("/nonexistent-vbench-root", makedev(7, 0)));
+}
+
 /* RAM comes from meminfo; one reader serves MemTotal and MemAvailable. */
 static void test_meminfo(void **state)
 {
@@ -1200,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_and_missing),
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_frees_to_host),
+		cmocka_unit_test(test_reserve_usable),
 		cmocka_unit_test(test_system_facts),
 		cmocka_unit_test(test_real_root),
 		cmocka_unit_test(test_real_raw_device),
