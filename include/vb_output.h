@@ -40,6 +40,8 @@ struct vb_context {
 	const char *session_start;/* when it started, UTC: "2026-12-02T10:40:12Z" */
 	uint64_t room_bytes;      /* the most one run may write: a disk's size, a new file's
 				   * free space; 0 when not known */
+	const char *written;      /* the file written inside the target, when that has a name
+				   * of its own (vb_target_written), else NULL: errors name it */
 };
 
 /* BSD dd's status line: "N bytes transferred in S secs (R bytes/sec)". */

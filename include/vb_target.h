@@ -73,6 +73,11 @@ const char *vb_target_probe_leftover(const struct vb_target *t, const char *name
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n);
 
+/* The file every run writes when it is not the target path itself but has a name of
+ * its own (a directory's kept or rewritten file: "dir/vbench-XXXXXXXX.tmp"), in buf;
+ * NULL otherwise. */
+const char *vb_target_written(const struct vb_target *t, char *buf, size_t n);
+
 /* How vbench treats the target ("created, removed at the end"); static or in buf. */
 const char *vb_target_note(const struct vb_target *t, char *buf, size_t n);
 

@@ -55,6 +55,7 @@ struct app {
 	 * a node's name (vb_target.name): no label is ever cut */
 	char label[VB_LABEL_MAX + sizeof "sink-"];
 	char note[4200];
+	char written[4400];
 	char sync_note[128];
 	char data_note[400];
 	/* which invocation wrote a row, and when it started (the CSV's session columns) */
@@ -400,7 +401,8 @@ static void describe(struct app *a)
 							a->data_note, sizeof a->data_note),
 				     t->kind == VB_TGT_SINK,
 				     a->sync_note[0] ? a->sync_note : NULL, NULL, NULL,
-				     t->fill_first, a->invocation, a->started, 0};
+				     t->fill_first, a->invocation, a->started, 0,
+				     vb_target_written(t, a->written, sizeof a->written)};
 	/* What a suggested --size must fit in. */
 	uint64_t avail;
 	if (t->kind == VB_TGT_DISK)

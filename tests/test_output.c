@@ -36,7 +36,7 @@ static int setup(void **state)
 	strcpy(env.device, "vda");
 	strcpy(env.driver, "virtio_blk");
 	ctx = (struct vb_context){&cfg, &env, "ext4-virtio_blk", "/mnt", NULL, 0, NULL, false, NULL,
-				  NULL, NULL, false, "00c0ffee12345678", "2026-12-02T10:40:12Z", 0};
+				  NULL, NULL, false, "00c0ffee12345678", "2026-12-02T10:40:12Z", 0, NULL};
 	return 0;
 }
 
@@ -178,6 +178,17 @@ static void test_run_problems_on_stderr(void **state)
 		 "(at offset 8192)\n",
 		 strerror(ENOSPC), strerror(EIO));
 	assert_string_equal(buf, expect);
+	/* a directory's kept file is named, not the directory */
+	ctx.written = "/mnt/vbench-abcdefgh.tmp";
+	r.stop = VB_STOP_ERROR;
+	r.stage = VB_STAGE_WRITE;
+	r.err = EIO;
+	r.direct_refused = false;
+	f = open_buf();
+	vb_out_run_problem(f, &ctx, &r);
+	fclose(f);
+	ctx.written = NULL;
+	assert_non_null(strstr(buf, "write of /mnt/vbench-abcdefgh.tmp failed at offset 8192"));
 }
 
 static void test_summary_lines(void **state)

@@ -129,8 +129,18 @@ static void test_kept_file_in_a_directory_is_named(void **state)
 	assert_non_null(strstr(text, t.name));
 	snprintf(kept, sizeof kept, "%s/%s", dir, t.name);
 	assert_int_equal(access(kept, F_OK), 0);
+	/* the file the runs write, which errors name */
+	char written[4400];
+	assert_non_null(vb_target_written(&t, written, sizeof written));
+	assert_string_equal(written, kept);
 	vb_target_cleanup(&t);
 	assert_int_equal(access(kept, F_OK), 0); /* kept */
+	/* an anonymous file has no name of its own: the directory is named */
+	cfg.keep = false;
+	assert_int_equal(prepare(&t), VB_OK);
+	assert_null(vb_target_written(&t, written, sizeof written));
+	vb_target_cleanup(&t);
+	assert_int_equal(unlink(kept), 0);
 }
 
 static void test_cleanup_spares_a_replaced_file(void **state)

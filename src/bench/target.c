@@ -580,6 +580,17 @@ const char *vb_target_leftover(const struct vb_target *t, const char *name, char
 	return buf;
 }
 
+const char *vb_target_written(const struct vb_target *t, char *buf, size_t n)
+{
+	size_t len = strlen(t->shown);
+
+	if (t->kind != VB_TGT_DIR || !t->created)
+		return NULL;
+	snprintf(buf, n, "%s%s%s", t->shown, len > 0 && t->shown[len - 1] == '/' ? "" : "/",
+		 t->name);
+	return buf;
+}
+
 const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
 {
 	switch (t->kind) {

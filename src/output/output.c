@@ -317,10 +317,11 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 	}
 }
 
-/* The target as named in messages, escaped. */
+/* The file written as named in messages, escaped: a file of its own inside the target
+ * directory by its name, so that an error names the file kept. */
 static void target_text(char *buf, size_t n, const struct vb_context *c)
 {
-	vb_text_to(buf, n, c->target);
+	vb_text_to(buf, n, c->written != NULL ? c->written : c->target);
 }
 
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r)
