@@ -1,0 +1,160 @@
+# The third attack pass (issue 34), space and permissions: the blocks ext4 keeps for
+# privileged users, counted only for a process the file system lets use them; vbench
+# run as an ordinary user (nobody) wherever root and users differ; ramfs, which reports
+# no size; a read-only disk. Each case fails on a vbench that does not defend against it.
+. "$(dirname "$0")/lib.sh"
+need_root "the cases with loop devices, mounts and runuser"
+need_linux "the cases with loop devices, ext4 mount options and ramfs"
+
+# --- vbench as nobody ---------------------------------------------------------------------
+# nobody must reach the binary (copied where it can when its own place is closed to
+# others) and the directories of the cases (the scratch directory is made 0700).
+chmod 711 "$SCRATCH"
+NB_VBENCH=$VBENCH
+if ! runuser -u nobody -- "$NB_VBENCH" --version >/dev/null 2>&1; then
+	NB_VBENCH=$SCRATCH/vbench-nobody
+	cp "$VBENCH" "$NB_VBENCH" && chmod 755 "$NB_VBENCH"
+fi
+if runuser -u nobody -- "$NB_VBENCH" --version >/dev/null 2>&1; then
+	have_nobody=1
+else
+	have_nobody=0
+fi
+
+# run_nobody ARGS...: run_vb as the user nobody.
+run_nobody() {
+	runuser -u nobody -- "$NB_VBENCH" "$@" >"$SCRATCH/out" 2>"$SCRATCH/err"
+	RC=$?
+	OUT=$(cat "$SCRATCH/out")
+	ERR=$(cat "$SCRATCH/err")
+}
+
+# Whether this process has CAP_SYS_RESOURCE (bit 24 of CapEff), which opens the reserve
+# whatever the mount says.
+has_sys_resource() {
+	_c=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status)
+	[ -n "$_c" ] && [ $(((0x$_c >> 24) & 1)) = 1 ]
+}
+
+d=$(new_dir)
+chmod 755 "$d"
+
+# --- the root reserve ------------------------------------------------------------------
+# A 64 MiB ext4 with 10% reserved: a run of COUNT MiB fits in f_bfree but not in
+# f_bavail. Who may use the reserve (ext4_has_free_clusters): CAP_SYS_RESOURCE, the
+# fsuid of resuid, a group of resgid other than 0; resuid and resgid are 0 by default.
+truncate -s 64M "$d/e.img"
+mkfs.ext4 -q -m 10 "$d/e.img"
+E=$(losetup -f --show "$d/e.img") && add_loop "$E"
+mkdir "$d/m"
+mount -o resuid=65534 "$E" "$d/m" && add_mount "$d/m"
+chmod 1777 "$d/m"
+set -- $(stat -f -c '%f %a %S' "$d/m")
+bfree=$(($1 * $3)) bavail=$(($2 * $3))
+mib=1048576
+count=$((bavail / mib + 2))
+check "the case holds: $count MiB is more than f_bavail ($bavail) and well within f_bfree ($bfree)" \
+	[ $((count * mib)) -gt "$bavail" ] && [ $((count * mib + 4 * mib)) -lt "$bfree" ]
+
+if has_sys_resource; then
+	skip "root has CAP_SYS_RESOURCE here: the reserve is its own whatever resuid says"
+else
+	# mounted resuid=65534: root (without CAP_SYS_RESOURCE) may not use the reserve
+	run_vb --no-progress bs=1M count=$count runs=1 "$d/m"
+	expect_rc 2 "root outside resuid: a run that fits only the reserve is refused before writing"
+	expect_err "only $bavail bytes are free under $d/m, less than the $((count * mib)) bytes of one run .*; count=[0-9]+ fits; nothing was written" \
+		"the message gives f_bavail and the count that fits"
+	check "nothing was written: no run printed" sh -c '! grep -q "records out" "$1"' _ "$SCRATCH/out"
+	check "and nothing left in the file system" sh -c '[ -z "$(ls -A "$1" | grep -v lost+found)" ]' _ "$d/m"
+	fits=$(printf '%s\n' "$ERR" | sed -n 's/.*count=\([0-9]*\) fits.*/\1/p')
+	run_vb --no-progress bs=1M count="${fits:-0}" runs=1 "$d/m"
+	expect_rc 0 "the count named (count=$fits) runs"
+fi
+if [ $have_nobody = 1 ]; then
+	# nobody is resuid: the same run is its to make, and the kernel agrees
+	run_nobody --no-progress bs=1M count=$count runs=1 "$d/m"
+	expect_rc 0 "nobody, the resuid, may use the reserve: the run is made"
+	expect_out "^$count\+0 records out" "all $count MiB were written"
+else
+	skip "nobody cannot run vbench here"
+fi
+
+# default mount: resuid 0, so root may and nobody may not
+umount "$d/m"
+mount "$E" "$d/m"
+run_vb --no-progress bs=1M count=$count runs=1 "$d/m"
+expect_rc 0 "root, the default resuid (0), may use the reserve even without CAP_SYS_RESOURCE"
+expect_out "^$count\+0 records out" "all $count MiB were written"
+if [ $have_nobody = 1 ]; then
+	run_nobody --no-progress bs=1M count=$count runs=1 "$d/m"
+	expect_rc 2 "nobody outside resuid and resgid: refused before writing"
+	expect_err "only $bavail bytes are free under $d/m, .*count=[0-9]+ fits; nothing was written" \
+		"the message gives f_bavail and the count that fits"
+	# resgid=65534: a group of nobody's
+	umount "$d/m"
+	mount -o resgid=65534 "$E" "$d/m"
+	if id -G nobody | tr ' ' '\n' | grep -qx 65534; then
+		run_nobody --no-progress bs=1M count=$count runs=1 "$d/m"
+		expect_rc 0 "nobody in group resgid=65534 may use the reserve"
+	else
+		skip "nobody is not in group 65534 here"
+	fi
+fi
+umount "$d/m"
+
+# --- nobody where root and users differ ---------------------------------------------------
+if [ $have_nobody = 1 ]; then
+	# a directory nobody may not write in: refused at setup, nothing left
+	mkdir "$d/closed"
+	chmod 755 "$d/closed"
+	run_nobody --no-progress bs=64k count=4 runs=1 "$d/closed"
+	expect_rc 2 "nobody, a directory it cannot write in: refused at setup"
+	expect_err "cannot create a file in $d/closed: Permission denied" "the message says why"
+	check "nothing left there" empty_dir "$d/closed"
+	# a file behind a loop device: root asks the loop driver what backs it, nobody reads
+	# the name in sysfs; both refuse it, also once the name is gone (a deleted file that
+	# lives on under another link)
+	mkdir "$d/own"
+	chown nobody "$d/own"
+	truncate -s 16M "$d/own/f.img"
+	chown nobody "$d/own/f.img"
+	F=$(losetup -f --show "$d/own/f.img") && add_loop "$F"
+	run_nobody --no-progress --force bs=1M count=2 runs=1 "$d/own/f.img"
+	expect_rc 2 "nobody: a file behind a loop device is refused"
+	expect_err "in use: loop device loop[0-9]+ is backed by it" "the message names the loop device"
+	ln "$d/own/f.img" "$d/own/g.img"
+	rm "$d/own/f.img"
+	run_nobody --no-progress --force bs=1M count=2 runs=1 "$d/own/g.img"
+	expect_rc 2 "nobody: the same file under another name, its first deleted, is refused"
+	expect_err "loop[0-9]+" "the message names the loop device"
+	run_vb --no-progress --force bs=1M count=2 runs=1 "$d/own/g.img"
+	expect_rc 2 "root: refused as well"
+	losetup -d "$F"
+	check "the file was never written" sh -c '[ -z "$(tr -d "\\000" <"$1" | head -c 1)" ]' _ "$d/own/g.img"
+	# a disk nobody may not open
+	run_nobody --no-progress --force bs=1M count=2 runs=1 "$E"
+	expect_rc 2 "nobody: a disk it may not open is refused at setup"
+	expect_err "cannot open $E: Permission denied" "the message says why"
+fi
+
+# --- ramfs: no size at all is unknown free space, not none -------------------------------
+mkdir "$d/r"
+if mount -t ramfs ramfs "$d/r" 2>/dev/null; then
+	add_mount "$d/r"
+	run_vb --no-progress bs=64k count=16 runs=1 "$d/r"
+	expect_rc 0 "ramfs (0 blocks in all: unknown) is not refused"
+	expect_no_err "bytes are free" "no claim of free space"
+	run_vb --no-progress bs=64k count=16 runs=1 "$d/r/new.img"
+	expect_rc 0 "a new file on ramfs neither"
+else
+	skip "no ramfs here"
+fi
+
+# --- a read-only disk: refused at setup, saying so ----------------------------------------
+truncate -s 16M "$d/ro.img"
+R=$(losetup -r -f --show "$d/ro.img") && add_loop "$R"
+run_vb --no-progress --force bs=1M count=4 runs=1 "$R"
+expect_rc 2 "a read-only disk (losetup -r) is refused at setup"
+expect_err "$R is read-only" "the message says it is read-only"
+check "no run was started" sh -c '! grep -q "records out" "$1"' _ "$SCRATCH/out"
+losetup -d "$R"
