@@ -1,0 +1,93 @@
+# The third attack pass (issue 34), memory, operands and messages: not enough memory
+# has one answer (at setup, exit 2, naming what fits); operands the manual calls errors
+# are errors; a partial run counts the same writes in its records and its latency; an
+# error names the file kept; a check that cannot read names the errno.
+. "$(dirname "$0")/lib.sh"
+
+d=$(new_dir)
+
+# --- not enough memory: one rule ----------------------------------------------------------
+# More buffers than any machine here has (257 GiB): at setup, exit 2, naming what fits.
+run_vb --no-progress bs=1G --qd 256 --source random count=1 runs=1 "$d"
+expect_rc 2 "bs=1G --qd 256 --source random: refused at setup"
+expect_err "^vbench: bs=1073741824 --qd 256 --source random needs [0-9]+ bytes of buffers, more than the [0-9]+ bytes of memory available; (bs=[0-9]+ fits|--qd [0-9]+ fits|bs=[0-9]+ fits, or --qd [0-9]+); nothing was written$" \
+	"the message names what was asked and what would fit"
+check "nothing printed, nothing left" sh -c '[ ! -s "$1" ] && [ -z "$(ls -A "$2")" ]' _ "$SCRATCH/out" "$d"
+if under_tool; then
+	skip "ulimit -v: a sanitizer or valgrind needs more address space than the limit"
+else
+	(ulimit -v 60000 && exec "$VBENCH" --no-progress bs=64M count=1 runs=1 "$d") >"$SCRATCH/out" 2>"$SCRATCH/err"
+	RC=$? ERR=$(cat "$SCRATCH/err")
+	expect_rc 2 "ulimit -v 60000, bs=64M: refused at setup, as the same rule says"
+	expect_err "^vbench: bs=67108864 needs 67108864 bytes of buffers, more than this process may allocate \(a limit on its memory, such as ulimit -v\); bs=[0-9]+ fits; nothing was written$" \
+		"the message names what was asked and what would fit"
+	check "nothing printed before it" sh -c '[ ! -s "$1" ]' _ "$SCRATCH/out"
+	fit=$(sed -n 's/.*; bs=\([0-9]*\) fits.*/\1/p' "$SCRATCH/err")
+	(ulimit -v 60000 && exec "$VBENCH" --no-progress bs="${fit:-0}" count=1 runs=1 "$d") >"$SCRATCH/out" 2>"$SCRATCH/err"
+	RC=$? ERR=$(cat "$SCRATCH/err")
+	expect_rc 0 "the bs named (bs=$fit) runs under the same limit"
+fi
+
+# --- operands the manual calls errors ---------------------------------------------------
+run_vb --no-progress bs=010 count=1 runs=1 "$d"
+expect_rc 1 "bs=010 (octal to BSD dd, decimal to GNU dd) is refused"
+expect_err "bs=010: octal is not accepted" "the message says why"
+run_vb status=noxfer bs=4k count=1 runs=1 "$d"
+expect_rc 1 "status=noxfer is refused, not ignored"
+expect_err "status=noxfer: vbench always prints the transfer line" "the message says why"
+run_vb --no-progress runs=auto --max-time 0 bs=4k count=1 "$d"
+expect_rc 1 "--max-time 0 is refused, not taken for no budget"
+expect_err "--max-time 0: a budget of no time" "the message says why"
+check "nothing was left by any of them" empty_dir "$d"
+
+# --- a partial run: the records out and the latency line count the same writes ---------
+# (a file-size limit, a multiple of the block, stops the write after the last whole
+# block, which writes nothing)
+(ulimit -f 2048 && exec "$VBENCH" --no-progress bs=64k count=64 runs=1 "$d") >"$SCRATCH/out" 2>"$SCRATCH/err"
+RC=$? OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err")
+expect_rc 3 "ulimit -f: the run fails partway"
+n=$(sed -n 's/^# \([0-9]*\)+0 records out$/\1/p' "$SCRATCH/out")
+check "whole writes only, some of them (${n:-none})" [ "${n:-0}" -gt 0 ]
+expect_out "^# write latency .*\(${n:-0} writes\)$" "the latency line counts the same $n writes, not the failed one"
+
+# --- with --keep, an error names the kept file, not the directory ------------------------
+(ulimit -f 2048 && exec "$VBENCH" --no-progress --keep bs=64k count=64 runs=1 "$d") >"$SCRATCH/out" 2>"$SCRATCH/err"
+RC=$? ERR=$(cat "$SCRATCH/err")
+kept=$(ls "$d")
+expect_rc 3 "ulimit -f with --keep: the run fails partway"
+check "one file is kept ($kept)" [ -f "$d/$kept" ]
+expect_err "^vbench: run 1: write of $d/$kept failed at offset [0-9]+: " "the error names the kept file"
+rm -f "$d/$kept"
+
+# --- a check that cannot read names why --------------------------------------------------
+# Few descriptors: whichever call runs out first, its message names EMFILE. (The list of
+# mounts is what the check of --csv-append against the target reads at ulimit -n 6.)
+if under_tool; then
+	skip "ulimit -n: a sanitizer or valgrind holds descriptors of its own"
+else
+	seen=0 bare=""
+	for n in 5 6 7 8; do
+		(ulimit -n $n && exec "$VBENCH" --no-progress bs=64k count=4 runs=1 \
+			--csv-append "$d/c.csv" "$d/t.img") >"$SCRATCH/out" 2>"$SCRATCH/err"
+		if grep -q "Too many open files" "$SCRATCH/err"; then
+			seen=$((seen + 1))
+		fi
+		# every "cannot ..." names its reason after a colon, never ends bare
+		b=$(grep -E "cannot (read|open|identify|start|examine|create)[^:]*(;|$)" "$SCRATCH/err")
+		[ -n "$b" ] && bare="$bare$n: $b
+"
+		rm -f "$d/c.csv" "$d/t.img"
+	done
+	check "the shortage of descriptors is named (EMFILE) at some limit ($seen of 4)" [ "$seen" -gt 0 ]
+	if [ -z "$bare" ]; then ok "no 'cannot ...' message hides its errno"; else not_ok "a 'cannot ...' message without its errno" "$bare"; fi
+	(ulimit -n 6 && exec "$VBENCH" --no-progress bs=64k count=4 runs=1 --csv-append "$d/c.csv" \
+		"$d/t.img") >"$SCRATCH/out" 2>"$SCRATCH/err"
+	RC=$? ERR=$(cat "$SCRATCH/err")
+	if has "$ERR" "cannot read /proc/self/mountinfo"; then
+		expect_err "cannot read /proc/self/mountinfo: Too many open files" \
+			"ulimit -n 6: the mountinfo message names EMFILE"
+	else
+		skip "ulimit -n 6 did not stop at the list of mounts here"
+	fi
+	rm -f "$d/c.csv" "$d/t.img"
+fi
