@@ -1037,23 +1037,23 @@ struct storage {
 	char self_name[64];
 };
 
-static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_inode)
-{
-	for (size_t i = 0; i < s->n_files; i++)
-		if (s->files[i].dev == dev && s->files[i].ino == ino) {
-			s->files[i].same_inode |= same_inode;
-			return;
-		}
-	if (s->n_files < sizeof s->files / sizeof s->files[0])
-		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
-}
-
+/* A file is its device and inode together: inode numbers repeat across devices. */
 static int find_file(const struct storage *s, uint64_t dev, uint64_t ino)
 {
 	for (size_t i = 0; i < s->n_files; i++)
 		if (s->files[i].dev == dev && s->files[i].ino == ino)
 			return (int)i;
 	return -1;
+}
+
+static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_inode)
+{
+	int i = find_file(s, dev, ino);
+
+	if (i >= 0)
+		s->files[i].same_inode |= same_inode;
+	else if (s->n_files < sizeof s->files / sizeof s->files[0])
+		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
 }
 
 /* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
