@@ -570,6 +570,11 @@ static void test_header_ram_in_gib(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, ", RAM 23.5 GiB, block size 512 logical / 4096 physical bytes\n"));
 	assert_null(strstr(buf, "25275953152"));
+	f = open_buf();
+	env.ram_bytes = 473956352ULL;   /* a small guest's 452 MiB: two decimals, not "0.4" */
+	vb_out_human_header(f, &ctx);
+	fclose(f);
+	assert_non_null(strstr(buf, ", RAM 0.44 GiB,"));
 }
 
 static void test_error_messages_escaped(void **state)

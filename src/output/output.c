@@ -190,11 +190,13 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 	vb_text(f, e->os);
 	fputc(' ', f);
 	vb_text(f, e->kernel);
-	/* Memory is read in GiB; block sizes are exact byte counts people compare with bs. */
+	/* Memory is read in GiB (a small guest's with two decimals: "0.44"); block sizes
+	 * are exact byte counts people compare with bs. */
+	double gib = (double)e->ram_bytes / (1024.0 * 1024.0 * 1024.0);
 	if (e->ram_bytes == 0)
 		fputs(", RAM unknown", f);
 	else
-		fprintf(f, ", RAM %.1f GiB", (double)e->ram_bytes / (1024.0 * 1024.0 * 1024.0));
+		fprintf(f, ", RAM %.*f GiB", gib < 10 ? 2 : 1, gib);
 	if (!c->sink && e->logical_block == 0)
 		fputs(", block size unknown", f);   /* the system would not say */
 	else if (!c->sink)

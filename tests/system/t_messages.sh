@@ -21,7 +21,7 @@ check "an option near none: one line that points to --help ($ERR)" \
 # --- the header: memory in GiB, block sizes in bytes ---------------------------------------
 run_vb --no-progress bs=64k count=4 runs=1 "$d"
 expect_rc 0 "a run into a directory"
-expect_out '^# host .*, RAM [0-9]+\.[0-9] GiB(,|$)' "the header gives the memory in GiB"
+expect_out '^# host .*, RAM [0-9]+\.[0-9]{1,2} GiB(,|$)' "the header gives the memory in GiB"
 check "and not in bytes" sh -c '! printf "%s\n" "$1" | grep -q "RAM [0-9]* bytes"' _ "$OUT"
 if has "$OUT" '^# host .*block size [0-9]'; then
 	expect_out '^# host .*, block size [0-9]+ logical / [0-9]+ physical bytes$' \
