@@ -318,15 +318,20 @@ static void test_probe_on_a_disk_stays_in_the_runs_bytes(void **state)
 	f.file.rdev = 7;
 	plan.acquire = VB_ACQ_DEVICE;
 	plan.name = "loop7";
+	plan.held_fd = FAKE_HELD;
 	plan.id = f.file;
 	plan.req.direct = false;
 	plan.truncate = false;
+	plan.check_in_use = true;
 	f.write_ns = 40000;
 	f.sync_ns = 30000;
 	vb_flush_probe(&ops, &plan, &c, &r);
 	assert_int_equal(r.verdict, VB_FLUSH_NO_WORK);
 	assert_int_equal(f.opens, 1);
 	assert_int_equal(f.dups, 0);
+	/* asked whether the disk is in use once, before its second open */
+	assert_int_equal(f.in_use_calls, 1);
+	assert_false(f.write_open_before_check);
 	assert_string_equal(f.opened_name, "loop7");
 	assert_true(f.req.direct);
 	assert_false(f.req.dsync);
@@ -341,6 +346,20 @@ static void test_probe_on_a_disk_stays_in_the_runs_bytes(void **state)
 	plan.id.rdev = 7;
 	vb_flush_probe(&ops, &plan, &c, &r);
 	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_int_equal(f.writes, 0);
+	/* something layered on it since: refused, nothing opened or written */
+	probe_setup();
+	f.file.type = VB_FT_BLK;
+	plan.acquire = VB_ACQ_DEVICE;
+	plan.held_fd = FAKE_HELD;
+	plan.id = f.file;
+	plan.check_in_use = true;
+	f.in_use = 1;
+	f.in_use_text = "mounted on /mnt";
+	vb_flush_probe(&ops, &plan, &c, &r);
+	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_non_null(strstr(r.why, "mounted on /mnt"));
+	assert_int_equal(f.opens, 0);
 	assert_int_equal(f.writes, 0);
 	/* too little written for two slots: not run */
 	probe_setup();

@@ -160,6 +160,11 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 			 strerror(r.err));
 		goto done;
 	}
+	if (b.fd < 0 && r.detail[0] != '\0') {
+		out->verdict = VB_FLUSH_UNDECIDED;
+		snprintf(out->why, sizeof out->why, "the probe's open was refused: %.160s", r.detail);
+		goto done;
+	}
 	if (b.fd < 0) {
 		fail(&b, r.err == EINVAL ? "direct open (the filesystem may not support direct "
 		     "I/O)" : "open", r.err);

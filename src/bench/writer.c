@@ -160,8 +160,8 @@ static int check_target(const struct vb_io_ops *ops, const struct vb_write_plan 
 			 "vbench identified it; that file is left alone");
 		return ESTALE;
 	}
-	if (!p->check_in_use)
-		return 0;
+	if (!p->check_in_use || p->acquire == VB_ACQ_DEVICE)
+		return 0;   /* a device opened again was asked before (acquire) */
 	int rc = ops->in_use(ops->ctx, fd, &fi, out->detail, sizeof out->detail);
 	return rc == 0 ? 0 : EBUSY;
 }
@@ -178,6 +178,24 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	case VB_ACQ_DISK:
 		fd = ops->dup(ops->ctx, p->held_fd);
 		break;
+	case VB_ACQ_DEVICE: {
+		/* Whether anything is layered on the disk is asked through the session's own
+		 * descriptor, before the second open: where the platform counts the opens of a
+		 * disk (FreeBSD's GEOM, g_dev_open in sys/geom/geom_dev.c), that second one
+		 * would be taken for another program's. */
+		struct vb_fileinfo held;
+		if (p->check_in_use && ops->fstat(ops->ctx, p->held_fd, &held) != 0) {
+			fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
+			return -1;
+		}
+		if (p->check_in_use && ops->in_use(ops->ctx, p->held_fd, &held, out->detail,
+						   sizeof out->detail) != 0) {
+			fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, EBUSY, 0);
+			return -1;
+		}
+		fd = ops->openat(ops->ctx, p->dirfd, p->name, &p->req);
+		break;
+	}
 	case VB_ACQ_NEWNAME:
 		if (w != NULL) {
 			snprintf(w->name, sizeof w->name, "%s", p->name);

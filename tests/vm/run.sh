@@ -747,13 +747,13 @@ for d in discard:nbd-discard:ddiscard slowflush:nbd-slowflush:dslowflush \
 	# The oracle is what a flush cost the host, not the mode's name: QEMU's own time per
 	# flush (QMP), or for an nbdkit disk the server's (QMP's time there includes the
 	# socket's round trip, which a write pays too), whose count must be QMP's.
-	cost=0
+	cost=0 where="QEMU's, QMP"
 	[ "$ops" = 0 ] || cost=$((ns / ops))
 	case $name in
 	discard | slowflush | delay)
 		arrived=$(($(flushes_arrived "$name") - $(flushes_arrived idle)))
 		[ "$arrived" = "$ops" ] || fail "$label: QMP counted $ops flushes, nbdkit $arrived"
-		cost=$(nbd_flush_ns "$name")
+		cost=$(nbd_flush_ns "$name") where=nbdkit\'s
 		;;
 	esac
 	# Work when the cost is well over vbench's margin, none when under it; near it,
@@ -783,7 +783,7 @@ for d in discard:nbd-discard:ddiscard slowflush:nbd-slowflush:dslowflush \
 	[ "$total" = "$sessions" ] || fail "$label: $total flush rows, not $sessions"
 	[ -z "$wrong" ] || fail "$label: verdicts '$verdicts' against the host's $truth ($ops flushes, $cost ns each)"
 	[ "$decided" -ge $((sessions - 1)) ] || fail "$label: only $decided of $total sessions decided"
-	line="$label: host $ops flushes (QMP), $((cost / 1000)) us each: $truth; vbench: $verdicts($decided of $total decided)"
+	line="$label: host $ops flushes (QMP), $((cost / 1000)) us each ($where): $truth; vbench: $verdicts($decided of $total decided)"
 	say "$line"
 	summary="$summary$line
 "
