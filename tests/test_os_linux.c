@@ -704,11 +704,59 @@ static void test_reserve_usable(void **state)
 			assert_int_equal(put(sub, "proc/self/uid_map", cases[i].uid_map), 0);
 			assert_int_equal(put(sub, "proc/self/gid_map", IDENTITY), 0);
 		}
-		if (vb_linux_reserve_usable(sub, makedev(7, 0)) != cases[i].want)
+		assert_int_equal(link_to(sub, "sys/dev/block/7:0",
+					 "../../devices/virtual/block/loop0"), 0);
+		assert_int_equal(put(sub, "sys/devices/virtual/block/loop0/size", "131072\n"), 0);
+		assert_int_equal(put(sub, "sys/fs/ext4/loop0/reserved_clusters", "1310\n"), 0);
+		uint64_t kept = 99;
+		if (vb_linux_reserve_usable(sub, makedev(7, 0), &kept) != cases[i].want)
 			fail_msg("%s: expected %d", cases[i].name, cases[i].want);
+		if (cases[i].want && kept != 1310)
+			fail_msg("%s: %llu blocks kept back, expected 1310", cases[i].name,
+				 (unsigned long long)kept);
 	}
 	/* nothing to read: no */
-	assert_false(vb_linux_reserve_usable("/nonexistent-vbench-root", makedev(7, 0)));
+	uint64_t kept;
+	assert_false(vb_linux_reserve_usable("/nonexistent-vbench-root", makedev(7, 0), &kept));
+}
+
+/* What ext4 keeps back even from those who may use the reserve (its reserved clusters)
+ * must be known, or the reserve is not counted; the ext2 driver keeps nothing back. */
+static void test_reserve_kept_back(void **state)
+{
+	static const struct {
+		const char *name, *fs, *clusters;
+		bool want;
+		uint64_t kept;
+	} cases[] = {
+		{"rk-ext4", "ext4", "4096\n", true, 4096},
+		{"rk-ext4-none", "ext4", NULL, false, 0},
+		{"rk-ext4-garbage", "ext4", "12x\n", false, 0},
+		{"rk-ext2", "ext2", NULL, true, 0},          /* the ext2 driver */
+		{"rk-ext3", "ext3", "77\n", true, 77},       /* the ext4 driver's ext3 */
+	};
+	char sub[PATH_MAX], line[128];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(path_of(sub, root, cases[i].name), 0);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		assert_int_equal(put(sub, "proc/self/status", STATUS("0", "0", "", NO_CAPS)), 0);
+		snprintf(line, sizeof line, "45 27 8:1 / /m rw - %s /dev/vdb1 rw\n", cases[i].fs);
+		assert_int_equal(put(sub, "proc/self/mountinfo", line), 0);
+		assert_int_equal(link_to(sub, "sys/dev/block/8:1",
+					 "../../devices/pci0000:00/vdb/vdb1"), 0);
+		assert_int_equal(put(sub, "sys/devices/pci0000:00/vdb/vdb1/partition", "1\n"), 0);
+		if (cases[i].clusters != NULL)
+			assert_int_equal(put(sub, "sys/fs/ext4/vdb1/reserved_clusters",
+					     cases[i].clusters), 0);
+		uint64_t kept = 99;
+		if (vb_linux_reserve_usable(sub, makedev(8, 1), &kept) != cases[i].want ||
+		    (cases[i].want && kept != cases[i].kept))
+			fail_msg("%s: expected %d with %llu kept back, got %llu", cases[i].name,
+				 cases[i].want, (unsigned long long)cases[i].kept,
+				 (unsigned long long)kept);
+	}
 }
 
 /* RAM comes from meminfo; one reader serves MemTotal and MemAvailable. */
@@ -1278,6 +1326,7 @@ int main(void)
 		cmocka_unit_test(test_meminfo),
 		cmocka_unit_test(test_frees_to_host),
 		cmocka_unit_test(test_reserve_usable),
+		cmocka_unit_test(test_reserve_kept_back),
 		cmocka_unit_test(test_system_facts),
 		cmocka_unit_test(test_real_root),
 		cmocka_unit_test(test_real_raw_device),

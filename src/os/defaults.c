@@ -46,9 +46,10 @@ uint64_t vb_fam_avail_mem(void)
 #if !VB_FAM_HAS_RESERVE
 /* Who may use a file system's reserve is not looked up here, so it is not counted:
  * a run that would fit only in it is refused, never left to fail mid-run. */
-bool vb_fam_reserve_usable(int dirfd)
+bool vb_fam_reserve_usable(int dirfd, uint64_t *kept)
 {
 	(void)dirfd;
+	*kept = 0;
 	return false;
 }
 #endif

@@ -501,14 +501,36 @@ static bool reserve_rule(const char *fs, const char *opts, const struct creds *c
 	return false;
 }
 
-bool vb_linux_reserve_usable(const char *root, uint64_t dev)
+static int sysfs_dir(const char *root, uint64_t dev, char *dir);
+
+/* ext4 keeps back even from those who may use the reserve its reserved clusters (2% of
+ * the file system, at most 4096 clusters: ext4_calculate_resv_clusters, and the
+ * EXT4_MB_USE_RESERVED check of ext4_has_free_clusters), which f_bfree still counts
+ * (ext4_statfs). Read from /sys/fs/ext4/NAME/reserved_clusters, NAME being the device's
+ * own; counted as blocks, which they are but with bigalloc. -1 when it cannot be read. */
+static int ext4_kept(const char *root, uint64_t dev, uint64_t *kept)
+{
+	char dir[PATH_MAX], attr[PATH_MAX], text[32];
+	const char *end;
+
+	if (sysfs_dir(root, dev, dir) != 0 ||
+	    snprintf(attr, sizeof attr, "%s/sys/fs/ext4/%s", root, vb_os_base_name(dir)) >=
+	    (int)sizeof attr ||
+	    read_line(attr, "/reserved_clusters", text, sizeof text) != 0 ||
+	    parse_u64(text, kept, &end) != 0 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+bool vb_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept)
 {
 	struct creds c;
 	char *line = NULL;
 	size_t cap = 0;
-	bool found = false, usable = true;
+	bool found = false, usable = true, ext4 = false;
 	FILE *f;
 
+	*kept = 0;
 	if (read_creds(root, &c) != 0 || !(f = open_mountinfo(root)))
 		return false;
 	/* Every line of the device (bind mounts share its superblock) must agree. */
@@ -518,17 +540,22 @@ bool vb_linux_reserve_usable(const char *root, uint64_t dev)
 			continue;
 		found = true;
 		usable = usable && reserve_rule(m.fs, m.opts, &c);
+		ext4 = ext4 || strcmp(m.fs, "ext4") == 0;
 	}
 	free(line);
 	fclose(f);
+	/* The ext4 driver also mounts ext2 and ext3, then with its reserved clusters. */
+	if (found && usable && ext4_kept(root, dev, kept) != 0 && ext4)
+		return false;
 	return found && usable;
 }
 
-bool vb_fam_reserve_usable(int dirfd)
+bool vb_fam_reserve_usable(int dirfd, uint64_t *kept)
 {
 	struct stat st;
 
-	return fstat(dirfd, &st) == 0 && vb_linux_reserve_usable("", (uint64_t)st.st_dev);
+	*kept = 0;
+	return fstat(dirfd, &st) == 0 && vb_linux_reserve_usable("", (uint64_t)st.st_dev, kept);
 }
 
 /* How deep mount point mnt holds path: 0 when it does not, else the match length. */

@@ -87,9 +87,10 @@ uint64_t vb_fam_ram_bytes(void);
 uint64_t vb_fam_avail_mem(void);
 
 /* Whether this process may write into the blocks the file system of directory dirfd
- * keeps for privileged users (statvfs's f_bfree beyond f_bavail); false whenever that
- * cannot be told. */
-bool vb_fam_reserve_usable(int dirfd);
+ * keeps for privileged users (statvfs's f_bfree beyond f_bavail), with in *kept the
+ * blocks it keeps back even from them (0 when none); false whenever that cannot be
+ * told. */
+bool vb_fam_reserve_usable(int dirfd, uint64_t *kept);
 
 /* Called first in a new worker process (Linux: die with the parent). */
 void vb_fam_worker_child(void);
@@ -166,8 +167,9 @@ int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *
 		    const struct vb_fileinfo *other, char *why, size_t n);
 
 /* linux.c: vb_fam_reserve_usable for the file system on device dev, from root's
- * /proc/self/status, uid_map, gid_map and mountinfo. */
-bool vb_linux_reserve_usable(const char *root, uint64_t dev);
+ * /proc/self/status, uid_map, gid_map and mountinfo, and ext4's reserved clusters
+ * under /sys/fs/ext4. */
+bool vb_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
 
 /* linux.c: vb_os_same_storage. */
 int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);

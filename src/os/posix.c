@@ -389,9 +389,12 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 	 * at all) does not say what is free: nothing is refused for it. */
 	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0 || sv.f_blocks == 0)
 		return -1;
-	/* The reserved blocks count only for a process the file system lets use them. */
-	uint64_t blocks = sv.f_bfree > sv.f_bavail && vb_fam_reserve_usable(dirfd)
-			  ? (uint64_t)sv.f_bfree : (uint64_t)sv.f_bavail;
+	/* The reserved blocks count only for a process the file system lets use them, less
+	 * what it keeps back even then. */
+	uint64_t blocks = sv.f_bavail, kept;
+	if (sv.f_bfree > sv.f_bavail && vb_fam_reserve_usable(dirfd, &kept) &&
+	    sv.f_bfree - sv.f_bavail > kept)
+		blocks = sv.f_bfree - kept;
 	*bytes = blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX : blocks * sv.f_frsize;
 	return 0;
 }

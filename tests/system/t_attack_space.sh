@@ -85,6 +85,23 @@ mount "$E" "$d/m"
 run_vb --no-progress bs=1M count=$count runs=1 "$d/m"
 expect_rc 0 "root, the default resuid (0), may use the reserve even without CAP_SYS_RESOURCE"
 expect_out "^$count\+0 records out" "all $count MiB were written"
+# but not ext4's reserved clusters, which f_bfree counts: a run beyond f_bfree less
+# those is refused, not ended by ENOSPC
+kept=$(cat "/sys/fs/ext4/$(basename "$E")/reserved_clusters" 2>/dev/null)
+if [ -n "$kept" ]; then
+	usable=$((bfree - kept * $(stat -f -c '%S' "$d/m")))
+	over=$((usable / mib + 1))
+	if [ $((over * mib)) -le "$bfree" ]; then
+		run_vb --no-progress bs=1M count=$over runs=1 "$d/m"
+		expect_rc 2 "root: $over MiB, within f_bfree but beyond what ext4 keeps back, is refused"
+		expect_err "only $usable bytes are free under $d/m, .*count=[0-9]+ fits; nothing was written" \
+			"the message gives f_bfree less the reserved clusters"
+	else
+		skip "the reserved clusters are less than a MiB here"
+	fi
+else
+	skip "no /sys/fs/ext4 attribute for $E"
+fi
 if [ $have_nobody = 1 ]; then
 	run_nobody --no-progress bs=1M count=$count runs=1 "$d/m"
 	expect_rc 2 "nobody outside resuid and resgid: refused before writing"
