@@ -99,22 +99,34 @@ ok() { PASS=$((PASS + 1)); echo "ok   - $1"; }
 not_ok() { FAIL=$((FAIL + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && printf '%s\n' "$2" | sed 's/^/       /'; return 0; }
 skip() { SKIP=$((SKIP + 1)); echo "skip - $1"; }
 
-# tail_of FILE: its last lines, a progress line's refreshes each on a line of its own.
-tail_of() { tr '\r' '\n' <"$1" 2>/dev/null | grep -v '^ *$' | tail -n "${2:-6}"; }
+# last_lines: the last lines of its input, a progress line's refreshes each on its own.
+last_lines() { tr '\r' '\n' | grep -v '^ *$' | tail -n 6 | sed 's/^/  /'; }
 
-# seen: what the last vbench run showed: its exit status, the last lines of its output.
+# seen: what the vbench run the test watches showed (run_vb's, or one started in the
+# background and named by watch_run): its exit status, the last lines of its output.
 seen() {
 	[ -n "$SEEN" ] || return 0
 	case $SEEN_RC in
-	"") echo "the last vbench run: no exit status (still running, or not waited for)" ;;
-	137) echo "the last vbench run: killed when its time was up (status 137)" ;;
-	*) echo "the last vbench run: exit status $SEEN_RC" ;;
+	"") echo "vbench: no exit status (still running, or not waited for)" ;;
+	137) echo "vbench: killed when its time was up (status 137)" ;;
+	*) echo "vbench: exit status $SEEN_RC" ;;
 	esac
 	for _f in $SEEN; do
-		[ -s "$_f" ] || { echo "$(basename "$_f"): empty"; continue; }
-		echo "last lines of its $(basename "$_f"):"
-		tail_of "$_f" | sed 's/^/  /'
+		if [ -s "$_f" ]; then
+			echo "the last lines of $(basename "$_f"):"
+			last_lines <"$_f"
+		else
+			echo "$(basename "$_f"): empty"
+		fi
 	done
+}
+# seen_vb: the same of the last run_vb, from what it left in RC, OUT and ERR.
+seen_vb() {
+	echo "vbench: exit status $RC"
+	if [ -n "$OUT" ]; then echo "the last lines of its stdout:"; printf '%s\n' "$OUT" | last_lines
+	else echo "stdout: empty"; fi
+	if [ -n "$ERR" ]; then echo "the last lines of its stderr:"; printf '%s\n' "$ERR" | last_lines
+	else echo "stderr: empty"; fi
 }
 
 # watch_run OUT ERR: the files a vbench started by the test writes; the status comes from
@@ -146,7 +158,7 @@ run_vb() {
 
 # expect_rc WANT DESCRIPTION: the last run_vb exited with WANT.
 expect_rc() {
-	if [ "$RC" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2: exit $RC, expected $1" "$(seen)"; fi
+	if [ "$RC" = "$1" ]; then ok "$2 (exit $1)"; else not_ok "$2: exit $RC, expected $1" "$(seen_vb)"; fi
 }
 
 # has TEXT ERE: some line of TEXT matches the extended regular expression ERE. The one
@@ -158,10 +170,10 @@ has() {
 # expect_out ERE DESCRIPTION / expect_err ERE DESCRIPTION: the last run_vb's stdout or
 # stderr has a line matching ERE.
 expect_out() {
-	if has "$OUT" "$1"; then ok "$2"; else not_ok "$2: stdout lacks /$1/" "$(seen)"; fi
+	if has "$OUT" "$1"; then ok "$2"; else not_ok "$2: stdout lacks /$1/" "$(seen_vb)"; fi
 }
 expect_err() {
-	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$(seen)"; fi
+	if has "$ERR" "$1"; then ok "$2"; else not_ok "$2: stderr lacks /$1/" "$(seen_vb)"; fi
 }
 # expect_no_err ERE DESCRIPTION: no line of the last run_vb's stderr matches ERE.
 expect_no_err() {
