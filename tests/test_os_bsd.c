@@ -157,6 +157,16 @@ static void test_geom_consumers(void **state)
 static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada1,
 		      const char *dev_p1, const char *dev_label, const char *label, const char *vfs)
 {
+	/* g_vfs_open (sys/geom/geom_vfs.c) makes the VFS geom at mount, g_vfs_close withers
+	 * it at unmount: vfs NULL is ada1p2 not mounted. */
+	static const char vfs_head[] =
+		"  <class id=\"0xffffffff81d4f5c0\">\n    <name>VFS</name>\n"
+		"    <geom id=\"0xfffff80003e11200\">\n      <class ref=\"0xffffffff81d4f5c0\"/>\n"
+		"      <name>ffs.ada1p2</name>\n      <rank>3</rank>\n"
+		"      <consumer id=\"0xfffff80003e11080\">\n        <geom ref=\"0xfffff80003e11200\"/>\n"
+		"        <provider ref=\"0xfffff80003bb8200\"/>\n        <mode>";
+	static const char vfs_tail[] = "</mode>\n      </consumer>\n    </geom>\n  </class>\n";
+
 	snprintf(buf, n,
 		"<?xml version=\"1.0\"?>\n<mesh>\n"
 		"  <class id=\"0xffffffff81d4f0a0\">\n    <name>DISK</name>\n"
@@ -188,12 +198,7 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"      <provider id=\"0xfffff80003c0cd00\">\n        <geom ref=\"0xfffff80003c0d000\"/>\n"
 		"        <mode>r0w0e0</mode>\n        <name>gpt/data</name>\n      </provider>\n"
 		"    </geom>\n  </class>\n"
-		"  <class id=\"0xffffffff81d4f5c0\">\n    <name>VFS</name>\n"
-		"    <geom id=\"0xfffff80003e11200\">\n      <class ref=\"0xffffffff81d4f5c0\"/>\n"
-		"      <name>ffs.ada1p2</name>\n      <rank>3</rank>\n"
-		"      <consumer id=\"0xfffff80003e11080\">\n        <geom ref=\"0xfffff80003e11200\"/>\n"
-		"        <provider ref=\"0xfffff80003bb8200\"/>\n        <mode>%s</mode>\n"
-		"      </consumer>\n    </geom>\n  </class>\n"
+		"%s%s%s"
 		"  <class id=\"0xffffffff81d4e2d0\">\n    <name>DEV</name>\n"
 		"    <geom id=\"0xfffff80003a1e000\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
 		"      <name>ada1</name>\n      <rank>2</rank>\n"
@@ -210,7 +215,8 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"      <consumer id=\"0xfffff80003c0ca80\">\n        <geom ref=\"0xfffff80003c0cb00\"/>\n"
 		"        <provider ref=\"0xfffff80003c0cd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n    </geom>\n  </class>\n"
-		"</mesh>\n", part, label, vfs, dev_ada1, dev_p1, dev_label);
+		"</mesh>\n", part, label, vfs ? vfs_head : "", vfs ? vfs : "", vfs ? vfs_tail : "",
+		dev_ada1, dev_p1, dev_label);
 }
 
 /* Finding 1: another program's open of the target shows only on its device node, added
@@ -224,29 +230,29 @@ static void test_geom_own_open(void **state)
 
 	(void)state;
 	/* vbench writes ada1p1: PART passes r0w1e1 down; ada1p2 is not open */
-	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 0);
 	/* ... and so does another program */
-	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r1w2e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r1w2e0", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access "
 			    "r1w2e0, of which vbench's own is r0w1e0)");
 	/* checked before the open (fd -1): any open at all is another's */
-	part_mesh(xml, sizeof xml, "r1w0e1", "r0w0e0", "r1w0e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r1w0e1", "r0w0e0", "r1w0e0", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 0, holder, sizeof holder), 1);
 	/* ada1p2 mounted beside it */
 	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", "r1w1e1");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1p2 is held by GEOM class VFS (ffs.ada1p2, access r1w1e1)");
 	/* the whole disk open by another (a VM given /dev/ada1) */
-	part_mesh(xml, sizeof xml, "r0w1e1", "r1w1e0", "r0w1e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r0w1e1", "r1w1e0", "r0w1e0", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1 open (GEOM DEV access r1w1e0)");
 	/* vbench writes gpt/data: LABEL adds an e bit (g_slice_access), PART passes it on */
-	part_mesh(xml, sizeof xml, "r0w1e2", "r0w0e0", "r0w0e0", "r0w1e0", "r0w1e1", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r0w1e2", "r0w0e0", "r0w0e0", "r0w1e0", "r0w1e1", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 0);
 	/* ... while another has ada1p1 under the label open */
-	part_mesh(xml, sizeof xml, "r1w1e2", "r0w0e0", "r1w0e0", "r0w1e0", "r0w1e1", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r1w1e2", "r0w0e0", "r1w0e0", "r0w1e0", "r0w1e1", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access r1w0e0)");
 	/* geli holds its disk r1w1e1 while attached (g_eli_create): its own provider is
@@ -271,10 +277,74 @@ static void test_geom_own_open(void **state)
 	assert_string_equal(holder, "another program has /dev/ada2.eli open (GEOM DEV access "
 			    "r0w1e0)");
 	/* a mode that is not one, and fewer opens than vbench's own: cannot tell */
-	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "rw", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "rw", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
-	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0");
+	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", NULL);
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
+}
+
+/* kern.geom.confxml with "gconcat label data ada1 ada2" loaded and concat/data not open
+ * (g_concat_access opens the components only when concat/data is opened), as
+ * g_conf_geom and g_concat_dumpconf write it; mode is that of the concat's consumers. */
+static void concat_mesh(char *buf, size_t n, const char *mode)
+{
+	snprintf(buf, n,
+		"<?xml version=\"1.0\"?>\n<mesh>\n"
+		"  <class id=\"0xffffffff81d4f0a0\">\n    <name>DISK</name>\n"
+		"    <geom id=\"0xfffff80003a1e100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
+		"      <name>ada1</name>\n      <rank>1</rank>\n"
+		"      <provider id=\"0xfffff80003a1dd00\">\n        <geom ref=\"0xfffff80003a1e100\"/>\n"
+		"        <mode>r0w0e0</mode>\n        <name>ada1</name>\n"
+		"        <mediasize>10737418240</mediasize>\n        <sectorsize>512</sectorsize>\n"
+		"      </provider>\n    </geom>\n"
+		"    <geom id=\"0xfffff80003a1c100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
+		"      <name>ada2</name>\n      <rank>1</rank>\n"
+		"      <provider id=\"0xfffff80003a1cd00\">\n        <geom ref=\"0xfffff80003a1c100\"/>\n"
+		"        <mode>r0w0e0</mode>\n        <name>ada2</name>\n      </provider>\n"
+		"    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d60c48\">\n    <name>CONCAT</name>\n"
+		"    <geom id=\"0xfffff80003d2a000\">\n      <class ref=\"0xffffffff81d60c48\"/>\n"
+		"      <name>data</name>\n      <rank>2</rank>\n      <config>\n"
+		"        <ID>3133215723</ID>\n        <Type>AUTOMATIC</Type>\n"
+		"        <Status>Total=2, Online=2</Status>\n        <State>UP</State>\n"
+		"      </config>\n"
+		"      <consumer id=\"0xfffff80003d29e80\">\n        <geom ref=\"0xfffff80003d2a000\"/>\n"
+		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>%s</mode>\n"
+		"        <config>\n          <Start>0</Start>\n          <End>10737417728</End>\n"
+		"          <Number>0</Number>\n        </config>\n      </consumer>\n"
+		"      <consumer id=\"0xfffff80003d29d80\">\n        <geom ref=\"0xfffff80003d2a000\"/>\n"
+		"        <provider ref=\"0xfffff80003a1cd00\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n"
+		"      <provider id=\"0xfffff80003d29c00\">\n        <geom ref=\"0xfffff80003d2a000\"/>\n"
+		"        <mode>r0w0e0</mode>\n        <name>concat/data</name>\n      </provider>\n"
+		"    </geom>\n  </class>\n"
+		"  <class id=\"0xffffffff81d4e2d0\">\n    <name>DEV</name>\n"
+		"    <geom id=\"0xfffff80003a1e000\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>ada1</name>\n      <rank>2</rank>\n"
+		"      <consumer id=\"0xfffff80003a1de80\">\n        <geom ref=\"0xfffff80003a1e000\"/>\n"
+		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>r0w0e0</mode>\n"
+		"      </consumer>\n    </geom>\n  </class>\n"
+		"</mesh>\n", mode, mode);
+}
+
+/* attack-ports 1: a disk a GEOM device is made of is held by it even while that device
+ * is not open (its consumers then show r0w0e0); PART and LABEL, views of one provider,
+ * are not (the idle PART and LABEL of part_mesh above stay free). */
+static void test_geom_idle_devices(void **state)
+{
+	char xml[8192], holder[256];
+
+	(void)state;
+	concat_mesh(xml, sizeof xml, "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
+	assert_string_equal(holder, "ada1 is part of GEOM class CONCAT (data), configured "
+			    "though not open now");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
+	concat_mesh(xml, sizeof xml, "r1w1e1");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
+	assert_string_equal(holder, "ada1 is held by GEOM class CONCAT (data, access r1w1e1)");
+	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", NULL);
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 0);
 }
 
 /* ---- the in-use check against a fake system ---------------------------------------- */
@@ -831,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_geom_names_to_disks),
 		cmocka_unit_test(test_geom_consumers),
 		cmocka_unit_test(test_geom_own_open),
+		cmocka_unit_test(test_geom_idle_devices),
 		cmocka_unit_test(test_netbsd_wedges),
 		cmocka_unit_test(test_stacked_units),
 		cmocka_unit_test(test_dragonfly_swap),

@@ -346,7 +346,10 @@ static void test_disk_in_use_refused_even_with_force(void **state)
 	assert_int_equal(prepare_fake(&t), VB_E_SETUP);
 	assert_non_null(strstr(err.msg, "in use: loop device loop1 is backed by it"));
 	assert_int_equal(fk.writes, 0);
-	assert_int_equal(fk.closes, 2);   /* the disk and its directory are let go again */
+	/* refused before the write open, which may itself change what shows it in use
+	 * (FreeBSD's g_access spoils idle devices made of the disk) */
+	assert_int_equal(fk.opens, 0);
+	assert_int_equal(fk.closes, 1);   /* its directory is let go again */
 	fk.in_use = -1;
 	fk.in_use_text = "cannot tell whether it is in use: no /sys/dev/block/253:16";
 	assert_int_equal(prepare_fake(&t), VB_E_SETUP);

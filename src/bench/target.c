@@ -318,6 +318,11 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 		return vb_fail(err, VB_E_SETUP, "%s: the system never caches writes to a disk, so "
 			       "a run without --direct would be labelled buffered and not be; add "
 			       "--direct", t->shown);
+	/* Checked before the write open as well as after it: a first write open may itself
+	 * remove what shows a disk in use (FreeBSD's g_access spoils the idle devices made
+	 * of it, sys/geom/geom_subr.c; docs/bsd.md). */
+	if ((st = check_in_use(t, -1, fi, err)) != VB_OK)
+		return st;
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
 	if (fd < 0 && (errno == EBUSY || errno == EPERM)) {
 		/* The kernel's claim says no (some answer a write open of a disk another holds

@@ -385,7 +385,13 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, 
 	/* Any other open consumer holds the disk; the deepest names best what uses it. A
 	 * device node is one DEV consumer however often it is open (g_dev_open, sys/geom/
 	 * geom_dev.c, adds each open's counts to it): the target's holds vbench's own open
-	 * (r0w1e0 for its O_WRONLY) and anything beyond is another program's. */
+	 * (r0w1e0 for its O_WRONLY) and anything beyond is another program's. A device made
+	 * of the disk holds it even while nothing opens it: CONCAT, STRIPE, MIRROR, RAID, NOP
+	 * and the rest open their consumers only when their own provider is opened
+	 * (g_concat_access, g_stripe_access: "On first open, grab an extra exclusive bit"),
+	 * so an idle one shows r0w0e0 on a disk whose data it is made of. Only PART and
+	 * LABEL are views of one provider's range under other names (g_part_access,
+	 * g_slice_access), whose own providers are looked at in turn. */
 	const struct gcons *best = NULL;
 	const struct gprov *on = NULL;
 	for (size_t c = 0; c < d.n_cons && rc == 0; c++) {
@@ -419,7 +425,9 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, 
 			}
 			continue;
 		}
-		if (acc[0] + acc[1] + acc[2] == 0)
+		bool idle = acc[0] + acc[1] + acc[2] == 0;
+		if (idle && (strcmp(g->cls, "DEV") == 0 || strcmp(g->cls, "PART") == 0 ||
+			     strcmp(g->cls, "LABEL") == 0))
 			continue;
 		bool leaf = true;
 		for (size_t j = 0; j < d.n_prov; j++)
@@ -434,6 +442,9 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, 
 		if (strcmp(g->cls, "DEV") == 0)
 			snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access %s)",
 				 on->name, best->mode);
+		else if (strcmp(best->mode, "r0w0e0") == 0)
+			snprintf(holder, n, "%s is part of GEOM class %s (%s), configured though "
+				 "not open now", on->name, g->cls, g->name);
 		else
 			snprintf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
 				 g->cls, g->name, best->mode);
