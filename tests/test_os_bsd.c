@@ -565,8 +565,23 @@ static void test_stacked_units(void **state)
 	assert_true(vb_bsd_stacked_unit("ld0 ccd1", "ld0", unit, sizeof unit));
 	assert_true(vb_bsd_stacked_unit("da0 vn0 mapper/cryptroot", "da0", unit, sizeof unit));
 	assert_string_equal(unit, "mapper/cryptroot");
-	assert_false(vb_bsd_stacked_unit("da0 vn0 md0 cd0 raidx", "da0", unit, sizeof unit));
+	assert_false(vb_bsd_stacked_unit("da0 vn0 md0 cd0 fd0", "da0", unit, sizeof unit));
 	assert_false(vb_bsd_stacked_unit("cgd0", "cgd0", unit, sizeof unit));
+	/* attack-ports 2: an LVM volume attaches under its own name (dm_dev_create_ioctl,
+	 * sys/dev/dm/dm_ioctl.c: disk_init(dmv->diskp, dmv->name, ...)); any name that is
+	 * not a plain disk driver's unit is taken for one that may be made of others */
+	assert_true(vb_bsd_stacked_unit("da0 vn0 md0 cd0 raidx", "da0", unit, sizeof unit));
+	assert_true(vb_bsd_stacked_unit("wd0 wd1 dk0 vg0-lv0", "wd1", unit, sizeof unit));
+	assert_string_equal(unit, "vg0-lv0");
+	assert_true(vb_bsd_stacked_unit("wd0 wd1x", "wd0", unit, sizeof unit));
+	assert_false(vb_bsd_stacked_unit("wd0 wd1 sd0 ld0 dk0 dk1 vnd0 cd0 md0 fd0\n", "wd1",
+					 unit, sizeof unit));
+	f.disknames = "wd0 wd1 vg0-lv0";   /* hw.disknames with an LV used raw by a guest */
+	fi = chr(0x0308);
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: vg0-lv0 is configured, "
+			    "and vbench cannot see which disks it is made of; it refuses every "
+			    "other disk while one is");
 }
 
 /* DragonFly's vm.swap_info_array as sysctl_vm_swap_info (sys/vm/vm_swap.c) fills it: one

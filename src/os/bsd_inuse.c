@@ -219,20 +219,13 @@ static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
 
 bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n)
 {
-	static const char *const drivers[] = {"cgd", "raid", "ccd"};
-
 	for (const char *p = disknames; *p;) {
-		size_t len = strcspn(p, " \n"), k = 0;
+		size_t len = strcspn(p, " \n");
 		char name[128];
-		if (len > 0 && len < sizeof name) {
-			memcpy(name, p, len);
-			name[len] = '\0';
-			bool stacked = strncmp(name, "mapper/", 7) == 0;
-			for (size_t i = 0; i < 3 && !stacked; i++) {
-				k = strlen(drivers[i]);
-				stacked = strncmp(name, drivers[i], k) == 0 && is_digit(name[k]);
-			}
-			if (stacked && strcmp(name, disk) != 0) {
+		if (len > 0) {
+			vb_os_copy(name, sizeof name, p);
+			name[len < sizeof name ? len : sizeof name - 1] = '\0';
+			if (len >= sizeof name || (!vb_bsd_plain_disk(name) && strcmp(name, disk) != 0)) {
 				vb_os_copy(unit, n, name);
 				return true;
 			}
@@ -243,8 +236,10 @@ bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, si
 	return false;
 }
 
-/* Whether a disk stacked on others is configured (NetBSD cgd, raid, ccd; DragonFly dm):
- * their kernels hold their components open without a mount to show it, and vbench does
+/* Whether a disk that may be made of others is configured: NetBSD's cgd, raid and ccd,
+ * LVM volumes (dm_dev_create_ioctl, sys/dev/dm/dm_ioctl.c, attaches each under its own
+ * name, "vg0-lv0"), DragonFly's dm ("mapper/NAME"), any name not of a plain disk driver.
+ * Their kernels hold their components open without a mount to show it, and vbench does
  * not ask them which (cgdconfig -l, raidctl -s, dmsetup deps do), so every other disk is
  * refused while one is. -1 with why in holder, else 0. */
 static int stacked_on(const struct vb_bsd_sys *sys, const char *disk, char *holder, size_t n)

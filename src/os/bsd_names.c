@@ -15,13 +15,13 @@ struct name_driver {
 /* The BSDs name a disk after the driver that attaches it. FreeBSD: vtbd (virtio), ada
  * and ad (ATA, AHCI), da (SCSI and USB, CAM), nvd and nda (NVMe), md (memory); DragonFly:
  * vbd (virtio), ad, da, nvme; NetBSD: ld (virtio and others), wd (ATA), sd (SCSI),
- * dk (a wedge, resolved to its parent by the backend). */
+ * dk (a wedge, resolved to its parent by the backend); fd (floppy) on all three. */
 static const struct name_driver disks[] = {
 	{"vtbd", "virtio_blk"}, {"vbd", "virtio_blk"}, {"xbd", "xbd"},
 	{"ada", "ata"}, {"ad", "ata"}, {"wd", "ata"},
 	{"da", "scsi"}, {"sd", "scsi"}, {"ld", "ld"}, {"cd", "cd"},
 	{"nvd", "nvme"}, {"nda", "nvme"}, {"nvme", "nvme"},
-	{"md", "md"}, {"vnd", "vnd"}, {"vn", "vn"}, {"mmcsd", "mmc"}, {"dk", "dk"},
+	{"md", "md"}, {"vnd", "vnd"}, {"vn", "vn"}, {"mmcsd", "mmc"}, {"dk", "dk"}, {"fd", "fd"},
 	{NULL, NULL}
 };
 
@@ -90,6 +90,18 @@ static bool part_suffix(const char *s)
 		return *s == '\0';
 	}
 	return s[0] >= 'a' && s[0] <= 'p' && s[1] == '\0';
+}
+
+bool vb_bsd_plain_disk(const char *name)
+{
+	char letters[32];
+	size_t k = letters_of(name, letters, sizeof letters);
+
+	if (k == 0 || lookup(letters) == NULL || !is_digit(name[k]))
+		return false;
+	while (is_digit(name[k]))
+		k++;
+	return name[k] == '\0';
 }
 
 bool vb_bsd_disk_of(const char *name, char *disk, size_t n)

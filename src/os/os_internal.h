@@ -187,6 +187,10 @@ bool vb_os_holds(uint64_t dev, uint64_t ino);
  * "ata"), or "unknown"; a leading "r" (raw twin) is tried without it. */
 const char *vb_bsd_driver_for_name(const char *name);
 
+/* bsd_names.c: whether name is a unit of a driver whose disks are made of no other
+ * disk ("wd1", "ld0", "dk2", "vnd0": its letters in the table, then only digits). */
+bool vb_bsd_plain_disk(const char *name);
+
 /* bsd_names.c: the whole disk of a BSD partition, slice or label name into disk
  * ("vtbd0p2" -> "vtbd0", "ada0s1a" -> "ada0", "wd0a" -> "wd0", "rwd1d" -> "wd1");
  * returns false when name is not a disk name at all. */

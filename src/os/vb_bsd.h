@@ -72,9 +72,10 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
 bool vb_bsd_resolve(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n);
 
 /* The first unit in disknames (as vb_bsd_sys.disknames gives them) other than disk that
- * is made of other disks without their mounts showing it: NetBSD's cgd, raid
- * (RAIDframe) and ccd, DragonFly's device-mapper disks ("mapper/NAME": dm, dmirror)
- * and ccd; into unit, false when there is none. */
+ * is not a plain disk (vb_bsd_plain_disk), so may be made of other disks without their
+ * mounts showing it: NetBSD's cgd, raid (RAIDframe), ccd and LVM volumes ("vg0-lv0"),
+ * DragonFly's device-mapper disks ("mapper/NAME": dm, dmirror) and ccd, and any name
+ * vbench does not know; into unit, false when there is none. */
 bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n);
 
 /* DragonFly's struct xswdev (sys/vm/vm_param.h of DragonFly; not among the compile
