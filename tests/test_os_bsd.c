@@ -42,6 +42,9 @@ static void test_partition_to_disk(void **state)
 	static const char *const not_disks[] = {
 		"", "ada", "gpt/rootfs", "zroot/ROOT", "ada0x", "ada0s", "ada0s1az", "tmpfs",
 		"vtbd0q1", "diskid/DISK-1",
+		/* attack-ports 3: never by the last component of a path */
+		"zvol/tank/vm/ada1", "/dev/zvol/tank/vm/ada1", "tank/backup/wd0", "/tmp/ada1",
+		"mapper/rwd0d",
 	};
 	char disk[64];
 
@@ -54,6 +57,7 @@ static void test_partition_to_disk(void **state)
 	for (size_t i = 0; i < sizeof not_disks / sizeof not_disks[0]; i++)
 		if (vb_bsd_disk_of(not_disks[i], disk, sizeof disk))
 			fail_msg("%s taken for disk %s", not_disks[i], disk);
+	assert_string_equal(vb_bsd_driver_for_name("zvol/tank/vm/ada1"), "unknown");
 }
 
 static void test_fs_names(void **state)
@@ -584,6 +588,41 @@ static void test_stacked_units(void **state)
 			    "other disk while one is");
 }
 
+/* attack-ports 3: a name is a disk's as a whole or through the node it names. NetBSD: a
+ * ZFS dataset mounted (f_mntfromname is the dataset, zfs_domount) refuses every disk
+ * whatever its name ends in; FreeBSD: a zvol, which kern.geom.conftxt does not list
+ * (g_conftxt dumps only DISK and MD), is no disk vbench can name. */
+static void test_names_by_identity(void **state)
+{
+	struct vb_bsd_mount mnt[] = {{"/dev/wd0a", "/", "ffs"},
+				     {"tank/backup/wd0", "/tank/backup/wd0", "zfs"}};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL, NULL};
+	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_fileinfo fi = chr(0x0308);   /* rwd1d, the pool's disk */
+	char holder[512], disk[64];
+
+	(void)state;
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: the zfs file system "
+			    "mounted on /tank/backup/wd0 names no device (its source is "
+			    "\"tank/backup/wd0\")");
+	mnt[1] = (struct vb_bsd_mount){"wd0", "/wd0", "zfs"};   /* a pool named wd0 */
+	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+
+	const struct fake_name names[] = {{0x77, false, "zvol/tank/vm/ada1"}, {0, false, NULL}};
+	const struct fake_node nodes[] = {
+		{"/dev/zvol/tank/vm/ada1", {VB_FT_CHR, 1, 9, 0x77, 1, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0}},
+	};
+	struct fake z = {names, nodes, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
+	struct vb_bsd_sys zs = fake_sys(&z, false);
+	assert_false(vb_bsd_resolve(&zs, "zvol/tank/vm/ada1", disk, sizeof disk));
+	fi = chr(0x77);
+	assert_int_equal(vb_bsd_check_in_use(&zs, &fi, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: /dev/zvol/tank/vm/ada1 "
+			    "is not a disk vbench can name");
+}
+
 /* DragonFly's vm.swap_info_array as sysctl_vm_swap_info (sys/vm/vm_swap.c) fills it: one
  * struct xswdev per slot of swdevt (NSWAPDEV, 4), live ones with SW_FREED. */
 static size_t dfly_array(unsigned char *buf, const uint32_t *devs, const int *flags, int n)
@@ -919,6 +958,7 @@ int main(void)
 		cmocka_unit_test(test_geom_idle_devices),
 		cmocka_unit_test(test_netbsd_wedges),
 		cmocka_unit_test(test_stacked_units),
+		cmocka_unit_test(test_names_by_identity),
 		cmocka_unit_test(test_dragonfly_swap),
 		cmocka_unit_test(test_files_in_use),
 		cmocka_unit_test(test_dragonfly_mount_sources),

@@ -755,7 +755,8 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		COPY(e->fs, "none");
 		COPY(e->mount, "none");
 		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
-					    sizeof name) ? name : vb_os_base_name(path));
+					    sizeof name) ? name : strncmp(path, "/dev/", 5) == 0 ?
+			     path + 5 : path);
 		if (vb_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
 			COPY(e->driver, vb_bsd_driver_for_name(disk));
 			write_cache(e, disk);

@@ -105,9 +105,12 @@ static int mount_on(const struct vb_bsd_sys *sys, const struct vb_bsd_mount *m,
 		if (next != NULL)
 			*next++ = '\0';
 		/* A root mounted by the kernel may name its device without /dev/ ("da0s1d"):
-		 * taken as one only when it resolves as a name under /dev. */
+		 * taken as one only when it resolves as a name under /dev. A ZFS source never
+		 * is one: zfs_domount (zfs_vfsops.c) gives the dataset's name
+		 * (vfs_mountedfrom(vfsp, osname)), which may look like a disk's ("wd0"). */
 		bool named = strncmp(p, "/dev/", 5) == 0;
-		if (!named && (p[0] == '\0' || p[0] == '/' || !vb_bsd_resolve(sys, p, d, sizeof d))) {
+		if (!named && (p[0] == '\0' || p[0] == '/' || strcmp(m->fstype, "zfs") == 0 ||
+			       !vb_bsd_resolve(sys, p, d, sizeof d))) {
 			snprintf(holder, n, "cannot tell whether it is in use: the %s file system "
 				 "mounted on %s names no device (its source is \"%s\")", m->fstype,
 				 m->on, m->from);

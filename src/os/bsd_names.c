@@ -57,14 +57,23 @@ static const char *unraw(const char *name)
 	return name;
 }
 
+/* name without a leading "/dev/"; NULL when what is left is a path of its own: a name is
+ * never matched to a disk by its last component ("zvol/tank/vm/ada1" is a ZFS volume,
+ * "tank/backup/wd0" a dataset), only as a whole, or by the node it names (the caller). */
+static const char *dev_name(const char *name)
+{
+	if (strncmp(name, "/dev/", 5) == 0)
+		name += 5;
+	return strchr(name, '/') != NULL ? NULL : unraw(name);
+}
+
 const char *vb_bsd_driver_for_name(const char *name)
 {
 	char letters[32];
 	const char *d;
 
-	if (name == NULL)
+	if (name == NULL || (name = dev_name(name)) == NULL)
 		return vb_os_unknown;
-	name = unraw(vb_os_base_name(name));
 	letters_of(name, letters, sizeof letters);
 	d = lookup(letters);
 	return d ? d : vb_os_unknown;
@@ -109,7 +118,8 @@ bool vb_bsd_disk_of(const char *name, char *disk, size_t n)
 	char letters[32];
 	size_t k;
 
-	name = unraw(vb_os_base_name(name));
+	if ((name = dev_name(name)) == NULL)
+		return false;
 	k = letters_of(name, letters, sizeof letters);
 	if (k == 0 || lookup(letters) == NULL || !is_digit(name[k]))
 		return false;
