@@ -874,22 +874,18 @@ static void test_netbsd_partition_size(void **state)
 	assert_false(vb_bsd_is_raw_part("d", 'd'));
 }
 
-/* Finding 8: the file systems that buffer what --direct asks to write directly, as their
- * kernels do it; finding 9: a raw disk is never cached. */
-/* NetBSD's vnd_cget (sys/dev/vnd.c) as the kernel answers VNDIOCGET: units below
- * cd_ndevs without a device or not configured give 0/0, the rest ENXIO. */
-struct fake_vnd { int ndevs; int unit[2]; uint64_t ino[2]; int fail_at; };
+/* NetBSD's VNDIOCGET as vndioctl answers it today (sys/dev/vnd.c): vnd_cget gives -1
+ * for a unit that does not exist or is not configured, which VNDIOCGET turns into 0/0
+ * ("unused is not an error"), for any unit number; never ENXIO. */
+struct fake_vnd { int unit[2]; uint64_t ino[2]; int fail_at; int calls; };
 
 static int f_vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 {
-	const struct fake_vnd *v = ctx;
+	struct fake_vnd *v = ctx;
 
+	v->calls++;
 	if (unit == v->fail_at) {
 		errno = EPERM;
-		return -1;
-	}
-	if (unit >= v->ndevs) {
-		errno = ENXIO;
 		return -1;
 	}
 	*dev = *ino = 0;
@@ -901,28 +897,42 @@ static int f_vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 	return 0;
 }
 
-/* Finding 6: the walk goes on past a unit with no device (0/0, not ENXIO) and past 256,
- * and stops at the first ENXIO. */
+/* attack-ports 4: the units asked are the vnd units hw.disknames lists (VNDIOCSET
+ * disk_attaches one), wherever they are numbered; one listed that names no file, or
+ * that cannot be asked, refuses. */
 static void test_netbsd_vnd_walk(void **state)
 {
 	struct vb_bsd_backing out[4];
 	char names[4][16], why[128];
-	struct fake_vnd v = {300, {1, 290}, {12, 34}, -1};
+	struct fake_vnd v = {{1, 290}, {12, 34}, -1, 0};
 
 	(void)state;
-	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), 2);
+	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0 dk0 vnd1 dk1 vnd290", f_vnd_get, &v, out, names,
+					 4, why, sizeof why), 2);
+	assert_int_equal(v.calls, 2);
 	assert_string_equal(out[0].unit, "vnd1");
 	assert_string_equal(out[1].unit, "vnd290");
 	assert_true(out[1].has_id && out[1].dev == 0x1a00 && out[1].ino == 34);
-	v.ndevs = 0;
-	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), 0);
-	v = (struct fake_vnd){8, {1, 2}, {12, 34}, 5};
-	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 4, why, sizeof why), -1);
-	assert_string_equal(why, "VNDIOCGET vnd5: Operation not permitted");
+	v.calls = 0;
+	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0", f_vnd_get, &v, out, names, 4, why,
+					 sizeof why), 0);
+	assert_int_equal(v.calls, 0);
+	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1 vnd2", f_vnd_get, &v, out, names, 4, why,
+					 sizeof why), -1);
+	assert_string_equal(why, "vnd2 is attached, but VNDIOCGET names no file for it");
+	v.fail_at = 1;
+	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1", f_vnd_get, &v, out, names, 4, why,
+					 sizeof why), -1);
+	assert_string_equal(why, "VNDIOCGET vnd1: Operation not permitted");
 	v.fail_at = -1;
-	assert_int_equal(vb_bsd_vnd_walk(f_vnd_get, &v, out, names, 1, why, sizeof why), -1);
+	assert_int_equal(vb_bsd_vnd_walk("vnd1 vnd290", f_vnd_get, &v, out, names, 1, why,
+					 sizeof why), -1);
+	assert_int_equal(vb_bsd_vnd_walk("vnd1x", f_vnd_get, &v, out, names, 4, why,
+					 sizeof why), -1);
 }
 
+/* Finding 8: the file systems that buffer what --direct asks to write directly, as their
+ * kernels do it; finding 9: a raw disk is never cached. */
 static void test_cache_truth(void **state)
 {
 	(void)state;

@@ -577,8 +577,21 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	return k;
 #elif defined(__NetBSD__) && VB_VNDIOCGET
 	/* vnd(4): VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and
-	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); vnconfig(8)
-	 * -l asks each unit that has a node in /dev, vbench every unit (vb_bsd_vnd_walk). */
+	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); the units
+	 * configured are those hw.disknames lists (vb_bsd_vnd_walk), and the node asked is
+	 * the raw partition of the first of them. */
+	const char *names = sys_disknames(c, why, wn);
+	if (names == NULL)
+		return -1;
+	const char *first = names + strspn(names, " \n");
+	while (*first && strncmp(first, "vnd", 3) != 0) {
+		first += strcspn(first, " \n");
+		first += strspn(first, " \n");
+	}
+	if (*first == '\0') {
+		*out = NULL;
+		return 0;   /* no vnd(4) unit configured */
+	}
 	char node[32];
 	int raw = 3;
 	size_t rl = sizeof raw;
@@ -586,24 +599,16 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 		snprintf(why, wn, "sysctl kern.rawpartition: %s", strerror(errno));
 		return -1;
 	}
-	int fd = -1;
-	for (int unit = 0; unit < 4 && fd < 0; unit++) {
-		snprintf(node, sizeof node, "/dev/rvnd%d%c", unit, 'a' + raw);
-		fd = open(node, O_RDONLY | O_NONBLOCK);
-		if (fd < 0 && errno != ENOENT)
-			break;
-	}
+	snprintf(node, sizeof node, "/dev/r%.*s%c", (int)strcspn(first, " \n"), first,
+		 'a' + raw);
+	int fd = open(node, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno == ENOENT || errno == ENXIO) {
-			*out = NULL;
-			return 0;   /* no vnd(4) node, or none in this kernel */
-		}
 		snprintf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
 	c->backs = calloc(256, sizeof *c->backs);
 	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_bsd_vnd_walk(vnd_get, &fd, c->backs,
+	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, vnd_get, &fd, c->backs,
 							 (char (*)[16])c->store, 256, why, wn) : -1;
 	if (k < 0 && (c->backs == NULL || c->store == NULL))
 		snprintf(why, wn, "%s", strerror(ENOMEM));

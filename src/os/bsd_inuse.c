@@ -416,35 +416,51 @@ long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t ma
 	return k;
 }
 
-long vb_bsd_vnd_walk(int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino),
-		     void *ctx, struct vb_bsd_backing *out, char (*names)[16], size_t max,
-		     char *why, size_t wn)
+long vb_bsd_vnd_walk(const char *disknames,
+		     int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), void *ctx,
+		     struct vb_bsd_backing *out, char (*names)[16], size_t max, char *why,
+		     size_t wn)
 {
 	long k = 0;
 
-	/* vnd_cget (sys/dev/vnd.c) answers a unit with no device, or one not configured,
-	 * with vnu_dev and vnu_ino 0; ENXIO only for a unit at or past vnd_cd.cd_ndevs, the
-	 * end of the driver's units, where the walk stops. */
-	for (int unit = 0; unit < 65536; unit++) {
-		uint64_t dev = 0, ino = 0;
-		if (get(ctx, unit, &dev, &ino) != 0) {
-			if (errno == ENXIO)
-				return k;
-			snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
-			return -1;
+	/* VNDIOCGET answers every unit number, 0/0 for one that does not exist (vnd_cget,
+	 * sys/dev/vnd.c, returns -1 and vndioctl calls it "unused is not an error"), so the
+	 * units are not walked by number until an error: the configured ones are those
+	 * hw.disknames lists, as VNDIOCSET disk_attaches the unit and VNDIOCCLR
+	 * (vnddoclear) detaches it. A listed unit that names no file cannot be checked. */
+	for (const char *p = disknames; *p;) {
+		size_t len = strcspn(p, " \n"), d = 3;
+		if (len > 3 && strncmp(p, "vnd", 3) == 0) {
+			int unit = 0;
+			while (d < len && d < 9 && is_digit(p[d]))
+				unit = unit * 10 + (p[d++] - '0');
+			uint64_t dev = 0, ino = 0;
+			if (d != len) {
+				snprintf(why, wn, "hw.disknames names a vnd(4) unit vbench cannot "
+					 "number");
+				return -1;
+			}
+			if (get(ctx, unit, &dev, &ino) != 0) {
+				snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
+				return -1;
+			}
+			if (dev == 0 && ino == 0) {
+				snprintf(why, wn, "vnd%d is attached, but VNDIOCGET names no file for "
+					 "it", unit);
+				return -1;
+			}
+			if ((size_t)k == max) {
+				snprintf(why, wn, "more than %zu vnd(4) units are configured", max);
+				return -1;
+			}
+			snprintf(names[k], sizeof names[k], "vnd%d", unit);
+			out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
+			k++;
 		}
-		if (dev == 0 && ino == 0)
-			continue;
-		if ((size_t)k == max) {
-			snprintf(why, wn, "more than %zu vnd(4) units are configured", max);
-			return -1;
-		}
-		snprintf(names[k], sizeof names[k], "vnd%d", unit);
-		out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
-		k++;
+		p += len;
+		p += strspn(p, " \n");
 	}
-	snprintf(why, wn, "VNDIOCGET answers for 65536 vnd(4) units and more");
-	return -1;
+	return k;
 }
 
 char *vb_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx,
