@@ -670,13 +670,17 @@ static void test_dragonfly_swap(void **state)
 			    "No such file or directory; vbench refuses a disk it cannot check");
 }
 
-/* FreeBSD 13's kern.geom.conftxt lines for md(4) (g_md_dumpconf, no indent): a vnode
- * disk names its file, then its label; FreeBSD 12 ends at the file. */
+/* FreeBSD 13's kern.geom.conftxt lines for md(4) (g_md_dumpconf, no indent: " label %s"
+ * with the label empty unless mdconfig -L gave one, then the line's "\n" from
+ * g_conftxt_geom): a vnode disk names its file, then its label; FreeBSD 12 ends at the
+ * file. */
 static const char md_conftxt[] =
 	"0 MD md1 1073741824 512 u 1 s 512 f 0 fs 0 l 1073741824 t vnode file "
-	"/var/img/my disk.img label \n"
-	"0 MD md0 67108864 512 u 0 s 512 f 0 fs 0 l 67108864 t malloc label \n"
+	"/var/img/my disk.img label\n"
+	"0 MD md0 67108864 512 u 0 s 512 f 0 fs 0 l 67108864 t malloc label\n"
 	"0 MD md2 1048576 512 u 2 s 512 f 0 fs 0 l 1048576 t vnode file /usr/swap0\n"
+	"0 MD md3 1048576 512 u 3 s 512 f 0 fs 0 l 1048576 t vnode file /var/img/labels.img "
+	"label backup disk\n"
 	"0 DISK ada0 21474836480 512 hd 16 sc 63\n";
 
 /* Finding 3: a regular file that a vnode disk is made from, or that the kernel swaps to,
@@ -687,11 +691,16 @@ static void test_files_in_use(void **state)
 	char store[512];
 
 	(void)state;
-	assert_int_equal(vb_fbsd_md_files(md_conftxt, md, 4, store, sizeof store), 2);
+	assert_int_equal(vb_fbsd_md_files(md_conftxt, md, 4, store, sizeof store), 3);
 	assert_string_equal(md[0].unit, "md1");
 	assert_string_equal(md[0].path, "/var/img/my disk.img");
 	assert_string_equal(md[1].unit, "md2");
 	assert_string_equal(md[1].path, "/usr/swap0");
+	assert_string_equal(md[2].path, "/var/img/labels.img");
+	/* attack-ports 5: a path that holds " label " cannot be told from its label */
+	assert_int_equal(vb_fbsd_md_files("0 MD md5 1048576 512 u 5 s 512 f 0 fs 0 l 1048576 "
+					  "t vnode file /img/a label b.img label\n", md, 4, store,
+					  sizeof store), -1);
 
 	const struct fake_node files[] = {
 		{"/var/img/my disk.img", {VB_FT_REG, 5, 77, 0, 1, 0}},

@@ -367,40 +367,52 @@ long vb_dfly_swap_parse(const void *buf, size_t len, struct vb_bsd_swap *out, si
 	return k;
 }
 
+/* The first needle in [s, end), or NULL. */
+static const char *find_in(const char *s, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; s + n <= end; s++)
+		if (memcmp(s, needle, n) == 0)
+			return s;
+	return NULL;
+}
+
 long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t max,
 		      char *store, size_t sn)
 {
+	static const char file_at[] = " t vnode file ";
 	size_t used = 0;
 	long k = 0;
 
 	for (const char *p = conftxt; *p;) {
 		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		const char *end = eol ? eol : p + strlen(p);
 		char unit[64];
 		unsigned depth;
 		int at = 0;
 		/* g_md_dumpconf (sys/dev/md/md.c) writes, with no indent, " u UNIT s SECTOR f
-		 * HEADS fs SECTORS l LENGTH t TYPE", then " file PATH" for a vnode disk that is
-		 * open, and since FreeBSD 13 " label LABEL": the path runs to the last " label "
-		 * or the end of the line. */
-		if (sscanf(p, "%u MD %63s%n", &depth, unit, &at) == 2 && at > 0 &&
-		    (size_t)at <= len) {
-			char line[2048];
-			if (len >= sizeof line)
-				return -1;
-			memcpy(line, p, len);
-			line[len] = '\0';
-			char *t = strstr(line + at, " t vnode file ");
-			if (t != NULL) {
-				char *f = t + strlen(" t vnode file "), *lab = NULL;
-				for (char *q = strstr(f, " label "); q != NULL; q = strstr(q + 1, " label "))
+		 * HEADS fs SECTORS l LENGTH t TYPE", then " file %s" for a vnode disk that is
+		 * open, then (FreeBSD 13 on) " label %s", the label empty unless mdconfig -L
+		 * gave one: "... file /var/img/a.img label". The path ends where " label" is
+		 * followed by a space or the end of the line; a path or label that holds such
+		 * a " label" itself leaves more than one place, and the line is not read. */
+		if (sscanf(p, "%u MD %63s%n", &depth, unit, &at) == 2 && at > 0 && p + at <= end) {
+			const char *f = find_in(p + at, end, file_at), *lab = NULL;
+			if (f != NULL) {
+				f += strlen(file_at);
+				for (const char *q = f; (q = find_in(q, end, " label")) != NULL; q++) {
+					if (q + 6 != end && q[6] != ' ')
+						continue;
+					if (lab != NULL)
+						return -1;
 					lab = q;
-				if (lab != NULL)
-					*lab = '\0';
-				size_t fl = strlen(f), ul = strlen(unit);
+				}
+				size_t fl = (size_t)((lab ? lab : end) - f), ul = strlen(unit);
 				if ((size_t)k == max || used + fl + ul + 2 > sn)
 					return -1;
-				memcpy(store + used, f, fl + 1);
+				memcpy(store + used, f, fl);
+				store[used + fl] = '\0';
 				out[k].path = store + used;
 				used += fl + 1;
 				memcpy(store + used, unit, ul + 1);
@@ -411,7 +423,7 @@ long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t ma
 				k++;
 			}
 		}
-		p = eol ? eol + 1 : p + len;
+		p = eol ? eol + 1 : end;
 	}
 	return k;
 }
