@@ -104,6 +104,24 @@ static void test_geom_names_to_disks(void **state)
 	assert_string_equal(disk, "vtbd1");
 	assert_false(vb_bsd_geom_disk(conftxt, "ada9", disk, sizeof disk));
 	assert_false(vb_bsd_geom_disk("", "ada0", disk, sizeof disk));
+
+	/* attack-ports 7: a line of any length is read (g_md_dumpconf writes the vnode's
+	 * path, up to MAXPATHLEN); what follows it lies on its disk, not on the one before */
+	char txt[4096], path[1024];
+	memset(path, 'x', sizeof path - 1);
+	path[0] = '/';
+	path[sizeof path - 1] = '\0';
+	snprintf(txt, sizeof txt, "%s0 MD md0 1073741824 512 u 0 s 512 f 0 fs 0 l 1073741824 "
+		 "t vnode file %s label\n1 PART md0p1 1073741824 512 i 1 o 20480 ty freebsd-ufs "
+		 "xs GPT xt 516e7cb6-6ecf-11d6-8ff8-00022d09712b\n", conftxt, path);
+	assert_true(vb_bsd_geom_disk(txt, "md0p1", disk, sizeof disk));
+	assert_string_equal(disk, "md0");
+	/* a disk whose name is too long to keep: what lies on it is not placed at all */
+	char part[256];
+	snprintf(part, sizeof part, "%.200sp1", path + 1);
+	snprintf(txt, sizeof txt, "%s0 DISK %.200s 1073741824 512 hd 16 sc 63\n"
+		 "1 PART %s 1073741824 512 i 1 o 20480 ty freebsd-ufs\n", conftxt, path + 1, part);
+	assert_false(vb_bsd_geom_disk(txt, part, disk, sizeof disk));
 }
 
 static const char confxml[] =

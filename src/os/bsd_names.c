@@ -163,33 +163,60 @@ bool vb_fs_direct_may_cache(const char *fs)
 	return strcmp(fs, "zfs") == 0;
 }
 
+/* The next word of [*p, end) (words are parted by spaces) at *w; its length, 0 at the
+ * end. */
+static size_t word(const char **p, const char *end, const char **w)
+{
+	const char *s = *p;
+
+	while (s < end && *s == ' ')
+		s++;
+	*w = s;
+	while (s < end && *s != ' ')
+		s++;
+	*p = s;
+	return (size_t)(s - *w);
+}
+
 bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n)
 {
-	/* The DISK ancestor of each depth so far; a provider's line follows its parents. */
+	/* The DISK ancestor of each depth so far; a provider's line follows its parents
+	 * (g_conftxt_geom, sys/geom/geom_dump.c, writes "DEPTH CLASS NAME ..." and then the
+	 * lines of what is made of it, one deeper). A line is read in place whatever its
+	 * length (an md(4) line holds a path); a level whose disk is not known (a name too
+	 * long to keep) is empty, and so are the levels below every line, so that no line
+	 * inherits a disk that is not its own. */
 	char stack[16][128];
-	const char *p = conftxt;
+	size_t want = strlen(name);
 
 	memset(stack, 0, sizeof stack);
-	while (*p) {
+	for (const char *p = conftxt; *p;) {
 		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		char line[512], cls[32], prov[128];
-		unsigned depth;
-		if (len < sizeof line) {
-			memcpy(line, p, len);
-			line[len] = '\0';
-			if (sscanf(line, "%u %31s %127s", &depth, cls, prov) == 3 && depth < 16) {
-				if (strcmp(cls, "DISK") == 0 || depth == 0)
-					snprintf(stack[depth], sizeof stack[depth], "%s", prov);
-				else
-					memcpy(stack[depth], stack[depth - 1], sizeof stack[depth]);
-				if (strcmp(prov, name) == 0 && stack[depth][0] != '\0') {
-					snprintf(disk, n, "%s", stack[depth]);
-					return true;
+		const char *end = eol ? eol : p + strlen(p), *q = p, *dw, *cw, *nw;
+		size_t dl = word(&q, end, &dw), cl = word(&q, end, &cw), nl = word(&q, end, &nw);
+		unsigned depth = 0;
+		bool ok = dl > 0 && dl < 3 && cl > 0 && nl > 0;
+		for (size_t i = 0; ok && i < dl; i++) {
+			ok = is_digit(dw[i]);
+			depth = depth * 10 + (unsigned)(dw[i] - '0');
+		}
+		if (ok && depth < 16) {
+			for (unsigned d = depth; d < 16; d++)
+				stack[d][0] = '\0';
+			if ((cl == 4 && memcmp(cw, "DISK", 4) == 0) || depth == 0) {
+				if (nl < sizeof stack[depth]) {
+					memcpy(stack[depth], nw, nl);
+					stack[depth][nl] = '\0';
 				}
+			} else {
+				memcpy(stack[depth], stack[depth - 1], sizeof stack[depth]);
+			}
+			if (nl == want && memcmp(nw, name, nl) == 0 && stack[depth][0] != '\0') {
+				snprintf(disk, n, "%s", stack[depth]);
+				return true;
 			}
 		}
-		p = eol ? eol + 1 : p + len;
+		p = eol ? eol + 1 : end;
 	}
 	return false;
 }
