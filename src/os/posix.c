@@ -773,6 +773,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 		return NULL;
 	}
 	if (w->pid == 0) {
+		free(w);   /* the parent's handle, nothing of the child's */
 		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0 && null != 0) {
