@@ -101,7 +101,17 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 			break;
 	}
 	if (k == R_NOPTS) {
-		snprintf(err, errlen, "unknown option '%s'", arg);
+		const char *names[R_NOPTS], *near = NULL;
+		size_t n = strcspn(arg, "=");
+		for (int j = 0; j < R_NOPTS; j++)
+			names[j] = ropts[j].name + 2;
+		if (strncmp(arg, "--", 2) == 0)
+			near = vb_nearest(arg + 2, n - 2, names, R_NOPTS);
+		if (near != NULL)
+			snprintf(err, errlen, "unknown option '%.*s': did you mean --%s?", (int)n, arg,
+				 near);
+		else
+			snprintf(err, errlen, "unknown option '%s' (see vbench report --help)", arg);
 		return -1;
 	}
 	if (ra->seen_as[k] != NULL) {
@@ -159,7 +169,8 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 		}
 	}
 	if (!ra->help && ra->n_files == 0) {
-		snprintf(err, errlen, "no input files");
+		snprintf(err, errlen, "no input files: name vbench CSV, JSON or --trace files, or "
+			 "a saved log (see vbench report --help)");
 		return -1;
 	}
 	if (ra->force && ra->svg == NULL) {
@@ -520,7 +531,6 @@ enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 	ra.format = VB_REPORT_TEXT;
 	if (parse_args(argc, argv, &ra, msg, sizeof msg) < 0) {
 		say(err, msg);
-		fputs("Try 'vbench report --help'.\n", err);
 		st = VB_E_USAGE;
 	} else if (ra.help) {
 		report_usage(out);
