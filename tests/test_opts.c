@@ -197,6 +197,8 @@ static void test_limits(void **state)
 	PARSE_FAILS("too large", "count=9223372036854775808");
 	PARSE_FAILS("runs=200000: at most 100000 runs", "runs=200000");
 	PARSE_FAILS("--interval 0.001: the interval must be at least 0.01", "--interval", "0.001");
+	/* 0 is below the least too, not a way to say none (that is leaving it out) */
+	PARSE_FAILS("--interval 0: the interval must be at least 0.01", "--interval", "0");
 	PARSE_FAILS("--qd 257: at most 256 writes in flight", "--qd", "257", "/t");
 }
 

@@ -468,7 +468,7 @@ static int finish(struct parse_state *st)
 		return fail(st, "%s: at most %d warm-up runs", st->seen_as[K_WARMUP], VB_RUNS_MAX);
 	if (cfg->qd > VB_QD_MAX)
 		return fail(st, "%s: at most %d writes in flight", st->seen_as[K_QD], VB_QD_MAX);
-	if (cfg->interval_secs > 0 && cfg->interval_secs < VB_INTERVAL_MIN_SECS)
+	if (st->seen[K_INTERVAL] && cfg->interval_secs < VB_INTERVAL_MIN_SECS)
 		return fail(st, "%s: the interval must be at least %g s", st->seen_as[K_INTERVAL],
 			    VB_INTERVAL_MIN_SECS);
 	/* Last: a benchmark that writes gigabytes must be asked for explicitly. */

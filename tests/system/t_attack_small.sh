@@ -38,6 +38,8 @@ expect_err "status=noxfer: vbench always prints the transfer line" "the message 
 run_vb --no-progress runs=auto --max-time 0 bs=4k count=1 "$d"
 expect_rc 1 "--max-time 0 is refused, not taken for no budget"
 expect_err "--max-time 0: a budget of no time" "the message says why"
+run_vb --no-progress --interval 0 bs=4k count=1 runs=1 "$d"
+expect_rc 1 "--interval 0 is refused (the manual's least is 0.01), not taken for none"
 check "nothing was left by any of them" empty_dir "$d"
 
 # --- a partial run: the records out and the latency line count the same writes ---------
