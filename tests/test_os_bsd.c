@@ -934,28 +934,60 @@ static void test_netbsd_vnd_walk(void **state)
 	struct fake_vnd v = {{1, 290}, {12, 34}, -1, 0};
 
 	(void)state;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0 dk0 vnd1 dk1 vnd290", f_vnd_get, &v, out, names,
+	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0 dk0 vnd1 dk1 vnd290", "vnd", false, f_vnd_get, &v, out, names,
 					 4, why, sizeof why), 2);
 	assert_int_equal(v.calls, 2);
 	assert_string_equal(out[0].unit, "vnd1");
 	assert_string_equal(out[1].unit, "vnd290");
 	assert_true(out[1].has_id && out[1].dev == 0x1a00 && out[1].ino == 34);
 	v.calls = 0;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0", f_vnd_get, &v, out, names, 4, why,
+	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0", "vnd", false, f_vnd_get, &v, out, names, 4, why,
 					 sizeof why), 0);
 	assert_int_equal(v.calls, 0);
-	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1 vnd2", f_vnd_get, &v, out, names, 4, why,
+	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1 vnd2", "vnd", false, f_vnd_get, &v, out, names, 4, why,
 					 sizeof why), -1);
 	assert_string_equal(why, "vnd2 is attached, but VNDIOCGET names no file for it");
 	v.fail_at = 1;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1", f_vnd_get, &v, out, names, 4, why,
+	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1", "vnd", false, f_vnd_get, &v, out, names, 4, why,
 					 sizeof why), -1);
 	assert_string_equal(why, "VNDIOCGET vnd1: Operation not permitted");
 	v.fail_at = -1;
-	assert_int_equal(vb_bsd_vnd_walk("vnd1 vnd290", f_vnd_get, &v, out, names, 1, why,
+	assert_int_equal(vb_bsd_vnd_walk("vnd1 vnd290", "vnd", false, f_vnd_get, &v, out, names, 1, why,
 					 sizeof why), -1);
-	assert_int_equal(vb_bsd_vnd_walk("vnd1x", f_vnd_get, &v, out, names, 4, why,
-					 sizeof why), -1);
+	assert_int_equal(vb_bsd_vnd_walk("vnd1234567890", "vnd", false, f_vnd_get, &v, out,
+					 names, 4, why, sizeof why), -1);
+}
+
+/* DragonFly's VNIOCGET (vnget, sys/dev/disk/vn/vn.c): ENXIO for a unit not on vn_list,
+ * 0/0 for one not configured or made from swap (vn_get in bsd.c answers so for "swap"). */
+static int f_vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
+{
+	(void)ctx;
+	if (unit == 7) {
+		errno = ENXIO;
+		return -1;
+	}
+	*dev = unit == 300 ? 0x2a00 : 0;
+	*ino = unit == 300 ? 99 : 0;
+	return 0;
+}
+
+/* attack-ports 8: DragonFly's vn units are those kern.disks lists (vn_create's
+ * disk_create; sysctl_disks, sys/kern/subr_disk.c), vn0-vn3 always and clones past 255;
+ * an idle one is skipped, one listed that VNIOCGET does not know refuses. */
+static void test_dragonfly_vn_walk(void **state)
+{
+	struct vb_bsd_backing out[4];
+	char names[4][16], why[128];
+
+	(void)state;
+	assert_int_equal(vb_bsd_vnd_walk("da0 vn0 vn1 vn2 vn3 vn300 vbd0 cd0", "vn", true,
+					 f_vn_get, NULL, out, names, 4, why, sizeof why), 1);
+	assert_string_equal(out[0].unit, "vn300");
+	assert_true(out[0].dev == 0x2a00 && out[0].ino == 99);
+	assert_int_equal(vb_bsd_vnd_walk("da0 vn0 vn7", "vn", true, f_vn_get, NULL, out, names,
+					 4, why, sizeof why), -1);
+	assert_string_equal(why, "VNIOCGET vn7: No such device or address");
 }
 
 /* Finding 8: the file systems that buffer what --direct asks to write directly, as their
@@ -1004,6 +1036,7 @@ int main(void)
 		cmocka_unit_test(test_netbsd_partition_size),
 		cmocka_unit_test(test_cache_truth),
 		cmocka_unit_test(test_netbsd_vnd_walk),
+		cmocka_unit_test(test_dragonfly_vn_walk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

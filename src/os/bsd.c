@@ -526,31 +526,20 @@ static int vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 #endif
 
 #if defined(__DragonFly__) && defined(VNIOCGET)
-/* One vnode disk more in c->backs; its name goes to c->store, 16 bytes a unit, and is
- * pointed to by backings_done once the list is whole (realloc may move the store). */
-static bool add_backing(struct sysctx *c, long k, uint64_t dev, uint64_t ino,
-			const char *name)
+/* VNIOCGET of unit on the vn node open as *ctx; a swap-backed unit is made from no file
+ * and answers as one not configured. */
+static int vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 {
-	struct vb_bsd_backing *b = realloc(c->backs, (size_t)(k + 1) * sizeof *b);
-	char *st = realloc(c->store, (size_t)(k + 1) * 16);
+	struct vn_user vnu;
 
-	if (b != NULL)
-		c->backs = b;
-	if (st != NULL)
-		c->store = st;
-	if (b == NULL || st == NULL)
-		return false;
-	b[k] = (struct vb_bsd_backing){NULL, NULL, dev, ino, true};
-	snprintf(c->store + k * 16, 16, "%s", name);
-	return true;
-}
-
-static long backings_done(struct sysctx *c, long k, const struct vb_bsd_backing **out)
-{
-	for (long i = 0; i < k; i++)
-		c->backs[i].unit = c->store + i * 16;
-	*out = c->backs;
-	return k;
+	memset(&vnu, 0, sizeof vnu);
+	vnu.vnu_unit = unit;
+	if (ioctl(*(int *)ctx, VNIOCGET, &vnu) != 0)
+		return -1;
+	bool swap = strcmp(vnu.vnu_file, "swap") == 0;
+	*dev = swap ? 0 : (uint64_t)vnu.vnu_dev;
+	*ino = swap ? 0 : (uint64_t)vnu.vnu_ino;
+	return 0;
 }
 #endif
 
@@ -608,51 +597,42 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	}
 	c->backs = calloc(256, sizeof *c->backs);
 	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, vnd_get, &fd, c->backs,
-							 (char (*)[16])c->store, 256, why, wn) : -1;
+	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, "vnd", false, vnd_get, &fd,
+							 c->backs, (char (*)[16])c->store, 256,
+							 why, wn) : -1;
 	if (k < 0 && (c->backs == NULL || c->store == NULL))
 		snprintf(why, wn, "%s", strerror(ENOMEM));
 	close(fd);
 	*out = c->backs;
 	return k;
 #elif defined(__DragonFly__) && defined(VNIOCGET)
-	/* vn(4): VNIOCGET fills vnu_dev and vnu_ino with the file's va_fsid and va_fileid,
-	 * "swap" in vnu_file for a swap-backed unit, ENXIO for a unit that does not exist
-	 * (sys/dev/disk/vn/vn.c, vnget); units need not be numbered without gaps. */
+	/* vn(4): VNIOCGET on any vn node fills vnu_dev and vnu_ino with unit vnu_unit's
+	 * file's va_fsid and va_fileid, "swap" in vnu_file for a swap-backed unit, 0/0 for
+	 * one not configured, ENXIO for a unit that does not exist (sys/dev/disk/vn/vn.c,
+	 * vnget). The units are those kern.disks lists (vb_bsd_vnd_walk), whatever their
+	 * number; the node asked is vn0, which vn_modevent always makes. */
+	const char *names = sys_disknames(c, why, wn);
+	if (names == NULL)
+		return -1;
 	int fd = open("/dev/vn0", O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		if (errno == ENOENT || errno == ENXIO) {
+		if ((errno == ENOENT || errno == ENXIO) && strstr(names, "vn") == NULL) {
 			*out = NULL;
 			return 0;   /* no vn(4) in this kernel */
 		}
 		snprintf(why, wn, "open /dev/vn0: %s", strerror(errno));
 		return -1;
 	}
-	long k = 0;
-	for (int unit = 0; unit < 256; unit++) {
-		struct vn_user vnu;
-		memset(&vnu, 0, sizeof vnu);
-		vnu.vnu_unit = unit;
-		if (ioctl(fd, VNIOCGET, &vnu) != 0) {
-			if (errno == ENXIO)
-				continue;
-			snprintf(why, wn, "VNIOCGET vn%d: %s", unit, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (strcmp(vnu.vnu_file, "swap") == 0 || (vnu.vnu_dev == 0 && vnu.vnu_ino == 0))
-			continue;
-		char name[16];
-		snprintf(name, sizeof name, "vn%d", unit);
-		if (!add_backing(c, k, (uint64_t)vnu.vnu_dev, (uint64_t)vnu.vnu_ino, name)) {
-			snprintf(why, wn, "%s", strerror(ENOMEM));
-			close(fd);
-			return -1;
-		}
-		k++;
-	}
+	c->backs = calloc(256, sizeof *c->backs);
+	c->store = calloc(256, 16);
+	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, "vn", true, vn_get, &fd,
+							 c->backs, (char (*)[16])c->store, 256,
+							 why, wn) : -1;
+	if (k < 0 && (c->backs == NULL || c->store == NULL))
+		snprintf(why, wn, "%s", strerror(ENOMEM));
 	close(fd);
-	return backings_done(c, k, out);
+	*out = c->backs;
+	return k;
 #else
 	(void)c;
 	(void)out;

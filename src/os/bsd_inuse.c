@@ -428,49 +428,56 @@ long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t ma
 	return k;
 }
 
-long vb_bsd_vnd_walk(const char *disknames,
+long vb_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle,
 		     int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), void *ctx,
 		     struct vb_bsd_backing *out, char (*names)[16], size_t max, char *why,
 		     size_t wn)
 {
+	size_t dl = strlen(drv);
 	long k = 0;
 
-	/* VNDIOCGET answers every unit number, 0/0 for one that does not exist (vnd_cget,
-	 * sys/dev/vnd.c, returns -1 and vndioctl calls it "unused is not an error"), so the
-	 * units are not walked by number until an error: the configured ones are those
-	 * hw.disknames lists, as VNDIOCSET disk_attaches the unit and VNDIOCCLR
-	 * (vnddoclear) detaches it. A listed unit that names no file cannot be checked. */
-	for (const char *p = disknames; *p;) {
-		size_t len = strcspn(p, " \n"), d = 3;
-		if (len > 3 && strncmp(p, "vnd", 3) == 0) {
-			int unit = 0;
-			while (d < len && d < 9 && is_digit(p[d]))
-				unit = unit * 10 + (p[d++] - '0');
-			uint64_t dev = 0, ino = 0;
-			if (d != len) {
-				snprintf(why, wn, "hw.disknames names a vnd(4) unit vbench cannot "
-					 "number");
-				return -1;
-			}
-			if (get(ctx, unit, &dev, &ino) != 0) {
-				snprintf(why, wn, "VNDIOCGET vnd%d: %s", unit, strerror(errno));
-				return -1;
-			}
-			if (dev == 0 && ino == 0) {
-				snprintf(why, wn, "vnd%d is attached, but VNDIOCGET names no file for "
-					 "it", unit);
-				return -1;
-			}
-			if ((size_t)k == max) {
-				snprintf(why, wn, "more than %zu vnd(4) units are configured", max);
-				return -1;
-			}
-			snprintf(names[k], sizeof names[k], "vnd%d", unit);
-			out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
-			k++;
-		}
+	/* Units are not walked by number until an error: NetBSD's VNDIOCGET answers every
+	 * number, 0/0 for one that does not exist (vnd_cget, sys/dev/vnd.c, returns -1 and
+	 * vndioctl calls it "unused is not an error"), and DragonFly's vn(4) numbers its
+	 * clones without a bound vbench knows. The units are those the kernel's disk list
+	 * names: a vnd unit is listed while configured (VNDIOCSET disk_attaches it,
+	 * vnddoclear detaches it), a vn unit from its creation (disk_create in vn_create,
+	 * sys/dev/disk/vn/vn.c; vn0-vn3 always), configured or not. */
+	for (const char *p = disknames; *p; p += strspn(p, " \n")) {
+		size_t len = strcspn(p, " \n"), d = dl;
+		int unit = 0;
+		uint64_t dev = 0, ino = 0;
+		const char *word = p;
 		p += len;
-		p += strspn(p, " \n");
+		if (len <= dl || strncmp(word, drv, dl) != 0 || !is_digit(word[dl]))
+			continue;
+		while (d < len && d < dl + 9 && is_digit(word[d]))
+			unit = unit * 10 + (word[d++] - '0');
+		if (d < len && is_digit(word[d])) {
+			snprintf(why, wn, "the disk list names a %s unit vbench cannot number", drv);
+			return -1;
+		}
+		if (d < len)
+			continue;   /* another driver's name */
+		if (get(ctx, unit, &dev, &ino) != 0) {
+			snprintf(why, wn, "%s %s%d: %s", listed_idle ? "VNIOCGET" : "VNDIOCGET", drv,
+				 unit, strerror(errno));
+			return -1;
+		}
+		if (dev == 0 && ino == 0 && listed_idle)
+			continue;
+		if (dev == 0 && ino == 0) {
+			snprintf(why, wn, "%s%d is attached, but VNDIOCGET names no file for it", drv,
+				 unit);
+			return -1;
+		}
+		if ((size_t)k == max) {
+			snprintf(why, wn, "more than %zu %s units are configured", max, drv);
+			return -1;
+		}
+		snprintf(names[k], sizeof names[k], "%s%d", drv, unit);
+		out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
+		k++;
 	}
 	return k;
 }

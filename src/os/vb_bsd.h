@@ -101,12 +101,13 @@ long vb_dfly_swap_parse(const void *buf, size_t len, struct vb_bsd_swap *out, si
 long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t max,
 		      char *store, size_t sn);
 
-/* NetBSD vnd(4): the units made from a file. Each vnd unit named in disknames
- * (hw.disknames: "wd0 dk0 vnd1") is asked by get (VNDIOCGET on unit: 0 with the file's
- * dev and ino, both 0 for a unit not configured; -1 with errno), into out (at most
- * max) named in names; the count, or -1 with why (a listed unit that names no file
- * too). */
-long vb_bsd_vnd_walk(const char *disknames,
+/* NetBSD vnd(4) (drv "vnd") and DragonFly vn(4) (drv "vn", listed_idle: a unit is
+ * listed whether configured or not): the units made from a file. Each unit named in
+ * disknames (hw.disknames: "wd0 dk0 vnd1"; kern.disks) is asked by get (VNDIOCGET or
+ * VNIOCGET on unit: 0 with the file's dev and ino, both 0 for a unit not configured or
+ * not made from a file; -1 with errno), into out (at most max) named in names; the
+ * count, or -1 with why (a listed vnd unit that names no file too). */
+long vb_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle,
 		     int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), void *ctx,
 		     struct vb_bsd_backing *out, char (*names)[16], size_t max, char *why,
 		     size_t wn);
