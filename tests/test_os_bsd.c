@@ -588,6 +588,7 @@ static void test_stacked_units(void **state)
 	assert_true(vb_bsd_stacked_unit("da0 vn0 mapper/cryptroot", "da0", unit, sizeof unit));
 	assert_string_equal(unit, "mapper/cryptroot");
 	assert_false(vb_bsd_stacked_unit("da0 vn0 md0 cd0 fd0", "da0", unit, sizeof unit));
+	assert_false(vb_bsd_stacked_unit("ad0 ad1 acd0 vn0 vn1 vn2 vn3", "ad1", unit, sizeof unit));
 	assert_false(vb_bsd_stacked_unit("cgd0", "cgd0", unit, sizeof unit));
 	/* attack-ports 2: an LVM volume attaches under its own name (dm_dev_create_ioctl,
 	 * sys/dev/dm/dm_ioctl.c: disk_init(dmv->diskp, dmv->name, ...)); any name that is

@@ -15,13 +15,16 @@ struct name_driver {
 /* The BSDs name a disk after the driver that attaches it. FreeBSD: vtbd (virtio), ada
  * and ad (ATA, AHCI), da (SCSI and USB, CAM), nvd and nda (NVMe), md (memory); DragonFly:
  * vbd (virtio), ad, da, nvme; NetBSD: ld (virtio and others), wd (ATA), sd (SCSI),
- * dk (a wedge, resolved to its parent by the backend); fd (floppy) on all three. */
+ * dk (a wedge, resolved to its parent by the backend); fd (floppy) on all three;
+ * DragonFly's IDE driver (nata, the default for QEMU's IDE) names ATAPI CD and floppy
+ * drives acd and afd. */
 static const struct name_driver disks[] = {
 	{"vtbd", "virtio_blk"}, {"vbd", "virtio_blk"}, {"xbd", "xbd"},
 	{"ada", "ata"}, {"ad", "ata"}, {"wd", "ata"},
 	{"da", "scsi"}, {"sd", "scsi"}, {"ld", "ld"}, {"cd", "cd"},
 	{"nvd", "nvme"}, {"nda", "nvme"}, {"nvme", "nvme"},
 	{"md", "md"}, {"vnd", "vnd"}, {"vn", "vn"}, {"mmcsd", "mmc"}, {"dk", "dk"}, {"fd", "fd"},
+	{"acd", "ata"}, {"afd", "ata"},
 	{NULL, NULL}
 };
 
