@@ -36,9 +36,6 @@
 #include <sys/dkio.h>          /* DIOCGMEDIASIZE, DIOCGSECTORSIZE, DIOCGWEDGEINFO */
 #define VB_FDATASYNC 1
 #define VB_BSD_NAME "NetBSD"
-#else
-#define VB_FDATASYNC 0         /* OpenBSD and others: the common part only */
-#define VB_BSD_NAME "OpenBSD"
 #endif
 
 /* NetBSD describes filesystems with statvfs (its statfs is gone), the others with statfs;
@@ -159,7 +156,7 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 	*bytes = pi.media_size;
 	*sector = pi.media_blksize > 0 ? (uint32_t)pi.media_blksize : 0;
 	return 0;
-#elif defined(DIOCGMEDIASIZE)
+#else   /* FreeBSD sys/disk.h, NetBSD sys/dkio.h */
 	off_t size = 0;
 	u_int ss = 0;
 	if (ioctl(fd, DIOCGMEDIASIZE, &size) != 0 || size <= 0)
@@ -201,12 +198,6 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 	}
 #endif
 	return 0;
-#else
-	(void)fd;
-	(void)bytes;
-	(void)sector;
-	errno = ENOTTY;
-	return -1;
 #endif
 }
 

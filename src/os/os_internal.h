@@ -27,13 +27,12 @@
 #define VB_OS_POSIX 1
 #if defined(__linux__)
 #define VB_OS_LINUX 1
-#elif defined(__FreeBSD__) || defined(__DragonFly__) || defined(__NetBSD__) || \
-	defined(__OpenBSD__)
+#elif defined(__FreeBSD__) || defined(__DragonFly__) || defined(__NetBSD__)
 #define VB_OS_BSD 1
 #elif defined(__APPLE__)
 #define VB_OS_MACOS 1
 #else
-#define VB_OS_GENERIC 1
+#error "vbench is built for Linux, FreeBSD, DragonFly, NetBSD, macOS and Windows only"
 #endif
 #endif
 
@@ -54,8 +53,7 @@
 /* The signal that interrupts a blocked call without asking to stop (POSIX). */
 #define VB_WAKE_SIGNAL SIGURG
 
-/* ---- what each POSIX family provides to posix.c (linux.c, bsd.c, macos.c, and
- * generic.c for any other POSIX system) ---------------------------------------------- */
+/* ---- what each POSIX family provides to posix.c (linux.c, bsd.c, macos.c) ---------- */
 
 /* The family's capabilities. */
 extern const struct vb_caps vb_fam_caps;

@@ -1,7 +1,7 @@
 /* What every POSIX system shares: the ops table on directory descriptors, the clock,
  * signals, the worker process and output files. The parts that differ by family
  * (open flags, disks, in-use checks, detection) are the vb_fam_* functions of linux.c,
- * bsd.c, macos.c or generic.c. */
+ * bsd.c or macos.c. */
 #include "os_internal.h"
 
 #if VB_OS_POSIX
