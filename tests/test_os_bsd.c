@@ -308,7 +308,8 @@ static void test_geom_own_open(void **state)
 /* kern.geom.confxml with "gconcat label data ada1 ada2" loaded and concat/data not open
  * (g_concat_access opens the components only when concat/data is opened), as
  * g_conf_geom and g_concat_dumpconf write it; mode is that of the concat's consumers. */
-static void concat_mesh(char *buf, size_t n, const char *mode)
+static void concat_mesh(char *buf, size_t n, const char *mode, const char *dev_concat,
+			const char *dev_ada2)
 {
 	snprintf(buf, n,
 		"<?xml version=\"1.0\"?>\n<mesh>\n"
@@ -345,8 +346,18 @@ static void concat_mesh(char *buf, size_t n, const char *mode)
 		"      <name>ada1</name>\n      <rank>2</rank>\n"
 		"      <consumer id=\"0xfffff80003a1de80\">\n        <geom ref=\"0xfffff80003a1e000\"/>\n"
 		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>r0w0e0</mode>\n"
+		"      </consumer>\n    </geom>\n"
+		"    <geom id=\"0xfffff80003d29b00\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>concat/data</name>\n      <rank>3</rank>\n"
+		"      <consumer id=\"0xfffff80003d29a80\">\n        <geom ref=\"0xfffff80003d29b00\"/>\n"
+		"        <provider ref=\"0xfffff80003d29c00\"/>\n        <mode>%s</mode>\n"
+		"      </consumer>\n    </geom>\n"
+		"    <geom id=\"0xfffff80003a1c000\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
+		"      <name>ada2</name>\n      <rank>2</rank>\n"
+		"      <consumer id=\"0xfffff80003a1be80\">\n        <geom ref=\"0xfffff80003a1c000\"/>\n"
+		"        <provider ref=\"0xfffff80003a1cd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n    </geom>\n  </class>\n"
-		"</mesh>\n", mode, mode);
+		"</mesh>\n", mode, mode, dev_concat, dev_ada2);
 }
 
 /* attack-ports 1: a disk a GEOM device is made of is held by it even while that device
@@ -357,12 +368,22 @@ static void test_geom_idle_devices(void **state)
 	char xml[8192], holder[256];
 
 	(void)state;
-	concat_mesh(xml, sizeof xml, "r0w0e0");
+	concat_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1 is part of GEOM class CONCAT (data), configured "
 			    "though not open now");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
-	concat_mesh(xml, sizeof xml, "r1w1e1");
+	/* the concat itself as the target (conftxt places it on ada1, its first disk): free
+	 * with only vbench's open passed down, held while another has ada2 open */
+	concat_mesh(xml, sizeof xml, "r0w1e1", "r0w1e0", "r0w0e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
+					  sizeof holder), 0);
+	concat_mesh(xml, sizeof xml, "r0w1e1", "r0w1e0", "r1w1e0");
+	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
+					  sizeof holder), 1);
+	assert_string_equal(holder, "another program has /dev/ada2 open (GEOM DEV access "
+			    "r1w1e0)");
+	concat_mesh(xml, sizeof xml, "r1w1e1", "r0w0e0", "r0w0e0");
 	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1 is held by GEOM class CONCAT (data, access r1w1e1)");
 	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", NULL);

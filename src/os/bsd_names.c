@@ -389,6 +389,22 @@ static bool mark_geom(const struct geom_doc *d, const char *id, bool *set)
 	return true;
 }
 
+/* Adds to in every provider made from one in it, up to the leaves. */
+static void grow_up(const struct geom_doc *d, bool *in)
+{
+	for (bool grew = true; grew;) {
+		grew = false;
+		for (size_t c = 0; c < d->n_cons; c++)
+			for (size_t i = 0; i < d->n_prov; i++) {
+				if (!in[i] || strcmp(d->cons[c].prov, d->prov[i].id) != 0)
+					continue;
+				for (size_t j = 0; j < d->n_prov; j++)
+					if (!in[j] && strcmp(d->prov[j].geom, d->cons[c].geom) == 0)
+						in[j] = grew = true;
+			}
+	}
+}
+
 int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
 		     int own_w, char *holder, size_t n)
 {
@@ -406,17 +422,7 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, 
 	/* The disk's providers, then everything made from them, down to the leaves. */
 	for (size_t i = 0; i < d.n_prov; i++)
 		in[i] = strcmp(d.prov[i].name, disk) == 0;
-	for (bool grew = true; grew;) {
-		grew = false;
-		for (size_t c = 0; c < d.n_cons; c++)
-			for (size_t i = 0; i < d.n_prov; i++) {
-				if (!in[i] || strcmp(d.cons[c].prov, d.prov[i].id) != 0)
-					continue;
-				for (size_t j = 0; j < d.n_prov; j++)
-					if (!in[j] && strcmp(d.prov[j].geom, d.cons[c].geom) == 0)
-						in[j] = grew = true;
-			}
-	}
+	grow_up(&d, in);
 	/* The geoms vbench's own open passes through, from the target down to the disk: each
 	 * passes its providers' access on to what it consumes (g_part_access, sys/geom/part/
 	 * g_part.c: g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e
@@ -434,6 +440,17 @@ int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, 
 				grew |= mark_geom(&d, d.prov[p].geom, chain);
 		}
 	}
+	/* A target made of several disks (a concat, a mirror) lies on each of them: what is
+	 * made of any of them is looked at too. */
+	bool more = false;
+	for (size_t c = 0; c < d.n_cons; c++) {
+		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
+		long p = prov_index(&d, d.cons[c].prov);
+		if (g != NULL && chain[g - d.geom] && p >= 0 && !in[p])
+			in[p] = more = true;
+	}
+	if (more)
+		grow_up(&d, in);
 	/* Any other open consumer holds the disk; the deepest names best what uses it. A
 	 * device node is one DEV consumer however often it is open (g_dev_open, sys/geom/
 	 * geom_dev.c, adds each open's counts to it): the target's holds vbench's own open
