@@ -48,7 +48,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 
 /* Everything measured by one invocation, in the order it happened (kept by the process
  * that prints). */
-struct vb_session {
+struct vb_runlog {
 	struct vb_run *runs;          /* warm-up runs first (flagged), then measured ones */
 	uint64_t n_runs;
 	uint64_t cap_runs;
@@ -60,14 +60,14 @@ struct vb_session {
 };
 
 /* Makes s empty. */
-void vb_session_init(struct vb_session *s);
+void vb_runlog_init(struct vb_runlog *s);
 
 /* Appends a copy of r (taking over its interval list) and merges its histogram when it
  * is a completed measured run; false, with out_of_memory set, when there is no memory
  * for it. */
-bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist *latency);
+bool vb_runlog_add(struct vb_runlog *s, struct vb_run *r, const struct vb_hist *latency);
 
 /* Frees the session's runs. */
-void vb_session_free(struct vb_session *s);
+void vb_runlog_free(struct vb_runlog *s);
 
 #endif

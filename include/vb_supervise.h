@@ -31,7 +31,8 @@ struct vb_shared *vb_shared_new(void);
 
 /* How the supervisor talks to the user. */
 struct vb_supervise_io {
-	const struct vb_io_ops *ops;                       /* the worker's calls (fakes in tests) */
+	const struct vb_io_ops *ops;                       /* the worker's calls (fakes in
+							    * tests; NULL: vb_os_io) */
 	struct vb_live live;                               /* progress, status and stall
 							    * lines (main.c: vb_out_live) */
 	bool progress;                                     /* the worker draws progress */
@@ -59,7 +60,7 @@ struct vb_supervise_result {
  * worker could be started. */
 enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 			    struct vb_shared *sh, const struct vb_supervise_io *io,
-			    struct vb_session *s, struct vb_supervise_result *res,
+			    struct vb_runlog *s, struct vb_supervise_result *res,
 			    struct vb_err *err);
 
 #endif

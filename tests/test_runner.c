@@ -16,7 +16,7 @@ static struct vb_io_ops ops;
 static struct vb_config cfg;
 static struct vb_target tgt;
 static struct vb_sigflags flags;
-static struct vb_session session;
+static struct vb_runlog session;
 static char seen[64];
 static int n_seen;
 static uint64_t data_runs[64];
@@ -28,7 +28,7 @@ static bool on_run(void *arg, const struct vb_run *r, const struct vb_hist *late
 	seen[n_seen++] = r->warmup ? 'w' : (r->stop == VB_STOP_DONE ? 'r' : 'x');
 	copy.intervals = NULL;
 	copy.n_intervals = 0;
-	return vb_session_add(&session, &copy, latency);
+	return vb_runlog_add(&session, &copy, latency);
 }
 
 static int setup(void **state)
@@ -50,14 +50,14 @@ static int setup(void **state)
 	memset(seen, 0, sizeof seen);
 	memset(data_runs, 0, sizeof data_runs);
 	n_seen = 0;
-	vb_session_init(&session);
+	vb_runlog_init(&session);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	vb_session_free(&session);
+	vb_runlog_free(&session);
 	return 0;
 }
 

@@ -19,7 +19,7 @@ static struct vb_io_ops ops;
 static struct vb_config cfg;
 static struct vb_target tgt;
 static struct vb_shared *sh;
-static struct vb_session session;
+static struct vb_runlog session;
 static int shown;
 
 static void on_run(void *arg, const struct vb_run *r)
@@ -54,7 +54,7 @@ static int setup(void **state)
 	/* No test here bounds the time it takes; a supervisor that never ends is ended by
 	 * this alarm instead (a stop signal: the test then fails on what it finds). */
 	alarm(120);
-	vb_session_init(&session);
+	vb_runlog_init(&session);
 	shown = 0;
 	return 0;
 }
@@ -63,7 +63,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	alarm(0);
-	vb_session_free(&session);
+	vb_runlog_free(&session);
 	return 0;
 }
 
@@ -117,8 +117,8 @@ static void test_a_run_that_cannot_be_kept_fails_the_session(void **state)
 	cfg.interval_secs = 1;   /* one sample a run: its last */
 	for (fail_at = 1; fail_at <= 2; fail_at++) {
 		alloc_calls = 0;
-		vb_session_free(&session);
-		vb_session_init(&session);
+		vb_runlog_free(&session);
+		vb_runlog_init(&session);
 		session.realloc_fn = failing_realloc;
 		assert_int_equal(supervise(stderr, &res), VB_E_IO);
 		assert_true(res.failed);

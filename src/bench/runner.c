@@ -321,13 +321,13 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	return ok;
 }
 
-void vb_session_init(struct vb_session *s)
+void vb_runlog_init(struct vb_runlog *s)
 {
 	memset(s, 0, sizeof *s);
 	vb_hist_init(&s->latency);
 }
 
-bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist *latency)
+bool vb_runlog_add(struct vb_runlog *s, struct vb_run *r, const struct vb_hist *latency)
 {
 	if (s->n_runs == s->cap_runs) {
 		uint64_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
@@ -349,7 +349,7 @@ bool vb_session_add(struct vb_session *s, struct vb_run *r, const struct vb_hist
 	return true;
 }
 
-void vb_session_free(struct vb_session *s)
+void vb_runlog_free(struct vb_runlog *s)
 {
 	for (uint64_t i = 0; i < s->n_runs; i++)
 		vb_run_free(&s->runs[i]);

@@ -105,7 +105,7 @@ struct sup {
 	const struct vb_config *cfg;
 	struct vb_shared *sh;
 	const struct vb_supervise_io *io;
-	struct vb_session *s;
+	struct vb_runlog *s;
 	struct vb_supervise_result *res;
 	struct vb_worker *w;
 	struct inbox in;
@@ -146,7 +146,7 @@ static void record(struct sup *p, const unsigned char *m, size_t len)
 		}
 		memcpy(r.intervals, m + sizeof r + sizeof h, ivn);
 	}
-	if (vb_session_add(p->s, &r, &h) && p->io->on_run != NULL)
+	if (vb_runlog_add(p->s, &r, &h) && p->io->on_run != NULL)
 		p->io->on_run(p->io->arg, &p->s->runs[p->s->n_runs - 1]);
 	if (p->s->out_of_memory)
 		p->res->failed = true;
@@ -305,7 +305,7 @@ static struct worker *abandoned;
 
 enum vb_status vb_supervise(const struct vb_config *cfg, struct vb_target *t,
 			    struct vb_shared *sh, const struct vb_supervise_io *io,
-			    struct vb_session *s, struct vb_supervise_result *res,
+			    struct vb_runlog *s, struct vb_supervise_result *res,
 			    struct vb_err *err)
 {
 	/* On the heap: a worker thread that is abandoned (stuck in the kernel) still holds it
