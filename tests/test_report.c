@@ -260,7 +260,8 @@ static void test_csv_errors(void **state)
 	const char *nocol = "label,run,bytes,secs\next4,1,2,3\n";
 	expect_error(nocol, strlen(nocol), "runs.csv", "runs.csv:1: missing column bytes_per_sec");
 	const char *short_row = "label,run,bytes,secs,bytes_per_sec\r\next4,1,2,3,4\r\nxfs,1,2\r\n";
-	expect_error(short_row, strlen(short_row), "runs.csv", "runs.csv:3: missing column secs");
+	expect_error(short_row, strlen(short_row), "runs.csv",
+		     "runs.csv:3: row has 3 fields, the header 5: cut short or run on, not a run");
 	const char *bad_num = "label,run,bytes,secs,bytes_per_sec\next4,1,2,abc,4\n";
 	expect_error(bad_num, strlen(bad_num), "n.csv",
 		     "n.csv:2: column secs: not a non-negative number: \"abc\"");

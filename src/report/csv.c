@@ -33,6 +33,7 @@ struct csv_rec {
 	size_t *off;           /* start of each field in buf */
 	size_t n, cap;
 	size_t line;           /* line the record starts on */
+	bool eol;              /* it ended with a line break, not at the end of the text */
 };
 
 static void csv_rec_free(struct csv_rec *r)
@@ -123,6 +124,7 @@ static int csv_next(struct csv_cur *c, struct csv_rec *r, const char *name, char
 	r->n = 0;
 	r->blen = 0;
 	r->line = c->line;
+	r->eol = false;
 	if (c->p >= c->end)
 		return 0;
 	for (;;) {
@@ -146,6 +148,7 @@ static int csv_next(struct csv_cur *c, struct csv_rec *r, const char *name, char
 		if (c->p < c->end && *c->p == '\n') {
 			c->p++;
 			c->line++;
+			r->eol = true;
 		}
 		return 1;
 	}
@@ -180,7 +183,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
 	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
 	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
-	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, N_COLS };
+	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, COL_SCHEMA, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -226,6 +229,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
 		{COL_KNEE_AT, VB_COL_KNEE_AT}, {COL_FS, VB_COL_FS}, {COL_DEVICE, VB_COL_DEVICE},
 		{COL_SESSION, VB_COL_SESSION}, {COL_SESSION_START, VB_COL_SESSION_START},
+		{COL_SCHEMA, VB_COL_SCHEMA},
 	};
 	for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
 		m->col[notes[i].c] = csv_index(h, vb_csv_names[notes[i].v]);
@@ -337,10 +341,14 @@ static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct 
 static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
 		   const char *name, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < N_REQUIRED; i++)
-		if (m->col[i] >= r->n)
-			return vbr_fail(err, errlen, name, r->line, "missing column %s",
-					csv_required[i]);
+	/* A row cut short (vbench killed while appending, a full disk, a copy cut off) or
+	 * run on into another is no run: its missing fields would read as "no" or "unknown". */
+	if (r->n != m->header.n)
+		return vbr_fail(err, errlen, name, r->line, "row has %zu fields, the header %zu: "
+				"cut short or run on, not a run", r->n, m->header.n);
+	if (!r->eol && m->col[COL_SCHEMA] != SIZE_MAX)
+		return vbr_fail(err, errlen, name, r->line, "the last row ends without its line "
+				"break (vbench ends every row with one): cut short, not a run");
 	bool warm, partial;
 	if (csv_flag(r, m->col[COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
 	    csv_flag(r, m->col[COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
@@ -349,7 +357,12 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	if (strcmp(csv_opt(r, m->col[COL_STATUS]), "flush") == 0 && label[0] != '\0')
 		return csv_flush_row(d, m, r, label) < 0 ?
 		       vbr_fail(err, errlen, name, r->line, "out of memory") : 0;
-	if (warm || partial) {
+	int st = vbr_status_is_run(csv_opt(r, m->col[COL_STATUS]));
+	if (st < 0)
+		return vbr_fail(err, errlen, name, r->line, "column status: \"%.40s\" is none of "
+				"the words vbench writes (%s)", csv_opt(r, m->col[COL_STATUS]),
+				VBR_STATUS_WORDS);
+	if (warm || partial || st == 0) {
 		d->skipped_warmup++;
 		return 0;
 	}

@@ -267,6 +267,18 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 	return 0;
 }
 
+int vbr_status_is_run(const char *s)
+{
+	static const char *const stopped[] = {"interrupted", "timeout", "noprogress", "error"};
+
+	if (s[0] == '\0' || strcmp(s, "ok") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof stopped / sizeof stopped[0]; i++)
+		if (strcmp(s, stopped[i]) == 0)
+			return 0;
+	return -1;
+}
+
 /* The error every reader gives for a file that held no run. */
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen)

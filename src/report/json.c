@@ -474,7 +474,13 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 {
 	if (r->type != J_OBJ)
 		return vbr_fail(err, errlen, name, r->line, "runs entry is not an object");
-	if (jflag(jget(r, "warmup")) || jflag(jget(r, "partial"))) {
+	const struct jval *status = jget(r, VB_JK_STATUS);
+	int st = 1;
+	if (status != NULL && (status->type != J_STR || strlen(status->str) != status->len ||
+			       (st = vbr_status_is_run(status->str)) < 0))
+		return vbr_fail(err, errlen, name, status->line, "\"status\" is none of the words "
+				"vbench writes (%s)", VBR_STATUS_WORDS);
+	if (jflag(jget(r, "warmup")) || jflag(jget(r, "partial")) || st == 0) {
 		d->skipped_warmup++;
 		return 0;
 	}

@@ -162,6 +162,14 @@ void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg);
 
+/* The words vbench writes in a run's status (output.c status_word), and "flush". */
+#define VBR_STATUS_WORDS "ok, interrupted, timeout, noprogress, error, flush"
+
+/* Whether a run whose status is s ("": not recorded) is a measured run: 1 for "ok" or
+ * "", 0 for a run that stopped early (interrupted, timeout, noprogress, error), -1 for
+ * any other word. */
+int vbr_status_is_run(const char *s);
+
 /* The error for a file that added no run since m: names the runs skipped, else what; -1. */
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen);

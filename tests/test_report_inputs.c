@@ -1,0 +1,177 @@
+/* What vbench report takes as runs, and how it prints them (attack report after issue
+ * 32): rows cut short, runs read twice, rates that contradict their own figures, groups
+ * that must be kept apart, names that must not clash, text that must not reach a
+ * terminal raw. */
+#include "vb_test.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "vb_report.h"
+#include "vb_report_test.h"
+#include "vb_schema.h"
+#include "report_internal.h"
+
+/* The header vbench writes, with its CRLF. */
+static void header(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < VB_N_COLS; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", vb_csv_names[i]);
+	snprintf(buf + len, n - len, "\r\n");
+}
+
+/* A run row as vbench writes it; set is "col=value;col=value" overriding the defaults. */
+static void row(char *buf, size_t n, const char *set)
+{
+	const char *v[VB_N_COLS];
+	char over[VB_N_COLS][96];
+
+	for (int i = 0; i < VB_N_COLS; i++)
+		v[i] = "0";
+	v[VB_COL_LABEL] = "a";
+	v[VB_COL_RUN] = "1";
+	v[VB_COL_BYTES] = "1048576";
+	v[VB_COL_SECS] = "0.010000";
+	v[VB_COL_BPS] = "104857600";
+	v[VB_COL_BS] = "65536";
+	v[VB_COL_COUNT] = "16";
+	v[VB_COL_SOURCE] = "zero";
+	v[VB_COL_SYNC] = "fsync";
+	v[VB_COL_FS] = "ext4";
+	v[VB_COL_DEVICE] = "vda";
+	v[VB_COL_STATUS] = "ok";
+	v[VB_COL_QD] = "1";
+	v[VB_COL_SCHEMA] = "1";
+	v[VB_COL_INTERVALS] = "";
+	v[VB_COL_FLUSH_VERDICT] = "";
+	v[VB_COL_WRITE_CACHE] = "";
+	v[VB_COL_IO] = "";
+	v[VB_COL_SESSION] = "00112233aabbccdd";
+	v[VB_COL_SESSION_START] = "2026-12-02T10:40:12Z";
+	char copy[1024];
+	snprintf(copy, sizeof copy, "%s", set);
+	for (char *tok = strtok(copy, ";"); tok != NULL; tok = strtok(NULL, ";")) {
+		char *eq = strchr(tok, '=');
+		assert_non_null(eq);
+		*eq = '\0';
+		int c = 0;
+		while (c < VB_N_COLS && strcmp(vb_csv_names[c], tok) != 0)
+			c++;
+		assert_true(c < VB_N_COLS);
+		snprintf(over[c], sizeof over[c], "%s", eq + 1);
+		v[c] = over[c];
+	}
+	size_t len = 0;
+	for (int i = 0; i < VB_N_COLS; i++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", v[i]);
+	snprintf(buf + len, n - len, "\r\n");
+}
+
+/* A CSV of header and rows (each a row() override set; NULL ends). */
+static char *csv_of(const char *first, ...)
+{
+	static char text[65536];
+	size_t len;
+	va_list ap;
+
+	header(text, sizeof text);
+	len = strlen(text);
+	va_start(ap, first);
+	for (const char *s = first; s != NULL; s = va_arg(ap, const char *)) {
+		row(text + len, sizeof text - len, s);
+		len += strlen(text + len);
+	}
+	va_end(ap);
+	return text;
+}
+
+/* Reading text fails naming want. */
+static void refused(const char *text, size_t len, const char *want)
+{
+	struct vb_dataset d;
+	char err[512] = "";
+
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read(&d, text, len, "r.csv", err, sizeof err), -1);
+	if (strstr(err, want) == NULL)
+		fail_msg("error \"%s\" lacks \"%s\"", err, want);
+	assert_int_equal(d.n_samples, 0);
+	vb_dataset_free(&d);
+}
+
+/* Reading text succeeds with n runs. */
+static void read_ok(struct vb_dataset *d, const char *text, size_t n)
+{
+	char err[512] = "";
+
+	vb_dataset_init(d);
+	if (vb_report_read(d, text, strlen(text), "r.csv", err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(d->n_samples, n);
+}
+
+/* A row cut anywhere, or run on with more fields, is refused naming its line. */
+static void test_cut_rows(void **state)
+{
+	(void)state;
+	char *t = csv_of("run=1", "run=2", "run=3", (const char *)NULL);
+	size_t len = strlen(t), last = len - 2;
+
+	while (last > 0 && t[last - 1] != '\n')
+		last--;
+	/* every cut of the last row (but none at all) is refused */
+	for (size_t cut = last + 1; cut < len - 2; cut++)
+		refused(t, cut, "r.csv:4: ");
+	refused(t, len - 1, "r.csv:4: the last row ends without its line break");
+	refused(t, last + 22, "r.csv:4: row has 5 fields, the header 48");
+	/* a cut row followed by a later append */
+	char two[70000];
+	snprintf(two, sizeof two, "%.*s\r\n%s", (int)(last + 22), t, t + last);
+	refused(two, strlen(two), "r.csv:4: row has 5 fields");
+	/* a row run on with more fields */
+	snprintf(two, sizeof two, "%.*s,x\r\n", (int)(len - 2), t);
+	refused(two, strlen(two), "r.csv:4: row has 49 fields, the header 48");
+	struct vb_dataset d;
+	read_ok(&d, t, 3);
+	vb_dataset_free(&d);
+}
+
+/* A run that stopped early is no run, whatever its partial column says. */
+static void test_stopped_status(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	static const char *const words[] = {"interrupted", "timeout", "noprogress", "error"};
+
+	for (size_t i = 0; i < 4; i++) {
+		char set[64];
+		snprintf(set, sizeof set, "run=4;status=%s;bytes_per_sec=5", words[i]);
+		read_ok(&d, csv_of("run=1", "run=2", set, (const char *)NULL), 2);
+		assert_int_equal(d.skipped_warmup, 1);
+		vb_dataset_free(&d);
+	}
+	char *t = csv_of("run=1", "run=2;status=crashed", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: column status: \"crashed\" is none of the words");
+	const char *j = "{\"label\": \"a\", \"runs\": [{\"run\": 1, \"status\": \"error\", "
+			"\"bytes\": 5, \"secs\": 1.000000, \"bytes_per_sec\": 5},\n"
+			"{\"run\": 2, \"status\": \"ok\", \"bytes\": 5, \"secs\": 1.000000, "
+			"\"bytes_per_sec\": 5}]}\n";
+	read_ok(&d, j, 1);
+	assert_int_equal(d.skipped_warmup, 1);
+	vb_dataset_free(&d);
+	const char *jb = "{\"label\": \"a\", \"runs\": [{\"run\": 1, \"status\": 7, "
+			 "\"bytes\": 5, \"secs\": 1.000000, \"bytes_per_sec\": 5}]}\n";
+	refused(jb, strlen(jb), "\"status\" is none of the words");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cut_rows),
+		cmocka_unit_test(test_stopped_status),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
