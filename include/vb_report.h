@@ -78,6 +78,10 @@ struct vb_dataset {
 	size_t n_notes, cap_notes;
 	struct vb_place *places;         /* interned, first-seen order */
 	size_t n_places, cap_places;
+	size_t *runs_index;    /* hash index of the runs that name their session: sample + 1 */
+	size_t runs_index_cap; /* a power of two, or 0 */
+	size_t n_keyed;        /* runs in it */
+	size_t skipped_dup;    /* runs read a second time (same session and run) left out */
 };
 
 /* Makes d the empty dataset. */

@@ -167,11 +167,76 @@ static void test_stopped_status(void **state)
 	refused(jb, strlen(jb), "\"status\" is none of the words");
 }
 
+/* Reads each text in turn (as files named f1, f2, ...) into d; the error of the first
+ * that fails, or "". */
+static void read_all(struct vb_dataset *d, const char *const *texts, size_t n, char *err,
+		     size_t errlen)
+{
+	vb_dataset_init(d);
+	err[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "f%zu", i + 1);
+		if (vb_report_read(d, texts[i], strlen(texts[i]), name, err, errlen) < 0)
+			return;
+	}
+}
+
+/* The same runs read twice (a copy of a file, a JSON document twice) count once. */
+static void test_runs_read_twice(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	char err[512], copy[65536];
+	const char *t = csv_of("run=1", "run=2;secs=0.020000;bytes_per_sec=52428800",
+			       (const char *)NULL);
+
+	snprintf(copy, sizeof copy, "%s", t);
+	const char *two[] = {copy, t};
+	read_all(&d, two, 2, err, sizeof err);
+	assert_string_equal(err, "");
+	assert_int_equal(d.n_samples, 2);
+	assert_int_equal(d.skipped_dup, 2);
+	vb_dataset_free(&d);
+	/* one JSON document twice in one file */
+	const char *doc = "{\"label\": \"a\", \"session\": \"00112233aabbccdd\", \"runs\": ["
+			  "{\"run\": 1, \"bytes\": 1048576, \"secs\": 0.010000, "
+			  "\"bytes_per_sec\": 104857600}]}\n";
+	char j2[1024];
+	snprintf(j2, sizeof j2, "%s%s", doc, doc);
+	read_ok(&d, j2, 1);
+	assert_int_equal(d.skipped_dup, 1);
+	vb_dataset_free(&d);
+	/* and the CSV and the JSON of one session are one set of runs */
+	const char *mixed[] = {t, doc};
+	read_all(&d, mixed, 2, err, sizeof err);
+	assert_string_equal(err, "");
+	assert_int_equal(d.n_samples, 2);
+	vb_dataset_free(&d);
+	/* one identity, two results: refused, and the file left out whole */
+	snprintf(copy, sizeof copy, "%s", t);
+	const char *other = csv_of("run=2;secs=0.030000;bytes_per_sec=34952533",
+				   (const char *)NULL);
+	const char *clash[] = {copy, other};
+	read_all(&d, clash, 2, err, sizeof err);
+	if (strstr(err, "f2:2: run 2 of session 00112233aabbccdd was read before") == NULL)
+		fail_msg("%s", err);
+	assert_int_equal(d.n_samples, 2);
+	vb_dataset_free(&d);
+	/* runs of other sessions, or of none recorded, are all kept */
+	const char *s2 = csv_of("run=1;session=0011223344556677", "run=1;session=",
+				"run=1;session=", (const char *)NULL);
+	read_ok(&d, s2, 3);
+	assert_int_equal(d.skipped_dup, 0);
+	vb_dataset_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cut_rows),
 		cmocka_unit_test(test_stopped_status),
+		cmocka_unit_test(test_runs_read_twice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

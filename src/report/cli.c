@@ -486,6 +486,12 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 			 d.skipped_zero, d.skipped_zero == 1 ? "" : "s");
 		say(err, msg);
 	}
+	if (d.skipped_dup > 0) {
+		snprintf(msg, sizeof msg, "note: left out %zu run%s read a second time (the same "
+			 "session and run number: a copy of a file?); each run counts once",
+			 d.skipped_dup, d.skipped_dup == 1 ? "" : "s");
+		say(err, msg);
+	}
 	if (vb_report_compare(&d, ra->baseline, &a, msg, sizeof msg) < 0) {
 		say(err, msg);
 		vb_dataset_free(&d);

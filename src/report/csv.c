@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -389,10 +390,17 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
 	size_t before = d->n_samples;
-	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg) < 0 ||
+	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg);
+	if (added == -2)
+		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
+				"read before with other figures: one run cannot have two results",
+				run, cfg.session);
+	if (added < 0 ||
 	    vbr_set_place(d, before, csv_opt(r, m->col[COL_FS]),
 			  csv_opt(r, m->col[COL_DEVICE])) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	if (d->n_samples == before)
+		return 0;   /* left out: its knee is no note either */
 	return csv_knee(d, m, r, label, run, name, err, errlen);
 }
 
@@ -443,7 +451,7 @@ int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const
 	struct csv_map m = {{0}, {0}};
 	int rc = csv_read_all(d, &c, &m, name, err, errlen);
 	csv_rec_free(&m.header);
-	if (rc == 0 && d->n_samples == mk.n_samples)
+	if (rc == 0 && d->n_samples == mk.n_samples && d->skipped_dup == mk.skipped_dup)
 		rc = vbr_no_runs(d, mk, name, "no runs after the header", err, errlen);
 	if (rc < 0)
 		vbr_rollback(d, mk);

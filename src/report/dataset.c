@@ -50,6 +50,7 @@ void vb_dataset_free(struct vb_dataset *d)
 	free(d->notes);
 	places_drop(d, 0);
 	free(d->places);
+	free(d->runs_index);
 	vb_dataset_init(d);
 }
 
@@ -136,10 +137,69 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 	return 0;
 }
 
+/* The hash of a run's identity: its session, label and run number (one invocation of
+ * vbench is one session, of one label, numbering its runs from 1). */
+static size_t run_hash(const struct vb_sample *s)
+{
+	return hash(s->cfg.session) ^ (size_t)((s->run ^ (uint64_t)s->label << 32) *
+					       0x9e3779b97f4a7c15ULL);
+}
+
+static bool same_run(const struct vb_sample *x, const struct vb_sample *y)
+{
+	return x->run == y->run && x->label == y->label &&
+	       strcmp(x->cfg.session, y->cfg.session) == 0;
+}
+
+/* Puts sample i into the index of runs. */
+static void runs_put(struct vb_dataset *d, size_t i)
+{
+	size_t mask = d->runs_index_cap - 1, k = run_hash(&d->samples[i]) & mask;
+
+	while (d->runs_index[k] != 0)
+		k = (k + 1) & mask;
+	d->runs_index[k] = i + 1;
+}
+
+/* Makes the index of runs hold every run that names its session, at most half full with
+ * want of them; -1 without memory. */
+static int runs_rebuild(struct vb_dataset *d, size_t want)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * want)
+		cap *= 2;
+	size_t *idx = calloc(cap, sizeof *idx);
+	if (idx == NULL)
+		return -1;
+	free(d->runs_index);
+	d->runs_index = idx;
+	d->runs_index_cap = cap;
+	d->n_keyed = 0;
+	for (size_t i = 0; i < d->n_samples; i++)
+		if (d->samples[i].cfg.session[0] != '\0') {
+			runs_put(d, i);
+			d->n_keyed++;
+		}
+	return 0;
+}
+
+/* The run read before with the identity of s, or NULL. */
+static const struct vb_sample *runs_find(const struct vb_dataset *d, const struct vb_sample *s)
+{
+	if (d->runs_index_cap == 0)
+		return NULL;
+	size_t mask = d->runs_index_cap - 1;
+	for (size_t k = run_hash(s) & mask; d->runs_index[k] != 0; k = (k + 1) & mask)
+		if (same_run(&d->samples[d->runs_index[k] - 1], s))
+			return &d->samples[d->runs_index[k] - 1];
+	return NULL;
+}
+
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
 {
 	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero,
-			     d->n_notes, d->n_places};
+			     d->n_notes, d->n_places, d->skipped_dup};
 	return m;
 }
 
@@ -153,6 +213,9 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->n_samples = m.n_samples;
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
+	d->skipped_dup = m.skipped_dup;
+	if (d->runs_index_cap != 0)
+		runs_rebuild(d, d->runs_index_cap / 2);   /* the dropped runs leave it too */
 	vbr_notes_drop(d, m.n_notes);
 	places_drop(d, m.n_places);
 }
@@ -262,8 +325,28 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 
 	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
 		return -1;
-	if (cfg != NULL && d->n_samples > before)
-		d->samples[d->n_samples - 1].cfg = *cfg;
+	if (cfg == NULL || d->n_samples == before)
+		return 0;
+	struct vb_sample *s = &d->samples[d->n_samples - 1];
+	s->cfg = *cfg;
+	if (cfg->session[0] == '\0')
+		return 0;   /* older files and dd logs say no identity: taken as they are */
+	const struct vb_sample *old = runs_find(d, s);
+	if (old != NULL) {
+		bool same = old->bytes == s->bytes &&
+			    old->secs == s->secs && old->bytes_per_sec == s->bytes_per_sec;
+		d->n_samples--;
+		if (!same)
+			return -2;
+		d->skipped_dup++;
+		return 0;
+	}
+	if (2 * (d->n_keyed + 1) > d->runs_index_cap && runs_rebuild(d, d->n_keyed + 1) < 0) {
+		d->n_samples--;
+		return -1;
+	}
+	runs_put(d, d->n_samples - 1);
+	d->n_keyed++;
 	return 0;
 }
 

@@ -1,4 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -500,9 +501,16 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	const char *fs = jstr(env, "fs"), *device = jstr(env, "device");
 	size_t before = d->n_samples;
-	if (vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg) < 0 ||
+	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg);
+	if (added == -2)
+		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
+				"read before with other figures: one run cannot have two results",
+				run, cfg->session);
+	if (added < 0 ||
 	    vbr_set_place(d, before, fs ? fs : "", device ? device : "") < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	if (d->n_samples == before)
+		return 0;   /* left out: its knee is no note either */
 	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
 	const struct jval *knee = jget(r, "knee");
 	static const char *const kk[] = {"burst_bytes_per_sec", "sustained_bytes_per_sec",
@@ -587,7 +595,7 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 	if (c.p >= c.end)
 		return vbr_fail(err, errlen, name, 0, "empty file");
 	int rc = json_read_all(d, &c);
-	if (rc == 0 && d->n_samples == mk.n_samples)
+	if (rc == 0 && d->n_samples == mk.n_samples && d->skipped_dup == mk.skipped_dup)
 		rc = vbr_no_runs(d, mk, name, "no runs in \"runs\"", err, errlen);
 	if (rc < 0)
 		vbr_rollback(d, mk);

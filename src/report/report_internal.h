@@ -57,7 +57,7 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* What a reader must restore when it fails, so that d is left unchanged. */
 struct vbr_mark {
-	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places;
+	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
 };
 
 /* The state of d that vbr_rollback returns to. */
@@ -158,7 +158,10 @@ void vbr_cfg_source(struct vb_runcfg *c, const char *s);
  * 'Z'), each left not known when it is not of that form or too long; NULL is absent. */
 void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
 
-/* The same, with the configuration the input gives for the run (NULL: not known). */
+/* The same, with the configuration the input gives for the run (NULL: not known). A run
+ * whose session, label and run number were read before is the same run read twice (a
+ * copy of a file, a document given twice): left out and counted in skipped_dup when its
+ * figures are the same, else -2 (two different runs cannot have one identity). */
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg);
 

@@ -240,3 +240,17 @@ if is_root && [ "$(uname -s)" = Linux ]; then
 else
 	skip "not root: tmpfs and loop detection"
 fi
+
+# The runs of one file given twice (a copy) count once; a row cut short by a killed
+# append is refused, naming its line (attack report after issue 32, findings 1 and 2).
+cp "$csv" "$SCRATCH/copy.csv"
+run_vb report -f csv "$csv"
+once=$OUT
+run_vb report -f csv "$csv" "$SCRATCH/copy.csv"
+expect_rc 0 "report on a file and its copy"
+check "a copy of the file changes no figure" [ "$OUT" = "$once" ]
+expect_err 'left out 7 runs read a second time' "the runs read twice are named in a note"
+head -c -30 "$csv" >"$SCRATCH/cut.csv"
+run_vb report "$SCRATCH/cut.csv"
+expect_rc 1 "report on a CSV whose last row is cut"
+expect_err 'cut\.csv:8: .*(fields|line break)' "the cut row is named by its line"
