@@ -64,10 +64,15 @@ struct vb_flush_result {
 };
 
 /* Sets r's figures and verdict from its pairs (pure): WORKS when the interval of the
- * median difference lies above VB_FLUSH_MARGIN_NS, NO_WORK when below it, UNDECIDED
- * otherwise (straddling it, or too few pairs for an interval). A result that already
+ * median difference lies above VB_FLUSH_MARGIN_NS, NO_WORK when below it and a write is
+ * a yardstick for the flush (vb_flush_yardstick), UNDECIDED otherwise (straddling it, a
+ * write that is no yardstick, or too few pairs for an interval: why says which). A result that already
  * says why (the probe failed, or was skipped) keeps its verdict. */
 void vb_flush_decide(struct vb_flush_result *r);
+
+/* Whether a write's cost can stand for the round trip of a flush that costs flush_p50_ns
+ * (medians): when the flush costs at least half the write, or less than the margin. */
+bool vb_flush_yardstick(uint64_t flush_p50_ns, uint64_t write_p50_ns);
 
 /* The verdict's sentence for the summary, without "# ", at most 158 characters: the
  * figures the verdict used and the verdict. Returns 0 when there is nothing to say. */

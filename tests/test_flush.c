@@ -175,6 +175,68 @@ static void test_recorded_qemu_cache_modes(void **state)
 			 VB_FLUSH_NO_WORK);
 }
 
+/* Recorded (F1 of the attack on issue 33): vbench --force --check-flush -f json -b 4k
+ * -c 16 -r 1 on a direct-io loop device over a qemu-storage-daemon FUSE export of an
+ * nbdkit file disk with --filter=delay delay-write=10ms (this build machine, Linux 6.18):
+ * every write waits 10 ms; every flush is nbdkit's real fdatasync of its image, about
+ * 1 ms. The first 64 pairs. */
+static const uint64_t writedelay_flush[] = {
+	7671084, 4027342, 3801669, 8721995, 2310052, 11726339, 872687, 930906, 923602, 4640702,
+	1161959, 810991, 1346064, 6696688, 1074004, 4850104, 4128081, 5760441, 3071549,
+	1361774, 3251717, 2577323, 2717977, 777548, 3936381, 8490571, 2037070, 897673, 762801,
+	779912, 624330, 601688, 776146, 1187186, 1203046, 756930, 560421, 12259779, 3812328,
+	2141625, 1413480, 708088, 1624406, 1683607, 834024, 936266, 700484, 681829, 5862473,
+	551725, 5041644, 806261, 895450, 4578906, 748012, 749555, 4352211, 1636949, 677510,
+	737643, 793137, 3152761, 618160, 1297653};
+static const uint64_t writedelay_write[] = {
+	12375085, 13155539, 10511581, 10785373, 14105490, 10781937, 10560893, 10564109,
+	10599204, 10553789, 10503716, 10399601, 10489690, 10457630, 10517171, 10488477,
+	10602140, 10503846, 10552578, 11929700, 16683774, 11175566, 10663415, 10627287,
+	10442611, 10487996, 12706907, 15223997, 10434126, 10346952, 10379212, 10345920,
+	10382839, 10446088, 11637953, 10360087, 10368503, 10369934, 10379182, 10431300,
+	10452209, 10373311, 13595182, 10351951, 10416863, 11047365, 10446168, 10365105,
+	10382198, 10383209, 10527450, 10573366, 10504237, 11731739, 10511651, 10326944,
+	12624462, 10332715, 10409960, 10508175, 10430188, 10445647, 10461767, 10649659};
+
+/* A write that costs far more than a flush is no yardstick for the flush's round trip:
+ * the difference lies below the margin however much work the flush does, so the
+ * verdict cannot tell, and says why; never "no work". */
+static void test_write_dearer_than_flush_is_no_yardstick(void **state)
+{
+	char text[1024];
+	(void)state;
+	struct vb_flush_result r = PAIRS(writedelay_flush, writedelay_write);
+	assert_true(r.diff_hi_ns < 0);
+	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_true(r.confidence >= VB_FLUSH_CONFIDENCE);
+	assert_non_null(strstr(r.why, "a write costs 8x a flush here, so it is no yardstick"));
+	assert_int_equal(vb_flush_text(&r, text, sizeof text), 1);
+	assert_string_equal(text, "flush (fsync): cannot tell: flush 1.3 ms, 4 KiB write 10.5 "
+			    "ms (medians, 64 pairs): a write costs 8x a flush here, so it is no "
+			    "yardstick; not proven durable");
+	assert_true(strlen(text) <= 158);
+	/* the short probe's 16 pairs alike */
+	assert_int_equal(pairs(writedelay_flush, writedelay_write, 16).verdict,
+			 VB_FLUSH_UNDECIDED);
+	/* The rule at its edges: a flush half a write's cost is compared with it; one under
+	 * the margin does no work whatever a write costs (a flush the guest never sends). */
+	uint64_t w8[8] = {400000, 400000, 400000, 400000, 400000, 400000, 400000, 400000};
+	uint64_t f8[8] = {200000, 200000, 200000, 200000, 200000, 200000, 200000, 200000};
+	assert_int_equal(PAIRS(f8, w8).verdict, VB_FLUSH_NO_WORK);
+	for (int i = 0; i < 8; i++)
+		f8[i] = 199000;
+	r = PAIRS(f8, w8);
+	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_non_null(strstr(r.why, "2x a flush"));
+	for (int i = 0; i < 8; i++)
+		f8[i] = 19000;
+	assert_int_equal(PAIRS(f8, w8).verdict, VB_FLUSH_NO_WORK);
+	assert_true(vb_flush_yardstick(19999, 10000000));
+	assert_false(vb_flush_yardstick(20000, 10000000));
+	assert_true(vb_flush_yardstick(500000, 1000000));
+	assert_false(vb_flush_yardstick(499000, 1000000));
+}
+
 /* The interval, not the median, decides: pairs whose median is well over the margin
  * but whose interval reaches under it cannot tell; and the same differences, more of
  * them, do decide. */
@@ -446,6 +508,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recorded_tmpfs_does_no_work),
 		cmocka_unit_test(test_recorded_qemu_cache_modes),
+		cmocka_unit_test(test_write_dearer_than_flush_is_no_yardstick),
 		cmocka_unit_test(test_interval_decides),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_probe_on_a_disk_that_ignores_flushes),

@@ -9,6 +9,7 @@
 #include "vb_output.h"
 #include "vb_report.h"
 #include "vb_report_test.h"
+#include "report_internal.h"
 
 static char *written(void)
 {
@@ -100,6 +101,22 @@ static void test_notes_read_back(void **state)
 	free(text);
 	vb_comparison_free(&a);
 	free(csv);
+}
+
+/* A "no work" row from a vbench before the yardstick rule, whose write cost 8 times its
+ * flush, is not repeated: the figures say the probe could not tell. */
+static void test_old_no_work_judged_again(void **state)
+{
+	struct vb_dataset d;
+	(void)state;
+	vb_dataset_init(&d);
+	assert_int_equal(vbr_note_flush(&d, "nbd", "no-work", 1321858, 10503781), 0);
+	assert_int_equal(vbr_note_flush(&d, "tmpfs", "no-work", 14688, 13265), 0);
+	assert_int_equal(d.n_notes, 2);
+	assert_non_null(strstr(d.notes[0].text, "could not tell: a small write costs far more "
+					    "than a flush, so it is no yardstick (flush 1322 us"));
+	assert_non_null(strstr(d.notes[1].text, "flushes do no work"));
+	vb_dataset_free(&d);
 }
 
 /* The same from vbench's JSON document: each run's knee, and the summary's verdict. */
@@ -289,6 +306,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notes_read_back),
+		cmocka_unit_test(test_old_no_work_judged_again),
 		cmocka_unit_test(test_notes_from_json),
 		cmocka_unit_test(test_notes_rolled_back),
 		cmocka_unit_test(test_trace_file_refused),

@@ -85,8 +85,20 @@ void vb_flush_decide(struct vb_flush_result *r)
 	r->diff_hi_ns = d[n - k];
 	if (r->diff_lo_ns > VB_FLUSH_MARGIN_NS)
 		r->verdict = VB_FLUSH_WORKS;
-	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS)
+	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS && vb_flush_yardstick(r->flush_p50_ns,
+									r->write_p50_ns))
 		r->verdict = VB_FLUSH_NO_WORK;
+	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS)
+		snprintf(r->why, sizeof r->why, "a write costs %.0fx a flush here, so it is no "
+			 "yardstick", (double)r->write_p50_ns / (double)r->flush_p50_ns);
+}
+
+bool vb_flush_yardstick(uint64_t flush_p50_ns, uint64_t write_p50_ns)
+{
+	/* A write stands for an ignored flush's round trip only when the two cost alike: one
+	 * that costs far more (a throttle or a delay on writes) hides whatever the flush
+	 * does. A flush under the margin does no work whatever a write costs. */
+	return 2 * flush_p50_ns >= write_p50_ns || flush_p50_ns < VB_FLUSH_MARGIN_NS;
 }
 
 const char *vb_flush_verdict_name(int verdict)
@@ -131,6 +143,15 @@ int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n)
 	}
 	if (r->confidence <= 0) {
 		snprintf(buf, n, "flush (%s): cannot tell: %s; not proven durable", call, r->why);
+		return 1;
+	}
+	if (r->verdict == VB_FLUSH_UNDECIDED && r->why[0] != '\0') {
+		/* No yardstick: the medians that say so (span's sign dropped). */
+		span(lo, sizeof lo, (int64_t)r->flush_p50_ns);
+		span(hi, sizeof hi, (int64_t)r->write_p50_ns);
+		snprintf(buf, n, "flush (%s): cannot tell: flush %s, %u KiB write %s (medians, %llu "
+			 "pairs): %s; not proven durable", call, lo + 1, r->write_bytes / 1024,
+			 hi + 1, (unsigned long long)r->samples, r->why);
 		return 1;
 	}
 	span(mid, sizeof mid, r->diff_p50_ns);

@@ -9,6 +9,7 @@
 
 #include "report_internal.h"
 #include "vb_escape.h"
+#include "vb_flush.h"
 
 static int add(struct vb_dataset *d, const char *label, const char *text)
 {
@@ -41,6 +42,11 @@ int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 		what = "the flush probe could not tell";
 	else
 		return 0;   /* not run, or a word this version does not know: nothing to say */
+	/* A row from before the yardstick rule (vb_flush.h) is judged by it again. */
+	if (strcmp(verdict, "no-work") == 0 && flush_p50_ns > 0 &&
+	    !vb_flush_yardstick(flush_p50_ns, write_p50_ns))
+		what = "the flush probe could not tell: a small write costs far more than a "
+		       "flush, so it is no yardstick";
 	if (flush_p50_ns > 0 && write_p50_ns > 0)
 		snprintf(figures, sizeof figures, " (flush %.0f us p50, a small write %.0f us)",
 			 (double)flush_p50_ns / 1e3, (double)write_p50_ns / 1e3);
