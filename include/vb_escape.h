@@ -21,6 +21,11 @@ void vb_text(FILE *f, const char *s);
 /* vb_text into buf of n bytes (always terminated, cut when it does not fit). */
 void vb_text_to(char *buf, size_t n, const char *s);
 
+/* A new string holding what vb_text writes of s, or NULL without memory. The one rule by
+ * which every output of `vbench report` (text, markdown, CSV, JSON, SVG) shows text it
+ * read: no control character, C1 control or byte that is not UTF-8 goes out raw. */
+char *vb_text_dup(const char *s);
+
 /* Columns vb_text's output of s takes on a terminal (one per character, four per
  * escaped byte). */
 size_t vb_text_width(const char *s);

@@ -23,7 +23,7 @@ static void header(char *buf, size_t n)
 	snprintf(buf + len, n - len, "\r\n");
 }
 
-/* A run row as vbench writes it; set is "col=value;col=value" overriding the defaults. */
+/* A run row as vbench writes it; set is "col=value|col=value" overriding the defaults. */
 static void row(char *buf, size_t n, const char *set)
 {
 	const char *v[VB_N_COLS];
@@ -53,7 +53,7 @@ static void row(char *buf, size_t n, const char *set)
 	v[VB_COL_SESSION_START] = "2026-12-02T10:40:12Z";
 	char copy[1024];
 	snprintf(copy, sizeof copy, "%s", set);
-	for (char *tok = strtok(copy, ";"); tok != NULL; tok = strtok(NULL, ";")) {
+	for (char *tok = strtok(copy, "|"); tok != NULL; tok = strtok(NULL, "|")) {
 		char *eq = strchr(tok, '=');
 		assert_non_null(eq);
 		*eq = '\0';
@@ -148,12 +148,12 @@ static void test_stopped_status(void **state)
 
 	for (size_t i = 0; i < 4; i++) {
 		char set[64];
-		snprintf(set, sizeof set, "run=4;status=%s;bytes_per_sec=5", words[i]);
+		snprintf(set, sizeof set, "run=4|status=%s|bytes_per_sec=5", words[i]);
 		read_ok(&d, csv_of("run=1", "run=2", set, (const char *)NULL), 2);
 		assert_int_equal(d.skipped_warmup, 1);
 		vb_dataset_free(&d);
 	}
-	char *t = csv_of("run=1", "run=2;status=crashed", (const char *)NULL);
+	char *t = csv_of("run=1", "run=2|status=crashed", (const char *)NULL);
 	refused(t, strlen(t), "r.csv:3: column status: \"crashed\" is none of the words");
 	const char *j = "{\"label\": \"a\", \"runs\": [{\"run\": 1, \"status\": \"error\", "
 			"\"bytes\": 5, \"secs\": 1.000000, \"bytes_per_sec\": 5},\n"
@@ -188,7 +188,7 @@ static void test_runs_read_twice(void **state)
 	(void)state;
 	struct vb_dataset d;
 	char err[512], copy[65536];
-	const char *t = csv_of("run=1", "run=2;secs=0.020000;bytes_per_sec=52428800",
+	const char *t = csv_of("run=1", "run=2|secs=0.020000|bytes_per_sec=52428800",
 			       (const char *)NULL);
 
 	snprintf(copy, sizeof copy, "%s", t);
@@ -215,7 +215,7 @@ static void test_runs_read_twice(void **state)
 	vb_dataset_free(&d);
 	/* one identity, two results: refused, and the file left out whole */
 	snprintf(copy, sizeof copy, "%s", t);
-	const char *other = csv_of("run=2;secs=0.030000;bytes_per_sec=34952533",
+	const char *other = csv_of("run=2|secs=0.030000|bytes_per_sec=34952533",
 				   (const char *)NULL);
 	const char *clash[] = {copy, other};
 	read_all(&d, clash, 2, err, sizeof err);
@@ -224,10 +224,62 @@ static void test_runs_read_twice(void **state)
 	assert_int_equal(d.n_samples, 2);
 	vb_dataset_free(&d);
 	/* runs of other sessions, or of none recorded, are all kept */
-	const char *s2 = csv_of("run=1;session=0011223344556677", "run=1;session=",
-				"run=1;session=", (const char *)NULL);
+	const char *s2 = csv_of("run=1|session=0011223344556677", "run=1|session=",
+				"run=1|session=", (const char *)NULL);
 	read_ok(&d, s2, 3);
 	assert_int_equal(d.skipped_dup, 0);
+	vb_dataset_free(&d);
+}
+
+/* Prints a in fmt (4: the SVG chart) into a new string. */
+static char *print_as(const struct vb_comparison *a, int fmt, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	assert_non_null(f);
+	if (fmt == 4)
+		assert_int_equal(vb_report_print_svg(f, a, "bs=64k"), 0);
+	else
+		assert_int_equal(vb_report_print(f, a, (enum vb_report_format)fmt), 0);
+	assert_int_equal(fclose(f), 0);
+	return buf;
+}
+
+/* No output format passes a terminal escape, a bare CR or LF, a C1 control or a byte that
+ * is not UTF-8 from a label, a file system or a device name (findings 3 and 11). */
+static void test_one_escaping_rule(void **state)
+{
+	(void)state;
+	const char *nasty = "L\x1b[31mRED\nrun 9\r\xc2\x9b" "2J\xff\xfe" "A";
+	char set[256], set2[256];
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512];
+
+	snprintf(set, sizeof set, "label=\"%s\"|fs=x\x1b]0;T\x07|device=\xc2\x9b" "1", nasty);
+	snprintf(set2, sizeof set2, "label=\"%s\"|run=2|fs=x\x1b]0;T\x07|device=\xc2\x9b" "1",
+		 nasty);
+	read_ok(&d, csv_of(set, set2, "label=b", (const char *)NULL), 3);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	for (int fmt = 0; fmt <= 4; fmt++) {
+		size_t len;
+		char *out = print_as(&a, fmt, &len);
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)out[i];
+			if (c == 0x1b || c == 0x07 || c == 0xff || c == 0xfe ||
+			    (c == 0xc2 && i + 1 < len && (unsigned char)out[i + 1] == 0x9b) ||
+			    (c == '\r' && (i + 1 == len || out[i + 1] != '\n')))
+				fail_msg("format %d: byte 0x%02x at %zu passed raw", fmt, c, i);
+			if (c == '\n' && strncmp(out + i + 1, "run 9", 5) == 0)
+				fail_msg("format %d: the label starts a line of its own", fmt);
+		}
+		if (fmt == VB_REPORT_CSV &&
+		    strstr(out, "\r\nL\\x1b[31mRED\\x0arun 9\\x0d\\xc2\\x9b2J\\xff\\xfeA,") == NULL)
+			fail_msg("csv: %s", out);
+		free(out);
+	}
+	vb_comparison_free(&a);
 	vb_dataset_free(&d);
 }
 
@@ -237,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_cut_rows),
 		cmocka_unit_test(test_stopped_status),
 		cmocka_unit_test(test_runs_read_twice),
+		cmocka_unit_test(test_one_escaping_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vb_escape.h"
@@ -96,6 +97,23 @@ void vb_text_to(char *buf, size_t n, const char *s)
 		return;
 	buf[0] = '\0';
 	escape_walk(s, to_sized, &d);
+}
+
+static void add_len(void *arg, const char *p, size_t n)
+{
+	(void)p;
+	*(size_t *)arg += n;
+}
+
+char *vb_text_dup(const char *s)
+{
+	size_t n = 0;
+
+	escape_walk(s, add_len, &n);
+	char *buf = malloc(n + 1);
+	if (buf != NULL)
+		vb_text_to(buf, n + 1, s);
+	return buf;
 }
 
 static void count(void *arg, const char *p, size_t n)

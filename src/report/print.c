@@ -24,19 +24,19 @@ size_t vbr_text_width(const char *s)
 	return vb_text_width(s);
 }
 
-/* Writes a label into a markdown table cell: characters markdown would format are
- * backslash-escaped, line breaks and control characters become spaces. */
+/* Writes a label into a markdown table cell: as vb_text shows it (no control character,
+ * C1 control or stray byte raw), with the characters markdown would format
+ * backslash-escaped. */
 static void md_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c < 0x20 || c == 0x7f)
-			putc(' ', f);
-		else if (strchr("\\|*_`<>[]#~", c))
-			fprintf(f, "\\%c", c);
-		else
-			putc(c, f);
+	char *e = vb_text_dup(s);
+
+	for (const char *p = e != NULL ? e : "?"; *p; p++) {
+		if (strchr("\\|*_`<>[]#~", *p))
+			putc('\\', f);
+		putc(*p, f);
 	}
+	free(e);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -328,16 +328,29 @@ static void num_or(FILE *f, double x, const char *none)
 		fputs(none, f);
 }
 
-/* One CSV field, escaped as vbench's own CSV files are. */
+/* One CSV field, escaped as vbench's own CSV files are, of the text as vb_text shows it:
+ * a terminal reading the CSV gets no escape sequence, CR or LF from a label. */
 static void csv_text(FILE *f, const char *s)
 {
 	struct vb_buf b;
+	char *e = vb_text_dup(s);
 
 	vb_buf_init(&b);
-	vb_csv_field(&b, s);
+	vb_csv_field(&b, e != NULL ? e : "?");
 	if (b.p != NULL)
 		fputs(b.p, f);
 	vb_buf_free(&b);
+	free(e);
+}
+
+/* s as a JSON string, of the text as vb_text shows it (so that two labels that differ in
+ * their stray bytes still differ). */
+static void json_text(FILE *f, const char *s)
+{
+	char *e = vb_text_dup(s);
+
+	vb_json_string(f, e != NULL ? e : "?");
+	free(e);
 }
 
 int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
@@ -376,14 +389,14 @@ int vb_report_print_csv(FILE *f, const struct vb_comparison *a)
 static void json_key_str(FILE *f, const char *key, const char *s)
 {
 	fprintf(f, "\"%s\": ", key);
-	vb_json_string(f, s);
+	json_text(f, s);
 }
 
 /* Writes s as a JSON string, or null. */
 static void json_or_null(FILE *f, const char *s)
 {
 	if (s != NULL)
-		vb_json_string(f, s);
+		json_text(f, s);
 	else
 		fputs("null", f);
 }

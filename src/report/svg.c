@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vb_escape.h"
@@ -19,14 +20,16 @@
 /* ---------------------------------------------------------------------------------- */
 
 /* Writes at most max code points of s as XML text, then "..." if s was longer. */
-static void xml_text_n(FILE *f, const char *s, size_t max)
+static void xml_text_n(FILE *f, const char *raw, size_t max)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = strlen(s), count = 0;
+	/* shown as every output shows text (vb_text_dup), then escaped for XML */
+	char *s = vb_text_dup(raw);
+	const unsigned char *u = (const unsigned char *)(s != NULL ? s : "?");
+	size_t len = strlen((const char *)u), count = 0;
 	for (size_t i = 0; i < len; count++) {
 		if (count == max) {
 			fputs("...", f);
-			return;
+			break;
 		}
 		uint32_t cp;
 		size_t k = vb_utf8_decode(u + i, len - i, &cp);
@@ -45,6 +48,7 @@ static void xml_text_n(FILE *f, const char *s, size_t max)
 			fwrite(u + i, 1, k, f);
 		i += k;
 	}
+	free(s);
 }
 
 void vb_report_xml_text(FILE *f, const char *s)
