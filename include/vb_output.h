@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "vb_analysis.h"
 #include "vb_buf.h"
 #include "vb_config.h"
 #include "vb_env.h"

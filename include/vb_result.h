@@ -3,8 +3,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "vb_flush.h"
 #include "vb_hist.h"
 #include "vb_knee.h"
+#include "vb_stats.h"
 
 /* Where in a run something went wrong. */
 enum vb_stage {
@@ -68,5 +70,30 @@ const char *vb_stage_name(enum vb_stage s);
 
 /* Frees what a run owns (its interval list). */
 void vb_run_free(struct vb_run *r);
+
+/* What the measured runs say, computed once and shared by every output format. */
+struct vb_run_analysis {
+	struct vb_summary rate;        /* bytes/sec of the completed measured runs */
+	uint64_t completed;            /* measured runs that wrote everything */
+	struct vb_trend trend;         /* bytes/sec against run number */
+	int drifting;                  /* the trend's 95% interval excludes zero, and the
+					* change rounds to 1% or more */
+	int unstable;                  /* cv above VB_UNSTABLE_CV */
+	int runs_auto;                 /* runs=auto chose the number of runs */
+	uint64_t run_bytes;            /* bytes each run was to write */
+	double change_pct;             /* fitted change from the first to the last run, % */
+	struct vb_latency latency;     /* every write of the completed measured runs */
+	double sync_max_secs;          /* longest final sync of those runs */
+	int have_intervals;
+	double slowest_iv_bytes_per_sec, fastest_iv_bytes_per_sec;
+	uint64_t slowest_iv_run, fastest_iv_run;
+	double slowest_iv_start_secs, fastest_iv_start_secs;
+	uint64_t paused_runs;          /* measured runs during which vbench was stopped */
+	uint64_t first_paused_run;
+	int page_cache_risk;           /* neither a sync nor direct I/O */
+	int smaller_than_ram;          /* bytes per run below twice the RAM (with the above) */
+	struct vb_knee_summary knee;   /* burst and sustained within the runs */
+	struct vb_flush_result flush;  /* the flush probe after the runs (set by the caller) */
+};
 
 #endif
