@@ -102,12 +102,18 @@ struct vb_session_desc {
 void vb_session_describe(const struct vb_config *cfg, struct vb_target *t,
 			 struct vb_session_desc *d);
 
-/* The warnings on the results, each text in its own buffer. */
+/* Warnings, each text in its own buffer. */
 struct vb_session_warnings {
 	const char *text[6];
 	size_t n;
 	char cache[512], drift[512], paused[256], hostmem[512], loop[512], memfs[256];
+	char fs[8192];
 };
+
+/* Which warnings the described target calls for (its file system against the label,
+ * --direct on a file system that caches anyway), into w. */
+void vb_session_warn_target(const struct vb_config *cfg, const struct vb_session_desc *d,
+			    struct vb_session_warnings *w);
 
 /* Which warnings the analysis of the runs calls for, into w. */
 void vb_session_warn(const struct vb_config *cfg, const struct vb_session_desc *d,

@@ -414,15 +414,12 @@ static int setup_watched(struct app *a)
 	vb_target_leftover(&a->target, NULL, g->leftover, sizeof g->leftover);
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	describe(a);
-	char fsnote[8192];
 	/* Before the first run, so that a session measuring another disk than its label
 	 * says can be stopped. */
-	if (!a->ctx.sink && vb_analysis_label_fs_text(a->desc.label, &a->desc.env, a->cfg.target_path,
-						       fsnote, sizeof fsnote))
-		warn(a, fsnote);
-	if (vb_fs_direct_may_cache(a->desc.env.fs) && a->cfg.direct)
-		warn(a, "--direct on ZFS: ZFS may still cache the data (its ARC), so the figures "
-		     "may measure memory, not the disk");
+	struct vb_session_warnings w;
+	vb_session_warn_target(&a->cfg, &a->desc, &w);
+	for (size_t i = 0; i < w.n; i++)
+		warn(a, w.text[i]);
 	return -1;
 }
 

@@ -249,6 +249,18 @@ void vb_session_describe(const struct vb_config *cfg, struct vb_target *t,
 		d->room_bytes = avail;
 }
 
+void vb_session_warn_target(const struct vb_config *cfg, const struct vb_session_desc *d,
+			    struct vb_session_warnings *w)
+{
+	w->n = 0;
+	if (!d->sink && vb_analysis_label_fs_text(d->label, &d->env, cfg->target_path, w->fs,
+						  sizeof w->fs))
+		w->text[w->n++] = w->fs;
+	if (vb_fs_direct_may_cache(d->env.fs) && cfg->direct)
+		w->text[w->n++] = "--direct on ZFS: ZFS may still cache the data (its ARC), so "
+				  "the figures may measure memory, not the disk";
+}
+
 void vb_session_warn(const struct vb_config *cfg, const struct vb_session_desc *d,
 		     const struct vb_run_analysis *an, struct vb_session_warnings *w)
 {

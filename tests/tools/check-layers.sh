@@ -1,18 +1,23 @@
 #!/bin/sh
-# check-layers.sh [ARCHIVE]: the structure rules of vbench, checked on every `make test`.
+# check-layers.sh [ARCHIVE [MAIN_OBJECT]]: the structure rules of vbench, checked on
+# every `make test`.
 #  1. No cycle between source files: a file that calls into another is never called
 #     back by it, directly or around a loop (read from the symbols of the compiled
 #     objects in ARCHIVE, default build/libvbench.a).
 #  2. Calls between the directories of src/ go one way only, down the layers:
-#        main.c (on top, not in the archive)
+#        main.c (on top, not in the archive; it calls nothing in os)
 #        cli -> bench -> common, os
 #        output -> common, os      report -> common, os      os -> common
-#     (read from the same symbols); any other edge is a back-edge, and fails.
-#  3. No cycle between headers included with quotes.
-#  4. Nothing outside the platform layer (src/os/) names an operating system.
+#     (read from the same symbols, and main.c's from MAINOBJECT, default build/main.o);
+#     any other edge is a back-edge, and fails.
+#  3. The same holds for #include between layers: a header belongs to the layer of the
+#     directory it is in, or (include/) to the one the table below gives it.
+#  4. No cycle between headers included with quotes.
+#  5. Nothing outside the platform layer (src/os/) names an operating system.
 set -u
 cd "$(dirname "$0")/../.."
 archive=${1:-build/libvbench.a}
+mainobj=${2:-build/main.o}
 status=0
 
 # A depth-first search for a cycle in the edges "from to" on standard input; prints it.
@@ -52,14 +57,17 @@ fi
 
 # The directories each directory of src/ may call into; a directory not listed here is
 # refused too, so that a new one is given its place.
-allowed='cli:bench,common,os bench:common,os output:common,os report:common,os os:common common:'
-if [ -f "$archive" ]; then
-	nm -A "$archive" 2>/dev/null | awk -v allowed="$allowed" '
+allowed='main:cli,bench,common,output,report cli:bench,common,os bench:common,os
+output:common,os report:common,os os:common common:'
+[ -f "$mainobj" ] || { echo "check-layers: $mainobj missing; build first" >&2; status=1; }
+if [ -f "$archive" ] && [ -f "$mainobj" ]; then
+	{ nm -A "$archive"; nm -A "$mainobj" | sed 's|^[^:]*:|main.o:main.o:|'; } 2>/dev/null |
+	awk -v allowed="$allowed" '
 		{ split($1, f, ":"); obj = f[2] }
 		$(NF-1) ~ /^[TDBR]$/ { def[$NF] = obj }
 		$(NF-1) == "U" { use[obj, $NF] = 1 }
 		# objects are named after their path: src/bench/writer.c -> bench_writer.o
-		function dir(o) { sub(/_.*/, "", o); return o }
+		function dir(o) { sub(/[_.].*/, "", o); return o }
 		END {
 			n = split(allowed, rules, " ")
 			for (i = 1; i <= n; i++) {
@@ -79,6 +87,46 @@ if [ -f "$archive" ]; then
 		}' || status=1
 fi
 
+# The layer of each header of include/: a header added there must be given its place.
+headers='common: vb_args vb_buf vb_config vb_env vb_escape vb_escape_test vb_flush vb_hist
+	vb_io vb_knee vb_live vb_result vb_schema vb_stats vb_status vb_units
+bench: vb_analysis vb_analysis_test vb_autoruns vb_flushprobe vb_guard vb_memfit vb_plan
+	vb_runner vb_session vb_source vb_source_test vb_space vb_supervise vb_target
+	vb_target_test vb_writer
+cli: vb_opts vb_size
+output: vb_csvfile vb_output
+report: vb_report vb_report_test
+os: vb_os'
+for f in $(find include src -name '*.[ch]' | LC_ALL=C sort); do
+	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		# a header beside the file is its own layer's; else the one of include/
+		if [ -f "$(dirname "$f")/$h" ]; then echo "$f $(dirname "$f")/$h"; else echo "$f include/$h"; fi
+	done
+done | awk -v allowed="$allowed" -v headers="$headers" '
+	BEGIN {
+		n = split(allowed, rules, " ")
+		for (i = 1; i <= n; i++) {
+			split(rules[i], kv, ":")
+			m = split(kv[2], to, ","); for (j = 1; j <= m; j++) ok[kv[1], to[j]] = 1
+		}
+		n = split(headers, w, /[ \t\n]+/)
+		for (i = 1; i <= n; i++)
+			if (w[i] ~ /:$/) l = substr(w[i], 1, length(w[i]) - 1); else layer[w[i]] = l
+	}
+	function layer_of(p,   b) {
+		if (p == "src/main.c") return "main"
+		if (p ~ /^src\/[^\/]+\//) { sub(/^src\//, "", p); sub(/\/.*/, "", p); return p }
+		if (p ~ /^include\/[^\/]+\//) { sub(/^include\//, "", p); sub(/\/.*/, "", p); return p }
+		b = p; sub(/.*\//, "", b); sub(/\.h$/, "", b)
+		return (b in layer) ? layer[b] : ""
+	}
+	{
+		a = layer_of($1); b = layer_of($2)
+		if (b == "") { print "check-layers: " $2 " (included by " $1 ") has no layer: give it one in tests/tools/check-layers.sh"; bad = 1 }
+		else if (a != b && !((a, b) in ok)) { print "check-layers: back-edge: " a " -> " b ": " $1 " includes " $2; bad = 1 }
+	}
+	END { exit bad }' || status=1
+
 if ! for f in $(find include src -name '*.[ch]'); do
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
 		echo "$(basename "$f") $h"
@@ -94,5 +142,5 @@ if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*'); then
 	echo "check-layers: an operating system is named outside src/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; calls go down the layers; no operating system named outside src/os/"
+[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside src/os/"
 exit $status

@@ -1,0 +1,55 @@
+#!/bin/sh
+# test-check-layers.sh ARCHIVE MAIN_OBJECT CFLAGS: check-layers.sh must pass on a copy of
+# the tree and fail on each violation planted in a copy: an include of a bench header by
+# the output layer, and a call from main.c into src/os/ (declared through the bench
+# headers it includes; main.c compiled again with CFLAGS, the archive is the tree's own).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+mainobj=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cflags=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-layers.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+status=0
+
+copy() {
+	rm -rf "$work/tree" && mkdir -p "$work/tree/tests"
+	(cd "$top" && tar cf - src include tests/tools) | (cd "$work/tree" && tar xf -)
+}
+
+# expect WHAT PATTERN MAIN_OBJECT: the copy's check fails, saying PATTERN.
+expect_fail() {
+	if (cd "$work/tree" && sh tests/tools/check-layers.sh "$archive" "$3") >"$work/out" 2>&1; then
+		echo "test-check-layers: $1: check-layers passed"
+		status=1
+	elif ! grep -q "$2" "$work/out"; then
+		echo "test-check-layers: $1: check-layers failed without saying '$2':"
+		cat "$work/out"
+		status=1
+	fi
+}
+
+copy
+if ! (cd "$work/tree" && sh tests/tools/check-layers.sh "$archive" "$mainobj") >"$work/out" 2>&1; then
+	echo "test-check-layers: the unchanged copy fails:"
+	cat "$work/out"
+	status=1
+fi
+
+(cd "$work/tree" && awk 'done == 0 && /^#include "/ { print "#include \"vb_target.h\""; done = 1 } 1' \
+	src/output/output.c >"$work/output.c" && mv "$work/output.c" src/output/output.c)
+expect_fail "output includes a bench header" "back-edge: output -> bench: src/output/output.c includes include/vb_target.h" "$mainobj"
+
+copy
+(cd "$work/tree" && awk '/^int main\(/ { main = 1 } main && /^{/ { print; print "\tvb_os_isatty(2);"; main = 0; next } 1' \
+	src/main.c >"$work/main.c" && mv "$work/main.c" src/main.c)
+# shellcheck disable=SC2086
+if ! (cd "$work/tree" && ${CC:-cc} $cflags -c -o "$work/main.o" src/main.c) >"$work/out" 2>&1; then
+	echo "test-check-layers: the planted main.c does not compile:"
+	cat "$work/out"
+	status=1
+fi
+expect_fail "main.c calls into os" "back-edge: main -> os: main.o calls vb_os_isatty" "$work/main.o"
+
+[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include and a main -> os call"
+exit $status
