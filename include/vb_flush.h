@@ -70,6 +70,10 @@ struct vb_flush_result {
  * says why (the probe failed, or was skipped) keeps its verdict. */
 void vb_flush_decide(struct vb_flush_result *r);
 
+/* On a file of copy-on-write file system fs (vb_fs_copy_on_write), a flush that takes
+ * time may be the file system's own work: WORKS becomes UNDECIDED, saying so (pure). */
+void vb_flush_own_metadata(struct vb_flush_result *r, const char *fs);
+
 /* Whether a write's cost can stand for the round trip of a flush that costs flush_p50_ns
  * (medians): when the flush costs at least half the write, or less than the margin. */
 bool vb_flush_yardstick(uint64_t flush_p50_ns, uint64_t write_p50_ns);

@@ -6,6 +6,7 @@
 #include "fake_io.h"
 #include "vb_flush.h"
 #include "vb_flushprobe.h"
+#include "vb_os.h"
 
 /* A result holding the pairs given, as the probe records them. */
 static struct vb_flush_result pairs(const uint64_t *flush, const uint64_t *write, size_t n)
@@ -235,6 +236,38 @@ static void test_write_dearer_than_flush_is_no_yardstick(void **state)
 	assert_false(vb_flush_yardstick(20000, 10000000));
 	assert_true(vb_flush_yardstick(500000, 1000000));
 	assert_false(vb_flush_yardstick(499000, 1000000));
+}
+
+/* On a copy-on-write file system a flush that takes time may be the file system's own
+ * metadata: cannot tell, saying so within the two lines; no work stays no work. */
+static void test_copy_on_write_cannot_tell(void **state)
+{
+	char text[1024];
+	(void)state;
+	struct vb_flush_result r = PAIRS(writeback_flush, writeback_write);
+	r.call = VB_CALL_FDATASYNC;
+	vb_flush_own_metadata(&r, "bcachefs");
+	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_int_equal(vb_flush_text(&r, text, sizeof text), 1);
+	assert_non_null(strstr(text, "flush (fdatasync): cannot tell: bcachefs syncs its own "
+				     "metadata (copy on write): +"));
+	assert_non_null(strstr(text, "over a 4 KiB write; measure the disk or ext4/xfs; not "
+				     "proven durable"));
+	assert_true(strlen(text) <= 158);
+	/* the longest figure span() makes still fits */
+	r.diff_p50_ns = 999999999;
+	r.verdict = VB_FLUSH_WORKS;
+	vb_flush_own_metadata(&r, "bcachefs");
+	vb_flush_text(&r, text, sizeof text);
+	assert_true(strlen(text) <= 158);
+	r = PAIRS(unsafe_flush, unsafe_write);
+	vb_flush_own_metadata(&r, "btrfs");
+	assert_int_equal(r.verdict, VB_FLUSH_NO_WORK);
+	assert_true(vb_fs_copy_on_write("btrfs") && vb_fs_copy_on_write("zfs") &&
+		    vb_fs_copy_on_write("bcachefs") && vb_fs_copy_on_write("hammer") &&
+		    vb_fs_copy_on_write("hammer2"));
+	assert_false(vb_fs_copy_on_write("ext4") || vb_fs_copy_on_write("xfs") ||
+		     vb_fs_copy_on_write("ufs") || vb_fs_copy_on_write("none"));
 }
 
 /* The interval, not the median, decides: pairs whose median is well over the margin
@@ -509,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_tmpfs_does_no_work),
 		cmocka_unit_test(test_recorded_qemu_cache_modes),
 		cmocka_unit_test(test_write_dearer_than_flush_is_no_yardstick),
+		cmocka_unit_test(test_copy_on_write_cannot_tell),
 		cmocka_unit_test(test_interval_decides),
 		cmocka_unit_test(test_texts),
 		cmocka_unit_test(test_probe_on_a_disk_that_ignores_flushes),

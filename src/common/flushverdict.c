@@ -41,6 +41,24 @@ static double binom_cdf(uint64_t n, uint64_t j)
 	return sum;
 }
 
+/* A signed time in the unit that keeps it short: "+38 us", "-5.2 us", "+1.3 ms". */
+static void span(char *buf, size_t n, int64_t ns)
+{
+	double a = (double)(ns < 0 ? -ns : ns);
+	char sign = ns < 0 ? '-' : '+';
+
+	if (a < 10000)
+		snprintf(buf, n, "%c%.1f us", sign, a / 1e3);
+	else if (a < 1000000)
+		snprintf(buf, n, "%c%.0f us", sign, a / 1e3);
+	else if (a < 1e8)
+		snprintf(buf, n, "%c%.1f ms", sign, a / 1e6);
+	else if (a < 1e9)
+		snprintf(buf, n, "%c%.0f ms", sign, a / 1e6);
+	else
+		snprintf(buf, n, "%c%.1f s", sign, a / 1e9);
+}
+
 void vb_flush_decide(struct vb_flush_result *r)
 {
 	uint64_t n = r->samples < VB_FLUSH_MAX_PAIRS ? r->samples : VB_FLUSH_MAX_PAIRS;
@@ -88,9 +106,27 @@ void vb_flush_decide(struct vb_flush_result *r)
 	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS && vb_flush_yardstick(r->flush_p50_ns,
 									r->write_p50_ns))
 		r->verdict = VB_FLUSH_NO_WORK;
-	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS)
-		snprintf(r->why, sizeof r->why, "a write costs %.0fx a flush here, so it is no "
-			 "yardstick", (double)r->write_p50_ns / (double)r->flush_p50_ns);
+	else if (r->diff_hi_ns < VB_FLUSH_MARGIN_NS) {
+		char fm[32], wm[32];
+		span(fm, sizeof fm, (int64_t)r->flush_p50_ns);
+		span(wm, sizeof wm, (int64_t)r->write_p50_ns);
+		snprintf(r->why, sizeof r->why, "flush %s, %u KiB write %s (medians, %llu pairs): a "
+			 "write costs %.0fx a flush here, so it is no yardstick", fm + 1,
+			 r->write_bytes / 1024, wm + 1, (unsigned long long)n,
+			 (double)r->write_p50_ns / (double)r->flush_p50_ns);
+	}
+}
+
+void vb_flush_own_metadata(struct vb_flush_result *r, const char *fs)
+{
+	char d[32];
+
+	if (r->verdict != VB_FLUSH_WORKS)
+		return;
+	span(d, sizeof d, r->diff_p50_ns);
+	r->verdict = VB_FLUSH_UNDECIDED;
+	snprintf(r->why, sizeof r->why, "%.16s syncs its own metadata (copy on write): %s over a "
+		 "%u KiB write; measure the disk or ext4/xfs", fs, d, r->write_bytes / 1024);
 }
 
 bool vb_flush_yardstick(uint64_t flush_p50_ns, uint64_t write_p50_ns)
@@ -111,24 +147,6 @@ const char *vb_flush_verdict_name(int verdict)
 	}
 }
 
-/* A signed time in the unit that keeps it short: "+38 us", "-5.2 us", "+1.3 ms". */
-static void span(char *buf, size_t n, int64_t ns)
-{
-	double a = (double)(ns < 0 ? -ns : ns);
-	char sign = ns < 0 ? '-' : '+';
-
-	if (a < 10000)
-		snprintf(buf, n, "%c%.1f us", sign, a / 1e3);
-	else if (a < 1000000)
-		snprintf(buf, n, "%c%.0f us", sign, a / 1e3);
-	else if (a < 1e8)
-		snprintf(buf, n, "%c%.1f ms", sign, a / 1e6);
-	else if (a < 1e9)
-		snprintf(buf, n, "%c%.0f ms", sign, a / 1e6);
-	else
-		snprintf(buf, n, "%c%.1f s", sign, a / 1e9);
-}
-
 int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n)
 {
 	char mid[32], lo[32], hi[32], figures[192];
@@ -141,17 +159,8 @@ int vb_flush_text(const struct vb_flush_result *r, char *buf, size_t n)
 		snprintf(buf, n, "flush: not checked: %s", r->why);
 		return 1;
 	}
-	if (r->confidence <= 0) {
+	if (r->confidence <= 0 || r->why[0] != '\0') {
 		snprintf(buf, n, "flush (%s): cannot tell: %s; not proven durable", call, r->why);
-		return 1;
-	}
-	if (r->verdict == VB_FLUSH_UNDECIDED && r->why[0] != '\0') {
-		/* No yardstick: the medians that say so (span's sign dropped). */
-		span(lo, sizeof lo, (int64_t)r->flush_p50_ns);
-		span(hi, sizeof hi, (int64_t)r->write_p50_ns);
-		snprintf(buf, n, "flush (%s): cannot tell: flush %s, %u KiB write %s (medians, %llu "
-			 "pairs): %s; not proven durable", call, lo + 1, r->write_bytes / 1024,
-			 hi + 1, (unsigned long long)r->samples, r->why);
 		return 1;
 	}
 	span(mid, sizeof mid, r->diff_p50_ns);

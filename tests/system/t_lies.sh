@@ -140,6 +140,38 @@ else
 	skip "cannot mount a tmpfs"
 fi
 
+# --- btrfs over storage that ignores flushes: the file system's own work is no flush's --
+# A copy-on-write file system writes metadata of its own at every sync, even of a direct
+# overwrite: on a loop device over a tmpfs file (whose flushes persist nothing, above)
+# a file's flushes on btrfs take time, which says nothing of the storage.
+if ! command -v mkfs.btrfs >/dev/null 2>&1; then
+	skip "no mkfs.btrfs: the flush verdict on a copy-on-write file system"
+elif mkdir -p "$SCRATCH/cow" "$SCRATCH/cow.mnt" &&
+	mount -t tmpfs -o size=300m vbench-lies-cow "$SCRATCH/cow"; then
+	add_mount "$SCRATCH/cow"
+	truncate -s 256m "$SCRATCH/cow/disk.img"
+	L=$(losetup -f --show --direct-io=on "$SCRATCH/cow/disk.img") && add_loop "$L"
+	if mkfs.btrfs -q -f "$L" >/dev/null 2>&1 && mount "$L" "$SCRATCH/cow.mnt"; then
+		add_mount "$SCRATCH/cow.mnt"
+		for sync in fsync fdatasync; do
+			run_vb --no-progress --sync $sync --check-flush -f json -l btrfs bs=1M count=20 runs=1 \
+				"$SCRATCH/cow.mnt"
+			v=$(json_member "$OUT" verdict)
+			case $v in
+			undecided)
+				check "btrfs over a tmpfs, --sync $sync: cannot tell, and says why" \
+					has "$OUT" '"why": "btrfs syncs its own metadata \(copy on write\): [+-][0-9.]+ .s over a 4 KiB write; measure the disk or ext4/xfs"' ;;
+			no-work) ok "btrfs over a tmpfs, --sync $sync: no work" ;;
+			*) not_ok "btrfs over a tmpfs, --sync $sync: verdict '$v', never works" "$OUT" ;;
+			esac
+		done
+	else
+		skip "cannot make or mount a btrfs on $L"
+	fi
+else
+	skip "cannot mount a tmpfs for btrfs"
+fi
+
 # --- the probe writes only where the runs wrote ----------------------------------------
 # A disk full of a pattern; runs of 16 blocks of 4 KiB: every byte after the first 64 KiB
 # is the pattern still, and the probe was made (within those 64 KiB).
