@@ -119,6 +119,51 @@ static void test_old_no_work_judged_again(void **state)
 	vb_dataset_free(&d);
 }
 
+/* A flush row vbench cannot have written is refused, naming the file and line: a
+ * verdict that is none of its words, a figure that is no number, an interval whose low
+ * end lies above its high end. The same row as written is read. */
+static void test_bad_flush_row_refused(void **state)
+{
+	static const char *const from[] = {",no-work,38000,0,35000,0,0,", ",no-work,38000,0,35000,0,0,",
+					   ",no-work,38000,0,35000,0,0,", ",no-work,38000,0,35000,0,0,"};
+	static const char *const to[] = {",\x1b]0;x\x07,38000,0,35000,0,0,", ",no-work,38000,0,35000,7,-3,",
+					 ",no-work,38000,0,35k,0,0,", ",no-work,38000,0,35000,-70,-30,"};
+	static const char *const want[] = {
+		"lies.csv:5: column flush_verdict: \"\x1b]0;x\x07\" is none of the words vbench writes",
+		"lies.csv:5: the flush interval runs backwards (flush_diff_lo_ns 7 above "
+		"flush_diff_hi_ns -3)",
+		"lies.csv:5: column flush_write_p50_ns: \"35k\" is not a count of nanoseconds",
+		NULL};
+	char err[256];
+	(void)state;
+	for (size_t i = 0; i < 4; i++) {
+		struct vb_dataset d;
+		char *csv = written();
+		char *at = strstr(csv, from[i]);
+		assert_non_null(at);
+		size_t head = (size_t)(at - csv), fl = strlen(from[i]), tl = strlen(to[i]);
+		char *bad = malloc(strlen(csv) - fl + tl + 1);
+		assert_non_null(bad);
+		memcpy(bad, csv, head);
+		memcpy(bad + head, to[i], tl);
+		strcpy(bad + head + tl, at + fl);
+		vb_dataset_init(&d);
+		err[0] = '\0';
+		int rc = vb_report_read_csv(&d, bad, strlen(bad), "lies.csv", err, sizeof err);
+		if (want[i] != NULL) {
+			assert_int_equal(rc, -1);
+			assert_non_null(strstr(err, want[i]));
+		} else {
+			/* a signed interval in order, as vbench writes one: read */
+			assert_int_equal(rc, 0);
+			assert_int_equal(d.n_notes, 2);
+		}
+		vb_dataset_free(&d);
+		free(bad);
+		free(csv);
+	}
+}
+
 /* The same from vbench's JSON document: each run's knee, and the summary's verdict. */
 static void test_notes_from_json(void **state)
 {
@@ -307,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_notes_read_back),
 		cmocka_unit_test(test_old_no_work_judged_again),
+		cmocka_unit_test(test_bad_flush_row_refused),
 		cmocka_unit_test(test_notes_from_json),
 		cmocka_unit_test(test_notes_rolled_back),
 		cmocka_unit_test(test_trace_file_refused),

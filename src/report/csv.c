@@ -183,7 +183,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 /* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
 	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
-	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
+	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_FLUSH_LO, COL_FLUSH_HI, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
 	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, COL_SCHEMA, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
@@ -227,6 +227,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	static const struct { enum csv_col c; enum vb_col v; } notes[] = {
 		{COL_STATUS, VB_COL_STATUS}, {COL_FLUSH_VERDICT, VB_COL_FLUSH_VERDICT},
 		{COL_FLUSH_P50, VB_COL_FLUSH_P50}, {COL_FLUSH_WRITE, VB_COL_FLUSH_WRITE_P50},
+		{COL_FLUSH_LO, VB_COL_FLUSH_DIFF_LO}, {COL_FLUSH_HI, VB_COL_FLUSH_DIFF_HI},
 		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
 		{COL_KNEE_AT, VB_COL_KNEE_AT}, {COL_FS, VB_COL_FS}, {COL_DEVICE, VB_COL_DEVICE},
 		{COL_SESSION, VB_COL_SESSION}, {COL_SESSION_START, VB_COL_SESSION_START},
@@ -308,13 +309,25 @@ static uint64_t csv_count(const struct csv_rec *r, size_t col)
 	return vbr_parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
-/* The flush probe's row (status "flush"): a note, not a run. */
+/* The flush probe's row (status "flush"): a note, not a run; one vbench cannot have
+ * written is refused. 0, or -1 with a message in err. */
 static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
-			 const char *label)
+			 const char *label, const char *name, char *err, size_t errlen)
 {
-	return vbr_note_flush(d, label, csv_opt(r, m->col[COL_FLUSH_VERDICT]),
-			      csv_count(r, m->col[COL_FLUSH_P50]),
-			      csv_count(r, m->col[COL_FLUSH_WRITE]));
+	static const enum csv_col cols[4] = {COL_FLUSH_P50, COL_FLUSH_WRITE, COL_FLUSH_LO,
+					     COL_FLUSH_HI};
+	const char *num[4];
+	char why[160];
+
+	for (size_t i = 0; i < 4; i++)
+		num[i] = m->col[cols[i]] == SIZE_MAX ? NULL : csv_opt(r, m->col[cols[i]]);
+	if (vbr_check_flush(csv_opt(r, m->col[COL_FLUSH_VERDICT]), num, why, sizeof why) < 0)
+		return vbr_fail(err, errlen, name, r->line, "%s", why);
+	if (vbr_note_flush(d, label, csv_opt(r, m->col[COL_FLUSH_VERDICT]),
+			   csv_count(r, m->col[COL_FLUSH_P50]),
+			   csv_count(r, m->col[COL_FLUSH_WRITE])) < 0)
+		return vbr_fail(err, errlen, name, r->line, "out of memory");
+	return 0;
 }
 
 /* The knee of a run, when its columns hold one: a note. 0, or -1 with a message in err. */
@@ -356,8 +369,7 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 		return -1;
 	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
 	if (strcmp(csv_opt(r, m->col[COL_STATUS]), "flush") == 0 && label[0] != '\0')
-		return csv_flush_row(d, m, r, label) < 0 ?
-		       vbr_fail(err, errlen, name, r->line, "out of memory") : 0;
+		return csv_flush_row(d, m, r, label, name, err, errlen);
 	int st = vbr_status_is_run(csv_opt(r, m->col[COL_STATUS]));
 	if (st < 0)
 		return vbr_fail(err, errlen, name, r->line, "column status: \"%.40s\" is none of "

@@ -3,6 +3,8 @@
  * "Burst and sustained" in vbench(1)). Read from vbench's CSV, printed after the
  * comparison. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,43 @@ int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 			 (double)flush_p50_ns / 1e3, (double)write_p50_ns / 1e3);
 	snprintf(text, sizeof text, "%s%s", what, figures);
 	return add(d, label, text);
+}
+
+int vbr_check_flush(const char *verdict, const char *const num[4], char *why, size_t n)
+{
+	static const char *const words[] = {"not-run", "undecided", "no-work", "works"};
+	static const char *const names[] = {"flush_p50_ns", "flush_write_p50_ns",
+					    "flush_diff_lo_ns", "flush_diff_hi_ns"};
+	int64_t v[4] = {0, 0, 0, 0};
+	size_t i = 0;
+
+	while (i < 4 && strcmp(verdict, words[i]) != 0)
+		i++;
+	if (i == 4) {
+		snprintf(why, n, "column flush_verdict: \"%.40s\" is none of the words vbench "
+			 "writes (not-run, undecided, no-work, works)", verdict);
+		return -1;
+	}
+	for (i = 0; i < 4; i++) {
+		/* the medians are counts, the interval's ends signed */
+		const char *s = num[i];
+		bool neg = i >= 2 && s != NULL && s[0] == '-';
+		uint64_t u;
+		if (s == NULL)
+			continue;
+		if (!vbr_parse_u64(s + neg, strlen(s + neg), &u) || u > INT64_MAX) {
+			snprintf(why, n, "column %s: \"%.40s\" is not a count of nanoseconds",
+				 names[i], s);
+			return -1;
+		}
+		v[i] = neg ? -(int64_t)u : (int64_t)u;
+	}
+	if (num[2] != NULL && num[3] != NULL && v[2] > v[3]) {
+		snprintf(why, n, "the flush interval runs backwards (flush_diff_lo_ns %lld above "
+			 "flush_diff_hi_ns %lld)", (long long)v[2], (long long)v[3]);
+		return -1;
+	}
+	return 0;
 }
 
 int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,

@@ -119,6 +119,11 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label);
 int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 		   uint64_t flush_p50_ns, uint64_t write_p50_ns);
 
+/* Checks a flush row's fields as vbench writes them: verdict one of its words; num, the
+ * flush and write medians and the interval's low and high ends (NULL: the column is
+ * absent), numbers, the ends signed and in order. 0, or -1 with the reason in why. */
+int vbr_check_flush(const char *verdict, const char *const num[4], char *why, size_t n);
+
 /* Adds the note of a run with a knee; 0, or -1 without memory. */
 int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,
 		  double sustained, double at_bytes);
