@@ -14,6 +14,7 @@
 #     directory it is in, or (include/) to the one the table below gives it.
 #  4. No cycle between headers included with quotes.
 #  5. Nothing outside the platform layer (src/os/) names an operating system.
+#  6. docs/layout.md names every file of src/ and include/.
 set -u
 cd "$(dirname "$0")/../.."
 archive=${1:-build/libvbench.a}
@@ -137,10 +138,20 @@ done | grep '\.h$' | find_cycle >/tmp/vbench-cycle.$$; then
 fi
 rm -f /tmp/vbench-cycle.$$
 
+# docs/layout.md names every file of src/ and include/ (as `file.c`, `dir/file.h`
+# below its layer's directory, or `vb_name.h`).
+for f in $(find src include -name '*.[ch]' ! -path src/main.c | LC_ALL=C sort); do
+	case $f in include/*) n=$(basename "$f") ;; *) n=${f#src/*/} ;; esac
+	grep -qF "\`$n\`" docs/layout.md || {
+		echo "check-layers: docs/layout.md does not name $f (as \`$n\`)"
+		status=1
+	}
+done
+
 names='__linux__|__linux|_WIN32|_WIN64|__APPLE__|__MACH__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__CYGWIN__|__sun|__HAIKU__'
 if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*'); then
 	echo "check-layers: an operating system is named outside src/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside src/os/"
+[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside src/os/; docs/layout.md names every file"
 exit $status

@@ -1,8 +1,9 @@
 #!/bin/sh
 # test-check-layers.sh ARCHIVE MAIN_OBJECT CFLAGS: check-layers.sh must pass on a copy of
 # the tree and fail on each violation planted in a copy: an include of a bench header by
-# the output layer, and a call from main.c into src/os/ (declared through the bench
-# headers it includes; main.c compiled again with CFLAGS, the archive is the tree's own).
+# the output layer, a call from main.c into src/os/ (declared through the bench headers
+# it includes; main.c compiled again with CFLAGS, the archive is the tree's own), and a
+# module docs/layout.md does not name.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -14,7 +15,7 @@ status=0
 
 copy() {
 	rm -rf "$work/tree" && mkdir -p "$work/tree/tests"
-	(cd "$top" && tar cf - src include tests/tools) | (cd "$work/tree" && tar xf -)
+	(cd "$top" && tar cf - src include tests/tools docs/layout.md) | (cd "$work/tree" && tar xf -)
 }
 
 # expect WHAT PATTERN MAIN_OBJECT: the copy's check fails, saying PATTERN.
@@ -51,5 +52,10 @@ if ! (cd "$work/tree" && ${CC:-cc} $cflags -c -o "$work/main.o" src/main.c) >"$w
 fi
 expect_fail "main.c calls into os" "back-edge: main -> os: main.o calls vb_os_isatty" "$work/main.o"
 
-[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include and a main -> os call"
+copy
+(cd "$work/tree" && sed 's/`session.c`/`the session`/' docs/layout.md >"$work/layout.md" &&
+	mv "$work/layout.md" docs/layout.md)
+expect_fail "docs/layout.md leaves a module out" "does not name src/bench/session.c" "$mainobj"
+
+[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a main -> os call and a module left out of docs/layout.md"
 exit $status
