@@ -119,6 +119,11 @@ void vb_session_warn_target(const struct vb_config *cfg, const struct vb_session
 void vb_session_warn(const struct vb_config *cfg, const struct vb_session_desc *d,
 		     const struct vb_run_analysis *an, struct vb_session_warnings *w);
 
+/* The flush probe's result as the runs recorded it, judged against the described
+ * target's file system (vb_flush_own_metadata), into r. */
+void vb_session_flush(const struct vb_session_desc *d, const struct vb_runlog *log,
+		      struct vb_flush_result *r);
+
 /* runs=auto: why the runs stopped, from the runs recorded, into buf; NULL when they
  * did not stop by the rule (an error or a signal ended them). */
 const char *vb_session_auto_note(const struct vb_config *cfg, const struct vb_runlog *log,

@@ -179,9 +179,7 @@ static bool finish_output(struct app *a)
 		vb_out_error(stderr, "out of memory: the summary of the runs could not be made");
 		return false;
 	}
-	an.flush = a->log.flush;
-	if (vb_fs_copy_on_write(a->desc.env.fs))
-		vb_flush_own_metadata(&an.flush, a->desc.env.fs);
+	vb_session_flush(&a->desc, &a->log, &an.flush);
 	/* A row for what the probe measured or failed at, or for --check-flush; a short probe
 	 * that was not worth making has none. */
 	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.samples > 0 || a->cfg.check_flush) {

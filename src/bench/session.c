@@ -286,6 +286,14 @@ void vb_session_warn(const struct vb_config *cfg, const struct vb_session_desc *
 		w->text[w->n++] = w->memfs;
 }
 
+void vb_session_flush(const struct vb_session_desc *d, const struct vb_runlog *log,
+		      struct vb_flush_result *r)
+{
+	*r = log->flush;
+	if (vb_fs_copy_on_write(d->env.fs))
+		vb_flush_own_metadata(r, d->env.fs);
+}
+
 const char *vb_session_auto_note(const struct vb_config *cfg, const struct vb_runlog *log,
 				 char *buf, size_t n)
 {
