@@ -11,8 +11,9 @@
 
 struct vb_interval;   /* vb_result.h */
 
-/* Fewest usable samples in which a knee is looked for. */
-#define VB_KNEE_MIN_SAMPLES 8
+/* Fewest usable samples in which a knee is looked for: the least a split can have (one
+ * sample before it, three after). */
+#define VB_KNEE_MIN_SAMPLES 4
 /* The burst must be at least this many times the sustained rate. */
 #define VB_KNEE_MIN_DROP 1.5
 /* The interval vbench samples at when --interval is not given. */
@@ -29,8 +30,9 @@ struct vb_knee {
 };
 
 /* Looks for a knee in the n samples of one run. The last sample is left out when it is
- * shorter than half the usual length (the ragged end of the run). A knee is the split of the samples into a
- * fast part and a slow part, both at least a few samples long, such that the fast part's
+ * shorter than half the usual length (the ragged end of the run). A knee is the split of
+ * the samples into a fast part and a slow part, both at least a few samples long (the
+ * fast part one, when it holds a third of the run's bytes), such that the fast part's
  * rate is at least VB_KNEE_MIN_DROP times the slow part's and the two do not overlap:
  * the slow part's fast samples stay further below the fast part's slow samples than
  * either part is spread. A steady run, a slow drift and a short spike have none. */

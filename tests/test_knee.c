@@ -218,6 +218,64 @@ static void test_fast_short_last_sample_after_the_drop(void **state)
 	assert_int_equal(k.at_bytes, 4 * (uint64_t)(2000e6 * STEP));
 }
 
+/* Recorded (attack F5 on issue 33): vbench --force --direct -s 510M -r 1 --trace on a
+ * direct-io loop device over a qemu-storage-daemon FUSE export of an nbdkit memory disk
+ * behind --filter=rate rate=800M, whose burst allowance took 262 MB, half the run, in
+ * the first 0.5 s sample; and the same made again on this machine, the allowance spent
+ * over two samples. Both are a burst, found in six usable samples. */
+static void test_recorded_burst_allowance(void **state)
+{
+	static const double a[7][2] = {{0.502174, 262144000}, {0.500034, 52428800},
+		{0.500002, 52428800}, {0.500117, 52428800}, {0.500376, 52428800},
+		{0.500055, 52428800}, {0.100098, 10485760}};
+	static const double b[7][2] = {{0.502319, 199229440}, {0.501319, 115343360},
+		{0.500008, 52428800}, {0.523786, 53477376}, {0.501314, 53477376},
+		{0.504833, 53477376}, {0.069896, 7340032}};
+	const double (*tr[2])[2] = {a, b};
+	struct vb_knee k;
+	(void)state;
+	for (size_t t = 0; t < 2; t++) {
+		double start = 0;
+		for (size_t i = 0; i < 7; i++) {
+			iv[i].start_secs = start;
+			iv[i].secs = tr[t][i][0];
+			iv[i].bytes = (uint64_t)tr[t][i][1];
+			start += iv[i].secs;
+		}
+		vb_knee_find(iv, 7, &k);
+		assert_true(k.checked);
+		assert_true(k.found);
+		assert_true(k.burst_bytes_per_sec > 1.5 * k.sustained_bytes_per_sec);
+	}
+	/* The second splits after its first sample, which holds a third of its bytes: the
+	 * rest of the allowance counts as sustained. */
+	assert_int_equal(k.at_bytes, 199229440);
+	assert_true(k.sustained_bytes_per_sec > 100e6 && k.sustained_bytes_per_sec < 140e6);
+	/* The first: the allowance, and the throttle's rate after it. */
+	for (size_t i = 0; i < 7; i++) {
+		iv[i].secs = a[i][0];
+		iv[i].bytes = (uint64_t)a[i][1];
+	}
+	vb_knee_find(iv, 7, &k);
+	assert_int_equal(k.at_bytes, 262144000);
+	assert_true(k.burst_bytes_per_sec > 520e6 && k.burst_bytes_per_sec < 524e6);
+	assert_true(k.sustained_bytes_per_sec > 104e6 && k.sustained_bytes_per_sec < 105e6);
+	/* A first sample with less than a third of the bytes is still a spike, and a short
+	 * steady run has no knee. */
+	for (size_t i = 0; i < 7; i++) {
+		iv[i].start_secs = (double)i * STEP;
+		iv[i].secs = STEP;
+		iv[i].bytes = (uint64_t)((i == 0 ? 290e6 : 100e6) * STEP);
+	}
+	vb_knee_find(iv, 7, &k);
+	assert_true(k.checked);
+	assert_false(k.found);
+	trace(6, steady);
+	vb_knee_find(iv, 6, &k);
+	assert_true(k.checked);
+	assert_false(k.found);
+}
+
 /* The --size suggested fits the target: twice a 131 MiB burst does not fit a 256 MiB
  * disk, so all of it is suggested; a disk hardly larger than the burst gets none. */
 static void test_suggested_size_fits(void **state)
@@ -259,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_few_samples_and_ragged_end),
 		cmocka_unit_test(test_drop_must_be_large),
 		cmocka_unit_test(test_samples_of_unequal_length),
+		cmocka_unit_test(test_recorded_burst_allowance),
 		cmocka_unit_test(test_summary_and_text),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

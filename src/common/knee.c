@@ -105,10 +105,15 @@ void vb_knee_find(const struct vb_interval *iv, uint64_t n, struct vb_knee *k)
 	k->checked = true;
 	for (size_t i = 0; i < m; i++)
 		rate[i] = (double)iv[keep[i]].bytes / iv[keep[i]].secs;
-	/* A burst of one sample is a spike; what follows must last: at least three samples
-	 * and a tenth of the run. */
+	/* A burst of one sample is a spike, unless it holds a third of the run's bytes (a
+	 * throttle's allowance spent within the first sample); what follows must last: at
+	 * least three samples and a tenth of the run. */
+	uint64_t all = 0;
+	for (size_t i = 0; i < m; i++)
+		all += iv[keep[i]].bytes;
+	size_t min_before = 3 * iv[keep[0]].bytes >= all ? 1 : 2;
 	size_t min_after = m / 10 > 3 ? m / 10 : 3;
-	size_t at = best_split(rate, m, 2, min_after);
+	size_t at = best_split(rate, m, min_before, min_after);
 	if (at == 0)
 		goto out;
 	uint64_t bytes_before = 0, bytes_after = 0;
