@@ -19,7 +19,17 @@ static void test_directory_short_of_space(void **state)
 	char why[512];
 	(void)state;
 	vb_config_defaults(&cfg);   /* 1000 x 1 MiB */
+	/* the spare is part of the decision: the count named fits, one more does not */
+	assert_int_equal(vb_space_short(&cfg, "/mnt", 1000ULL << 20, true, why, sizeof why), 1);
+	assert_string_equal(why, "only 1048576000 bytes are free under /mnt, too few for the "
+			    "1048576000 bytes of one run (bs=1048576 count=1000) and the 2% the "
+			    "file system needs for its own blocks; count=980 fits");
+	cfg.count_blocks = 980;
 	assert_int_equal(vb_space_short(&cfg, "/mnt", 1000ULL << 20, true, why, sizeof why), 0);
+	cfg.count_blocks = 981;
+	assert_int_equal(vb_space_short(&cfg, "/mnt", 1000ULL << 20, true, why, sizeof why), 1);
+	assert_non_null(strstr(why, "; count=980 fits"));
+	cfg.count_blocks = 1000;
 	assert_int_equal(vb_space_short(&cfg, "/mnt", 943718400, true, why, sizeof why), 1);
 	assert_string_equal(why, "only 943718400 bytes are free under /mnt, less than the "
 			    "1048576000 bytes of one run (bs=1048576 count=1000); count=882 fits");

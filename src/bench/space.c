@@ -3,13 +3,16 @@
 
 #include "vb_space.h"
 
+/* What a run may take of avail bytes: on a file system all but the spare its own blocks
+ * need (a run that fills the data blocks exactly ends in ENOSPC). */
+static uint64_t usable(uint64_t avail, bool on_fs)
+{
+	return on_fs ? avail - (uint64_t)((double)avail * VB_SPACE_SPARE) : avail;
+}
+
 uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs)
 {
-	if (bs == 0)
-		return 0;
-	if (on_fs)
-		avail -= (uint64_t)((double)avail * VB_SPACE_SPARE);
-	return avail / bs;
+	return bs == 0 ? 0 : usable(avail, on_fs) / bs;
 }
 
 int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avail, bool on_fs,
@@ -19,10 +22,17 @@ int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avai
 	uint64_t fits = vb_count_that_fits(avail, cfg->bs_bytes, on_fs);
 	int len;
 
-	if (need <= avail)
+	/* Decided on what the suggestion counts on: whatever count is named fits, and
+	 * any larger is refused. */
+	if (need <= usable(avail, on_fs))
 		return 0;
 	unsigned long long got = avail, run = need, bs = cfg->bs_bytes, count = cfg->count_blocks;
-	if (on_fs)
+	if (on_fs && need <= avail)
+		len = snprintf(buf, n, "only %llu bytes are free under %s, too few for the %llu "
+			       "bytes of one run (bs=%llu count=%llu) and the %g%% the file system "
+			       "needs for its own blocks; ", got, where, run, bs, count,
+			       VB_SPACE_SPARE * 100);
+	else if (on_fs)
 		len = snprintf(buf, n, "only %llu bytes are free under %s, less than the %llu "
 			       "bytes of one run (bs=%llu count=%llu); ", got, where, run, bs, count);
 	else

@@ -119,6 +119,37 @@ if [ $have_nobody = 1 ]; then
 fi
 umount "$d/m"
 
+# --- a run that fills the free blocks exactly --------------------------------------------
+# The data fits, the file's own blocks (extent blocks) do not: ENOSPC after writing. The
+# spare the named count leaves is part of the decision: the run is refused, the count
+# named runs, and one block more is refused again.
+# exact_fit WHO AVAIL: WHO is run_vb or run_nobody, AVAIL the bytes free to it.
+exact_fit() {
+	_n=$(($2 / 1024))
+	$1 --no-progress bs=1k count=$_n runs=1 "$d/m"
+	expect_rc 2 "$1: bs=1k count=$_n, all $2 free bytes, is refused before writing"
+	expect_err "only $2 bytes are free under $d/m, too few for the $((_n * 1024)) bytes of one run .* and the 2% the file system needs for its own blocks; count=[0-9]+ fits; nothing was written" \
+		"$1: the message says the file system's own blocks need room"
+	_f=$(printf '%s\n' "$ERR" | sed -n 's/.*count=\([0-9]*\) fits.*/\1/p')
+	$1 --no-progress bs=1k count=$((${_f:-0} + 1)) runs=1 "$d/m"
+	expect_rc 2 "$1: one block more than the count named is refused"
+	$1 --no-progress bs=1k count="${_f:-0}" runs=1 "$d/m"
+	expect_rc 0 "$1: the count named (count=$_f) runs"
+}
+mount -o resuid=65534 "$E" "$d/m"
+set -- $(stat -f -c '%a %S' "$d/m")
+if has_sys_resource; then
+	skip "root has CAP_SYS_RESOURCE here: its free space is not f_bavail"
+else
+	exact_fit run_vb $(($1 * $2))
+fi
+umount "$d/m"
+mount "$E" "$d/m"
+if [ $have_nobody = 1 ]; then
+	exact_fit run_nobody $(($1 * $2))
+fi
+umount "$d/m"
+
 # --- nobody where root and users differ ---------------------------------------------------
 if [ $have_nobody = 1 ]; then
 	# a directory nobody may not write in: refused at setup, nothing left
