@@ -30,6 +30,9 @@ struct vb_dd_line {
 	double secs;
 	double bytes_per_sec;  /* BSD: as printed; GNU: bytes / secs. INFINITY when secs is 0 */
 	size_t at;             /* where N starts in the line: 0 when nothing comes before it */
+	double secs_unit;      /* a unit of the last digit of S as printed */
+	double printed_rate;   /* R as printed, in bytes/sec (GNU: with its unit); -1: none */
+	double rate_unit;      /* a unit of its last digit, in bytes/sec */
 };
 
 /* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs

@@ -259,7 +259,7 @@ static void test_csv_errors(void **state)
 	(void)state;
 	const char *nocol = "label,run,bytes,secs\next4,1,2,3\n";
 	expect_error(nocol, strlen(nocol), "runs.csv", "runs.csv:1: missing column bytes_per_sec");
-	const char *short_row = "label,run,bytes,secs,bytes_per_sec\r\next4,1,2,3,4\r\nxfs,1,2\r\n";
+	const char *short_row = "label,run,bytes,secs,bytes_per_sec\r\next4,1,8,2,4\r\nxfs,1,2\r\n";
 	expect_error(short_row, strlen(short_row), "runs.csv",
 		     "runs.csv:3: row has 3 fields, the header 5: cut short or run on, not a run");
 	const char *bad_num = "label,run,bytes,secs,bytes_per_sec\next4,1,2,abc,4\n";
@@ -267,21 +267,21 @@ static void test_csv_errors(void **state)
 		     "n.csv:2: column secs: not a non-negative number: \"abc\"");
 	const char *negative = "label,run,bytes,secs,bytes_per_sec\next4,1,-2,1,4\n";
 	expect_error_prefix(negative, "n.csv", "n.csv:2: column bytes:");
-	const char *unterminated = "label,run,bytes,secs,bytes_per_sec\n\"ext4,1,2,3,4\nx\n";
+	const char *unterminated = "label,run,bytes,secs,bytes_per_sec\n\"ext4,1,8,2,4\nx\n";
 	expect_error(unterminated, strlen(unterminated), "q.csv",
 		     "q.csv:2: unterminated quoted field");
-	const char *stray = "label,run,bytes,secs,bytes_per_sec\next\"4,1,2,3,4\n";
+	const char *stray = "label,run,bytes,secs,bytes_per_sec\next\"4,1,8,2,4\n";
 	expect_error(stray, strlen(stray), "q.csv", "q.csv:2: quote inside an unquoted field");
-	const char *other_header = "label,run,bytes,secs,bytes_per_sec\ne,1,2,3,4\n"
+	const char *other_header = "label,run,bytes,secs,bytes_per_sec\ne,1,8,2,4\n"
 				   "label,run,bytes,secs,bytes_per_sec,host\n";
 	expect_error(other_header, strlen(other_header), "h.csv",
 		     "h.csv:3: header row differs from the one on line 1");
 	const char *header_only = "label,run,bytes,secs,bytes_per_sec\n";
 	expect_error(header_only, strlen(header_only), "h.csv", "h.csv: no runs after the header");
-	const char *bad_flag = "label,run,bytes,secs,bytes_per_sec,warmup\ne,1,2,3,4,maybe\n";
+	const char *bad_flag = "label,run,bytes,secs,bytes_per_sec,warmup\ne,1,8,2,4,maybe\n";
 	expect_error(bad_flag, strlen(bad_flag), "w.csv",
 		     "w.csv:2: column warmup: not a yes/no value");
-	const char nul[] = "label,run,bytes,secs,bytes_per_sec\ne\0x,1,2,3,4\n";
+	const char nul[] = "label,run,bytes,secs,bytes_per_sec\ne\0x,1,8,2,4\n";
 	expect_error(nul, sizeof nul - 1, "z.csv", "z.csv:2: NUL byte in a field");
 }
 
@@ -339,8 +339,8 @@ static void test_json_reader(void **state)
 		"   \"config\": {\"bs\": 1048576, \"nested\": [[{}], []]},\n"
 		"   \"environment\": {\"fs\": \"ext4\", \"driver\": \"virtio_blk\"},\n"
 		"   \"runs\": [\n"
-		"     {\"run\": 1, \"bytes\": 18446744073709551615, \"secs\": 2.5e0,"
-		" \"bytes_per_sec\": 1e3, \"warmup\": false},\n"
+		"     {\"run\": 1, \"bytes\": 18446744073709551615, \"secs\": 2e1,"
+		" \"bytes_per_sec\": 922337203685477581, \"warmup\": false},\n"
 		"     {\"run\": 0, \"bytes\": 1, \"secs\": 1, \"bytes_per_sec\": 1, \"warmup\": true},\n"
 		"     {\"run\": 2, \"bytes\": 1, \"secs\": 1, \"bytes_per_sec\": 1, \"partial\": 1}\n"
 		"   ],\n"
@@ -348,7 +348,7 @@ static void test_json_reader(void **state)
 		"{\"environment\": {\"fs\": \"xfs\", \"driver\": \"nvme\"},"
 		" \"runs\": [{\"run\": 1, \"bytes\": 100, \"secs\": 0.5, \"bytes_per_sec\": 200,"
 		" \"extra\": [true, false, null, -1.5E+3, \"x\"]}]}"
-		"{\"runs\": [{\"run\": 1, \"bytes\": 100, \"secs\": 0.5, \"bytes_per_sec\": 300}]}\n";
+		"{\"runs\": [{\"run\": 1, \"bytes\": 150, \"secs\": 0.5, \"bytes_per_sec\": 300}]}\n";
 	struct vb_dataset d;
 	char err[256];
 	vb_dataset_init(&d);
@@ -360,8 +360,8 @@ static void test_json_reader(void **state)
 	assert_string_equal(d.labels[2], "some.run");     /* file stem fallback */
 	assert_int_equal(d.n_samples, 3);
 	assert_true(d.samples[0].bytes == UINT64_MAX);
-	assert_true(d.samples[0].secs == 2.5);
-	assert_true(d.samples[0].bytes_per_sec == 1000);
+	assert_true(d.samples[0].secs == 20);
+	assert_true(d.samples[0].bytes_per_sec == 922337203685477581.0);
 	assert_int_equal(d.skipped_warmup, 2);
 	vb_dataset_free(&d);
 }
@@ -936,16 +936,16 @@ static void test_split_by_settings(void **state)
 	(void)state;
 	const char *csv =
 		"label,run,bytes,secs,bytes_per_sec,bs,direct,sync,qd,source\n"
-		"ext4-loop,1,100,1,1000000,4096,1,fsync,1,zero\n"
-		"ext4-loop,1,100,1,9000000,1048576,1,fsync,1,zero\n"
-		"xfs,1,100,1,5000000,1048576,1,fsync,1,zero\n"
-		"ext4-loop,2,100,1,1200000,4096,1,fsync,1,zero\n"
-		"ext4-loop,2,100,1,9400000,1048576,1,fsync,1,zero\n"
-		"xfs,2,100,1,5200000,1048576,1,fsync,1,zero\n"
+		"ext4-loop,1,1000000,1,1000000,4096,1,fsync,1,zero\n"
+		"ext4-loop,1,9000000,1,9000000,1048576,1,fsync,1,zero\n"
+		"xfs,1,5000000,1,5000000,1048576,1,fsync,1,zero\n"
+		"ext4-loop,2,1200000,1,1200000,4096,1,fsync,1,zero\n"
+		"ext4-loop,2,9400000,1,9400000,1048576,1,fsync,1,zero\n"
+		"xfs,2,5200000,1,5200000,1048576,1,fsync,1,zero\n"
 		"mix,1,100,1,100,4096,1,fsync,8,random\n"
 		"mix,1,100,1,100,4096,0,fsync,1,zero\n"
 		"src,1,100,1,100,4096,1,fsync,1,zero\n"
-		"src,1,100,1,300,4096,1,fsync,1,random\n";
+		"src,1,300,1,300,4096,1,fsync,1,random\n";
 	vb_dataset_init(&d);
 	assert_int_equal(read_str(&d, csv, "x.csv", err, sizeof err), 0);
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
@@ -1012,7 +1012,7 @@ static char *rows_of(const char *label, const char *session, const char *start, 
 	for (uint64_t i = 1; i <= 2; i++) {
 		memset(&r, 0, sizeof r);
 		r.run = i;
-		r.bytes = 1000;
+		r.bytes = 1000 + i;
 		r.secs = 1.0;
 		r.bytes_per_sec = 1000 + i;
 		vb_out_csv_run(&b, &ctx, &r);
@@ -1208,11 +1208,11 @@ static int scratch_setup(void **state)
 	snprintf(s->svg, sizeof s->svg, "%s/chart.svg", s->dir);
 	snprintf(s->missing, sizeof s->missing, "%s/missing.csv", s->dir);
 	write_file(s->csv, "label,run,bytes,secs,bytes_per_sec,bs,count\n"
-			   "ext4,1,1000,1,10000000,1M,1\next4,2,1000,1,12000000,1M,1\n"
-			   "ext4,3,1000,1,14000000,1M,1\n"
+			   "ext4,1,10000000,1,10000000,1M,1\next4,2,12000000,1,12000000,1M,1\n"
+			   "ext4,3,14000000,1,14000000,1M,1\n"
 			   "label,run,bytes,secs,bytes_per_sec,bs,count\n"
-			   "xfs,1,1000,1,20000000,1M,1\nxfs,2,1000,1,22000000,1M,1\n"
-			   "xfs,3,1000,1,24000000,1M,1\n");
+			   "xfs,1,20000000,1,20000000,1M,1\nxfs,2,22000000,1,22000000,1M,1\n"
+			   "xfs,3,24000000,1,24000000,1M,1\n");
 	write_file(s->log, "1000000 bytes transferred in 0.100000 secs (10000000 bytes/sec)\n"
 			   "1000000 bytes (1.0 MB, 977 KiB) copied, 0.08 s, 12.5 MB/s\n");
 	write_file(s->empty, "");

@@ -283,6 +283,68 @@ static void test_one_escaping_rule(void **state)
 	vb_dataset_free(&d);
 }
 
+/* Reads text named name: 0 with n runs, or the error holding want. */
+static void named(const char *text, const char *name, size_t n, const char *want)
+{
+	struct vb_dataset d;
+	char err[512] = "";
+
+	vb_dataset_init(&d);
+	int rc = vb_report_read(&d, text, strlen(text), name, err, sizeof err);
+	if (want == NULL && rc != 0)
+		fail_msg("%s: %s", name, err);
+	if (want != NULL && (rc != -1 || strstr(err, want) == NULL))
+		fail_msg("%s: error \"%s\" lacks \"%s\"", name, err, want);
+	assert_int_equal(d.n_samples, want == NULL ? n : 0);
+	vb_dataset_free(&d);
+}
+
+/* A rate is checked against its own bytes and seconds, in every input (finding 4). */
+static void test_rate_agrees(void **state)
+{
+	(void)state;
+	const char *why = "disagrees with its own bytes and secs";
+	char *t = csv_of("run=1", "run=2|bytes_per_sec=10000000000000000000", (const char *)NULL);
+	refused(t, strlen(t), why);
+	t = csv_of("run=1", "run=2|secs=1e300", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: bytes_per_sec 104857600 disagrees");
+	t = csv_of("run=1|bytes=0", (const char *)NULL);
+	refused(t, strlen(t), why);
+	/* the rate vbench writes: rounded from the unrounded seconds, which are printed
+	 * to 6 decimals (1048576 B in 0.0100004 s; in 0.0000015 s) */
+	t = csv_of("run=1|secs=0.010000|bytes_per_sec=104852406",
+		   "run=2|secs=0.000002|bytes_per_sec=699050666667", (const char *)NULL);
+	named(t, "ok.csv", 2, NULL);
+	const char *j = "{\"label\": \"a\", \"runs\": [{\"run\": 1, \"bytes\": 0, "
+			"\"secs\": 1.000000, \"bytes_per_sec\": -0.0}]}\n";
+	named(j, "z.json", 0, "z.json:1: bytes_per_sec -0 is not a finite non-negative");
+	j = "{\"label\": \"a\", \"runs\": [{\"run\": 1, \"bytes\": 1048576, "
+	    "\"secs\": 0.010000, \"bytes_per_sec\": 1e19}]}\n";
+	named(j, "r.json", 0, why);
+	named("1048576000 bytes transferred in 2.500000 secs (1 bytes/sec)\n"
+	      "1048576000 bytes transferred in 2.000000 secs (524288000 bytes/sec)\n",
+	      "bsd.log", 0, "bsd.log:1: bytes_per_sec 1 disagrees");
+	named("1048576000 bytes transferred in 2.500000 secs (419430400 bytes/sec)\n"
+	      "1048576000 bytes transferred in 2.000 secs (524288000 bytes/sec)\n",
+	      "bsd.log", 2, NULL);
+	named("4096 bytes (4.1 kB, 4.0 KiB) copied, 1e-15 s, 4 MB/s\n", "gnu.log", 0,
+	      "gnu.log:1: bytes_per_sec 4000000 disagrees");
+	named("1048576000 bytes (1.0 GB, 1000 MiB) copied, 2.5 s, 419 MB/s\n"
+	      "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 1.23456 s, 870 MB/s\n"
+	      "4096 bytes (4.1 kB, 4.0 KiB) copied, 0.000123 s, 33.3 MB/s\n"
+	      "1073741824 bytes (1,1 GB, 1,0 GiB) copied, 0,9 s, 1,2 GB/s\n"
+	      "1073741824 bytes (1.1 GB) copied, 2 s, 512 MiB/s\n", "gnu.log", 5, NULL);
+	named("1073741824 bytes (1.1 GB) copied, 2.000 s, 600 MiB/s\n", "gnu.log", 0, why);
+	static const char trace[] = "label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\n"
+				    "x,1,0,0.000000,0.001000,1048576,10000000000000000000\r\n";
+	struct vbr_trace tr = {0};
+	char err[512] = "";
+	assert_int_equal(vbr_read_trace(&tr, trace, strlen(trace), "t.csv", err, sizeof err), -1);
+	if (strstr(err, "t.csv:2: bytes_per_sec 10000000000000000000 disagrees") == NULL)
+		fail_msg("%s", err);
+	vbr_trace_free(&tr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_stopped_status),
 		cmocka_unit_test(test_runs_read_twice),
 		cmocka_unit_test(test_one_escaping_rule),
+		cmocka_unit_test(test_rate_agrees),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

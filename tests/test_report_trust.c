@@ -135,11 +135,11 @@ static void test_trace_chart_bounded(void **state)
 }
 
 /* The rate of a trace's sample is the one recorded from the unrounded seconds: 1048576
- * bytes in 0.00097344 s is 1077.2 MB/s, not 1048.6 MB/s from the "0.001000" written. */
+ * bytes in 0.00097344 s is 1077.2 MB/s, not 1077.7 MB/s from the "0.000973" written. */
 static void test_trace_recorded_rate(void **state)
 {
-	static const char text[] = TRACE_HEAD "x,1,0,0.000000,0.001000,1048576,1077186062\r\n"
-					      "x,1,0,0.001000,0.001000,1048576,1077186062\r\n";
+	static const char text[] = TRACE_HEAD "x,1,0,0.000000,0.000973,1048576,1077186062\r\n"
+					      "x,1,0,0.000973,0.000973,1048576,1077186062\r\n";
 	struct vbr_trace t = {0};
 	char err[256], *out = NULL;
 	size_t len = 0;
@@ -243,7 +243,7 @@ static void test_long_labels_whole(void **state)
 	memset(label, 'l', 599);
 	label[599] = 'A';
 	label[600] = '\0';
-	snprintf(csv, sizeof csv, CSV_HEAD "%s,1,100,1,100\n%.599sB,1,100,1,200\n", label, label);
+	snprintf(csv, sizeof csv, CSV_HEAD "%s,1,100,1,100\n%.599sB,1,200,1,200\n", label, label);
 	vb_dataset_init(&d);
 	read_ok(&d, csv, "long.csv");
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
@@ -311,8 +311,8 @@ static void test_split_by_sync(void **state)
 	(void)state;
 	vb_dataset_init(&d);
 	read_ok(&d, "label,run,bytes,secs,bytes_per_sec,bs,direct,sync,qd,source\n"
-		    "same,1,100,1,1000,4096,0,fsync,1,zero\nsame,1,100,1,9000,4096,0,none,1,zero\n"
-		    "same,2,100,1,1100,4096,0,fsync,1,zero\nsame,2,100,1,9100,4096,0,none,1,zero\n",
+		    "same,1,1000,1,1000,4096,0,fsync,1,zero\nsame,1,9000,1,9000,4096,0,none,1,zero\n"
+		    "same,2,1100,1,1100,4096,0,fsync,1,zero\nsame,2,9100,1,9100,4096,0,none,1,zero\n",
 		"sync.csv");
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	assert_int_equal(a.n_groups, 2);
@@ -351,9 +351,9 @@ static void test_where_measured(void **state)
 	(void)state;
 	vb_dataset_init(&d);
 	read_ok(&d, "label,run,bytes,secs,bytes_per_sec,fs,device\n"
-		    "ext4-root,1,100,1,1000,ext4,vda\next4-root,2,100,1,1100,ext4,vda\n"
-		    "xfs,1,100,1,900,ext4,vda\nxfs,2,100,1,950,ext4,vda\n"
-		    "mixed,1,100,1,900,ext4,vda\nmixed,2,100,1,950,xfs,loop0\n", "m.csv");
+		    "ext4-root,1,1000,1,1000,ext4,vda\next4-root,2,1100,1,1100,ext4,vda\n"
+		    "xfs,1,900,1,900,ext4,vda\nxfs,2,950,1,950,ext4,vda\n"
+		    "mixed,1,900,1,900,ext4,vda\nmixed,2,950,1,950,xfs,loop0\n", "m.csv");
 	read_ok(&d, "{\"label\": \"btrfs-nvme\", \"environment\": {\"fs\": \"btrfs\", "
 		    "\"device\": \"nvme0n1\"}, \"runs\": [{\"run\": 1, \"bytes\": 1, \"secs\": 1, "
 		    "\"bytes_per_sec\": 1}]}", "b.json");

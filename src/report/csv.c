@@ -397,7 +397,9 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, name, err, errlen);
 	char why[160];
 	if (vbr_check_measure(vb_csv_names[VB_COL_SECS], secs, false, why, sizeof why) < 0 ||
-	    vbr_check_measure(vb_csv_names[VB_COL_BPS], bps, true, why, sizeof why) < 0)
+	    vbr_check_measure(vb_csv_names[VB_COL_BPS], bps, true, why, sizeof why) < 0 ||
+	    vbr_check_rate(bytes, secs, vbr_last_digit(secs_s, strlen(secs_s)), bps, 1, why,
+			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
@@ -529,7 +531,9 @@ static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_re
 	    vbr_check_measure("secs", s.secs, false, why, sizeof why) < 0 ||
 	    vbr_check_measure("start_secs + secs", s.start_secs + s.secs, false, why,
 			      sizeof why) < 0 ||
-	    vbr_check_measure("bytes_per_sec", s.bytes_per_sec, true, why, sizeof why) < 0)
+	    vbr_check_measure("bytes_per_sec", s.bytes_per_sec, true, why, sizeof why) < 0 ||
+	    vbr_check_rate(s.bytes, s.secs, vbr_last_digit(v[4], strlen(v[4])), s.bytes_per_sec,
+			   1, why, sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	if (vbr_trace_add(t, vb_csv_plain(v[0]), &s) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -252,7 +253,7 @@ int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n
 {
 	/* A clock reads 0 or at least a nanosecond; a subnormal number is nobody's reading,
 	 * and divides into an infinite rate. vbench writes rates as 64-bit counts. */
-	if (!isfinite(v) || v < 0)
+	if (!isfinite(v) || v < 0 || signbit(v))   /* (-0 is no measured figure either) */
 		snprintf(why, n, "%s %g is not a finite non-negative number", what, v);
 	else if (v > 0 && v < DBL_MIN)
 		snprintf(why, n, "%s %g is too small to be measured (a subnormal number)", what, v);
@@ -261,6 +262,44 @@ int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n
 			 v);
 	else
 		return 0;
+	return -1;
+}
+
+double vbr_last_digit(const char *s, size_t n)
+{
+	size_t i = 0;
+	long dec = 0, ex = 0;
+	bool point = false;
+
+	for (; i < n && s[i] != 'e' && s[i] != 'E'; i++) {
+		if (s[i] == '.' || s[i] == ',')
+			point = true;
+		else if (point)
+			dec++;
+	}
+	bool neg = i + 1 < n && s[i + 1] == '-';
+	for (size_t k = i + 1 + (i + 1 < n && (s[i + 1] == '-' || s[i + 1] == '+')); k < n &&
+	     vbr_is_digit(s[k]) && ex < 1000; k++)
+		ex = ex * 10 + (s[k] - '0');
+	return pow(10, (double)((neg ? -ex : ex) - dec));
+}
+
+int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
+		   char *why, size_t n)
+{
+	if (!(secs > 0))
+		return 0;
+	/* the seconds rounded (or cut from a finer count the rate was computed from): half a
+	 * unit; the rate rounded or cut: a unit */
+	double b = (double)bytes, lo_s = secs - secs_unit / 2, hi_s = secs + secs_unit / 2;
+	/* (a relative 1e-9 for the arithmetic of whoever computed the rate) */
+	double lo = b / hi_s * (1 - 1e-9) - bps_unit;
+	double hi = lo_s > 0 ? b / lo_s * (1 + 1e-9) + bps_unit : INFINITY;
+	if (bps >= lo && bps <= hi)
+		return 0;
+	snprintf(why, n, "bytes_per_sec %.0f disagrees with its own bytes and secs (%" PRIu64
+		 " bytes in %.9g s is %.0f bytes/sec, to the last digit printed): not a measured "
+		 "run", bps, bytes, secs, b / secs);
 	return -1;
 }
 

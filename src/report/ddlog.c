@@ -40,7 +40,7 @@ static bool word_start(const char *s, size_t b)
 
 /* Parses the seconds of a dd line at s[i..n): a %f or %g number, or with a decimal comma
  * as GNU dd prints it under some LC_NUMERIC locales; the index after it, or 0. */
-static size_t dd_secs(const char *s, size_t i, size_t n, double *out)
+static size_t dd_secs(const char *s, size_t i, size_t n, double *out, double *unit)
 {
 	char buf[64];
 	size_t k = 0;
@@ -53,6 +53,7 @@ static size_t dd_secs(const char *s, size_t i, size_t n, double *out)
 	size_t used = vbr_decimal_len(buf, k);
 	if (used == 0 || !vbr_to_double(buf, used, out))
 		return 0;
+	*unit = vbr_last_digit(buf, used);
 	return i + used;
 }
 
@@ -84,7 +85,7 @@ static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 	size_t b = digits_before(s, k);
 	if (b == k || !word_start(s, b) || !vbr_parse_u64(s + b, k - b, &out->bytes))
 		return 0;
-	size_t i = dd_secs(s, k + strlen(" bytes transferred in "), n, &out->secs);
+	size_t i = dd_secs(s, k + strlen(" bytes transferred in "), n, &out->secs, &out->secs_unit);
 	if (i == 0 || !eat(s, n, &i, " secs ("))
 		return 0;
 	size_t r = i;
@@ -92,8 +93,10 @@ static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 	i = r + rlen;
 	double rate;
 	/* A zero time prints "inf bytes/sec" (or similar): take the rate from bytes and secs. */
+	out->printed_rate = -1;
 	if (rlen > 0 && eat(s, n, &i, " bytes/sec)") && vbr_to_double(s + r, rlen, &rate)) {
-		out->bytes_per_sec = rate;
+		out->bytes_per_sec = out->printed_rate = rate;
+		out->rate_unit = 1;   /* BSD dd prints it as a whole number (%.0f) */
 	} else {
 		size_t k2 = vbr_find(s + r, n - r, " bytes/sec)");
 		if (k2 == SIZE_MAX || k2 > 16)
@@ -133,26 +136,46 @@ static int dd_gnu(const char *s, size_t n, struct vb_dd_line *out)
 	size_t b = digits_before(s, e);
 	if (b == e || !word_start(s, b) || !vbr_parse_u64(s + b, e - b, &out->bytes))
 		return 0;
-	size_t i = dd_secs(s, k + strlen(" copied, "), n, &out->secs);
+	size_t i = dd_secs(s, k + strlen(" copied, "), n, &out->secs, &out->secs_unit);
 	if (i == 0 || !eat(s, n, &i, " s, "))
 		return 0;
 	/* The rate: "28.3 MB/s", "4,1 kB/s", "Infinity B/s", then the end of the line; only
 	 * its shape is checked. */
+	char num[32];
+	size_t b0 = i;
+	out->printed_rate = -1;
 	if (!eat(s, n, &i, "Infinity") && !eat(s, n, &i, "inf")) {
-		size_t b0 = i;
 		while (i < n && (vbr_is_digit(s[i]) || s[i] == '.' || s[i] == ','))
 			i++;
 		if (i == b0 || !vbr_is_digit(s[b0]))
 			return 0;
 	}
+	size_t nlen = i - b0 < sizeof num ? i - b0 : 0;
+	for (size_t j = 0; j < nlen; j++)
+		num[j] = s[b0 + j] == ',' ? '.' : s[b0 + j];
 	if (!eat(s, n, &i, " "))
 		return 0;
-	if (i < n && strchr("kKMGTPEZYRQ", s[i]) != NULL && s[i] != '\0')
+	/* the rate's unit: k is 1000, K (only before "iB") and the others as SI or, with
+	 * "iB", powers of 1024 */
+	static const char prefixes[] = "kMGTPEZYRQ";
+	double mult = 1;
+	int power = 0;
+	if (i < n && strchr("kKMGTPEZYRQ", s[i]) != NULL && s[i] != '\0') {
+		power = s[i] == 'K' ? 1 : (int)(strchr(prefixes, s[i]) - prefixes) + 1;
 		i++;
-	if (i < n && s[i] == 'i')
+	}
+	bool iec = i < n && s[i] == 'i';
+	if (iec)
 		i++;
+	for (int p = 0; p < power; p++)
+		mult *= iec ? 1024 : 1000;
 	if (!eat(s, n, &i, "B/s") || !rest_blank(s, i, n))
 		return 0;
+	double printed;
+	if (nlen > 0 && vbr_decimal_len(num, nlen) == nlen && vbr_to_double(num, nlen, &printed)) {
+		out->printed_rate = printed * mult;
+		out->rate_unit = vbr_last_digit(num, nlen) * mult;
+	}
 	out->bytes_per_sec = out->secs > 0 ? (double)out->bytes / out->secs : INFINITY;
 	out->kind = VB_DD_GNU;
 	out->at = b;
@@ -222,7 +245,10 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 			continue;
 		if (vbr_check_measure("secs", dl.secs, false, why, sizeof why) < 0 ||
 		    (dl.secs > 0 && vbr_check_measure("bytes/sec", dl.bytes_per_sec, true, why,
-						       sizeof why) < 0))
+						       sizeof why) < 0) ||
+		    (dl.printed_rate >= 0 && vbr_check_rate(dl.bytes, dl.secs, dl.secs_unit,
+							     dl.printed_rate, dl.rate_unit, why,
+							     sizeof why) < 0))
 			return vbr_fail(err, errlen, name, lineno, "%s", why);
 		run++;
 		if (vbr_add_run(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec) < 0)

@@ -496,8 +496,11 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 	if (!jas_number(jget(r, "bytes_per_sec"), &bps))
 		return jbad_run(r, "bytes_per_sec", name, err, errlen);
 	char why[160];
+	const struct jval *js = jget(r, "secs");
 	if (vbr_check_measure("secs", secs, false, why, sizeof why) < 0 ||
-	    vbr_check_measure("bytes_per_sec", bps, true, why, sizeof why) < 0)
+	    vbr_check_measure("bytes_per_sec", bps, true, why, sizeof why) < 0 ||
+	    vbr_check_rate(bytes, secs, vbr_last_digit(js->num, js->numlen), bps, 1, why,
+			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	const char *fs = jstr(env, "fs"), *device = jstr(env, "device");
 	size_t before = d->n_samples;

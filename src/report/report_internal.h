@@ -143,6 +143,18 @@ void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown);
  * with the sentence in why ("secs 1e-310 is too small to be measured ..."). */
 int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n);
 
+/* The value of a unit of the last digit of the decimal number printed in the n bytes at s
+ * ("0.010000": 1e-6, "104857600": 1, "1e-15": 1e-15, "2,5": 0.1). */
+double vbr_last_digit(const char *s, size_t n);
+
+/* Whether the rate bps, whose last digit printed is worth bps_unit (1 where vbench or BSD
+ * dd print whole bytes/sec, whatever the text: "1e19" is no rate either of them writes), agrees with bytes in
+ * secs, whose last digit is worth secs_unit: the seconds may be off by half a unit
+ * (rounded), the rate by a unit (rounded or cut). 0, or -1 with the sentence in why. A
+ * run of 0 secs has no rate to check. */
+int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
+		   char *why, size_t n);
+
 /* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
 int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		double secs, double bps);

@@ -87,7 +87,7 @@ check "and no bell" sh -c '! printf "%s" "$1" | grep -q "$(printf "\a")"' _ "$ER
 
 # --- report --svg: never its own input, never through a link, never a stranger's file ---
 d=$(new_dir)
-printf 'label,run,bytes,secs,bytes_per_sec\na,1,1,1,10\na,2,1,1,12\n' >"$d/data.csv"
+printf 'label,run,bytes,secs,bytes_per_sec\na,1,10,1,10\na,2,12,1,12\n' >"$d/data.csv"
 sum=$(cksum <"$d/data.csv")
 run_vb report --svg "$d/data.csv" "$d/data.csv"
 expect_rc 1 "report --svg over its own input is refused"

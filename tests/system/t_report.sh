@@ -76,10 +76,10 @@ for bad in "0,1e308,1e308:start_secs \\+ secs inf is not a finite" \
 	check "no infinite rate printed" sh -c 'case $1 in *inf*) exit 1;; esac' _ "$OUT"
 done
 # A trace's rates are the recorded ones, not remade from seconds rounded to 6 decimals.
-printf 'label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\nx,1,0,0.000000,0.001000,1048576,1077186062\r\n' >"$tr/t.csv"
+printf 'label,run,warmup,start_secs,secs,bytes,bytes_per_sec\r\nx,1,0,0.000000,0.000973,1048576,1077186062\r\n' >"$tr/t.csv"
 run_vb report "$tr/t.csv"
 expect_out '^x run 1: 1 samples over 0.0 s, 1077.2 to 1077.2 MB/s, 1077.2 MB/s in all' \
-	"trace: the recorded rate (1077186062 bytes/sec), not 1048.6 MB/s"
+	"trace: the recorded rate (1077186062 bytes/sec), not 1077.7 MB/s from the rounded seconds"
 printf 'label,run,bytes,secs,bytes_per_sec\na,1,100,1,100\na,2,100,1,110\nb,1,100,1,1.7e308\nb,2,100,1,1.6e308\n' >"$SCRATCH/absurd.csv"
 run_vb report "$SCRATCH/absurd.csv"
 expect_rc 1 "a rate of 1.7e308 bytes/sec is refused"
