@@ -31,6 +31,7 @@ struct vb_fileinfo {
 	uint64_t rdev;          /* the device a device node stands for */
 	uint64_t nlink;
 	uint64_t size_bytes;
+	uint64_t alloc_bytes;   /* what its blocks take on the file system; 0 where unknown */
 };
 
 /* How a target is opened for writing (or, read_only, examined). Links are never

@@ -309,7 +309,7 @@ static inline struct vb_io_ops fake_ops(struct fake *f)
 /* A regular file's identity, for f->file and f->named. */
 static inline struct vb_fileinfo fake_reg(uint64_t dev, uint64_t ino)
 {
-	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 0, 0};
 	return fi;
 }
 

@@ -515,19 +515,19 @@ static struct vb_bsd_sys fake_sys(struct fake *f, bool wedges)
 
 static struct vb_fileinfo chr(uint64_t rdev)
 {
-	struct vb_fileinfo fi = {VB_FT_CHR, 1, 100, rdev, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_CHR, 1, 100, rdev, 1, 0, 0};
 	return fi;
 }
 
 static struct vb_fileinfo blk(uint64_t rdev)
 {
-	struct vb_fileinfo fi = {VB_FT_BLK, 1, 101, rdev, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_BLK, 1, 101, rdev, 1, 0, 0};
 	return fi;
 }
 
 static struct vb_fileinfo reg(uint64_t dev, uint64_t ino)
 {
-	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 4096};
+	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 4096, 0};
 	return fi;
 }
 
@@ -651,8 +651,8 @@ static void test_names_by_identity(void **state)
 
 	const struct fake_name names[] = {{0x77, false, "zvol/tank/vm/ada1"}, {0, false, NULL}};
 	const struct fake_node nodes[] = {
-		{"/dev/zvol/tank/vm/ada1", {VB_FT_CHR, 1, 9, 0x77, 1, 0}},
-		{NULL, {0, 0, 0, 0, 0, 0}},
+		{"/dev/zvol/tank/vm/ada1", {VB_FT_CHR, 1, 9, 0x77, 1, 0, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
 	struct fake z = {names, nodes, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
 	struct vb_bsd_sys zs = fake_sys(&z, false);
@@ -743,10 +743,10 @@ static void test_files_in_use(void **state)
 					  sizeof store), -1);
 
 	const struct fake_node files[] = {
-		{"/var/img/my disk.img", {VB_FT_REG, 5, 77, 0, 1, 0}},
-		{"/usr/swap0", {VB_FT_REG, 5, 78, 0, 1, 0}},
-		{"/swapfile", {VB_FT_REG, 6, 9, 0, 1, 0}},
-		{NULL, {0, 0, 0, 0, 0, 0}},
+		{"/var/img/my disk.img", {VB_FT_REG, 5, 77, 0, 1, 0, 0}},
+		{"/usr/swap0", {VB_FT_REG, 5, 78, 0, 1, 0, 0}},
+		{"/swapfile", {VB_FT_REG, 6, 9, 0, 1, 0, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
 	/* vnd(4): VNDIOCGET's vnu_dev and vnu_ino (sys/dev/vnd.c) */
 	const struct vb_bsd_backing vnd[] = {{"vnd0", NULL, 6, 10, true}};
@@ -792,9 +792,9 @@ static void test_dragonfly_mount_sources(void **state)
 					  {0x14, false, "da0s1d"}, {0x20, false, "da1"},
 					  {0, false, NULL}};
 	const struct fake_node nodes[] = {
-		{"/dev/serno/QM00001.s1a", {VB_FT_CHR, 1, 3, 0x11, 1, 0}},
-		{"/dev/serno/QM00001.s1d", {VB_FT_CHR, 1, 4, 0x14, 1, 0}},
-		{NULL, {0, 0, 0, 0, 0, 0}},
+		{"/dev/serno/QM00001.s1a", {VB_FT_CHR, 1, 3, 0x11, 1, 0, 0}},
+		{"/dev/serno/QM00001.s1d", {VB_FT_CHR, 1, 4, 0x14, 1, 0, 0}},
+		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
 	struct vb_bsd_mount mnt[] = {{"/dev/serno/QM00001.s1a", "/", "ufs"},
 				     {"tmpfs", "/tmp", "tmpfs"}, {"procfs", "/proc", "procfs"}};

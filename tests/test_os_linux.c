@@ -253,7 +253,7 @@ static int teardown(void **state)
 /* Detects the target at path on device major:minor of the fake tree. */
 static void detect(struct vb_env *e, const char *path, unsigned major, unsigned minor)
 {
-	struct vb_fileinfo fi = {VB_FT_DIR, makedev(major, minor), 1, 0, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_DIR, makedev(major, minor), 1, 0, 1, 0, 0};
 
 	memset(e, 0x5a, sizeof *e);
 	vb_os_env_reset(e);
@@ -263,7 +263,7 @@ static void detect(struct vb_env *e, const char *path, unsigned major, unsigned 
 /* Detects a block device major:minor of the fake tree given as the target itself. */
 static void detect_raw(struct vb_env *e, const char *path, unsigned major, unsigned minor)
 {
-	struct vb_fileinfo fi = {VB_FT_BLK, 1, 1, makedev(major, minor), 1, 0};
+	struct vb_fileinfo fi = {VB_FT_BLK, 1, 1, makedev(major, minor), 1, 0, 0};
 
 	vb_os_env_reset(e);
 	vb_linux_detect(e, root, path, &fi);
@@ -553,7 +553,7 @@ static void assert_all_unknown(const struct vb_env *e)
 static void test_garbage_and_missing(void **state)
 {
 	struct vb_env e;
-	struct vb_fileinfo fi = {VB_FT_DIR, makedev(254, 0), 1, 0, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_DIR, makedev(254, 0), 1, 0, 1, 0, 0};
 	char label[64];
 
 	(void)state;
@@ -910,7 +910,7 @@ static struct vb_fileinfo file_info(const char *rel)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	struct vb_fileinfo fi = {VB_FT_REG, 0, 0, 0, 1, 0};
+	struct vb_fileinfo fi = {VB_FT_REG, 0, 0, 0, 1, 0, 0};
 
 	assert_int_equal(path_of(path, root, rel), 0);
 	assert_int_equal(stat(path, &st), 0);
@@ -921,7 +921,7 @@ static struct vb_fileinfo file_info(const char *rel)
 
 static struct vb_fileinfo disk_info(unsigned major, unsigned minor)
 {
-	struct vb_fileinfo fi = {VB_FT_BLK, 5, 5, makedev(major, minor), 1, 0};
+	struct vb_fileinfo fi = {VB_FT_BLK, 5, 5, makedev(major, minor), 1, 0, 0};
 	return fi;
 }
 
@@ -1283,9 +1283,9 @@ static void test_output_on_the_target_storage(void **state)
 	struct vb_fileinfo vda = disk_info(254, 0), vda1 = disk_info(254, 1);
 	struct vb_fileinfo sdb = disk_info(8, 16), loop0 = disk_info(7, 0);
 	struct vb_fileinfo a = file_info("images/a.img"), b = file_info("images/b.img");
-	struct vb_fileinfo on_vda1 = {VB_FT_REG, makedev(254, 1), 12, 0, 1, 0};
-	struct vb_fileinfo dir_on_vda1 = {VB_FT_DIR, makedev(254, 1), 2, 0, 1, 0};
-	struct vb_fileinfo tty = {VB_FT_CHR, 5, 6, makedev(136, 0), 1, 0};
+	struct vb_fileinfo on_vda1 = {VB_FT_REG, makedev(254, 1), 12, 0, 1, 0, 0};
+	struct vb_fileinfo dir_on_vda1 = {VB_FT_DIR, makedev(254, 1), 2, 0, 1, 0, 0};
+	struct vb_fileinfo tty = {VB_FT_CHR, 5, 6, makedev(136, 0), 1, 0, 0};
 
 	(void)state;
 	expect_shared(&vda, &vda, 1, "it is vda, the same disk");

@@ -110,10 +110,26 @@ enum vb_status vb_session_lock(const struct vb_config *cfg, const struct vb_targ
 		return vb_fail(err, VB_E_SETUP, rc > 0 ? "%s is in use: %s; vbench never writes "
 			       "to a disk or file in use, even with --force" : "%s: %s; vbench "
 			       "does not write to what it cannot lock", cfg->target_path, why);
-	/* A new file in a directory: one run must fit in the file system's free space. */
-	if ((t->kind != VB_TGT_DIR && t->kind != VB_TGT_NEWFILE) ||
-	    vb_os_free_bytes(t->dirfd, &avail) != 0 ||
-	    !vb_space_short(cfg, cfg->target_path, avail, true, why, sizeof why))
+	/* A new file in a directory: one run must fit in the file system's free space. An
+	 * existing file (--force) is emptied before each run, which gives back what its
+	 * blocks take (st_blocks: a sparse file gives back less than its size). */
+	char where[400];
+	struct vb_fileinfo fi;
+	if (t->kind == VB_TGT_EXISTING) {
+		if (vb_os_io.fstat(vb_os_io.ctx, t->held_fd, &fi) != 0 ||
+		    vb_os_free_bytes(t->held_fd, &avail) != 0)
+			return VB_OK;
+		avail = fi.alloc_bytes > UINT64_MAX - avail ? UINT64_MAX : avail + fi.alloc_bytes;
+		snprintf(where, sizeof where, "%s (the %llu bytes it holds included)",
+			 cfg->target_path, (unsigned long long)fi.alloc_bytes);
+	} else if (t->kind == VB_TGT_DIR || t->kind == VB_TGT_NEWFILE) {
+		if (vb_os_free_bytes(t->dirfd, &avail) != 0)
+			return VB_OK;
+		snprintf(where, sizeof where, "%s", cfg->target_path);
+	} else {
+		return VB_OK;
+	}
+	if (!vb_space_short(cfg, where, avail, true, why, sizeof why))
 		return VB_OK;
 	return vb_fail(err, VB_E_SETUP, "%s; nothing was written", why);
 }

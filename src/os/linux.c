@@ -938,7 +938,7 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	char link[64], real[PATH_MAX];
-	struct vb_fileinfo fi = {VB_FT_OTHER, 0, 0, 0, 0, 0};
+	struct vb_fileinfo fi = {VB_FT_OTHER, 0, 0, 0, 0, 0, 0};
 	struct stat st;
 	ssize_t len;
 

@@ -231,6 +231,8 @@ static void fill_info(const struct stat *st, struct vb_fileinfo *fi)
 	fi->rdev = (uint64_t)st->st_rdev;
 	fi->nlink = (uint64_t)st->st_nlink;
 	fi->size_bytes = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+	/* st_blocks counts 512-byte units on every POSIX system vbench runs on */
+	fi->alloc_bytes = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512 : 0;
 }
 
 static int px_open_dir(void *ctx, const char *path, bool nofollow)
