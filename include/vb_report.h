@@ -32,6 +32,7 @@
 struct vb_runcfg {
 	uint64_t bs;           /* 0: not known */
 	uint64_t qd;           /* 0: not known */
+	uint64_t count;        /* blocks a run writes (its size, with bs); 0: not known */
 	int direct;            /* 1, 0, or -1: not known */
 	char sync[12];         /* "fsync", ...; "": not known */
 	char source[12];       /* "zero", "urandom", "random"; "": not known */
@@ -131,15 +132,17 @@ enum vb_verdict {
 };
 
 /* The runs of one label and one configuration, with their summary and comparison. A
- * label whose runs were made with different settings (bs, direct, sync, qd, source) is
- * split into one group per configuration, named after the label and what differs
- * ("ext4-loop bs=4k"): runs of different configurations are never averaged together. */
+ * label whose runs were made with different settings (bs, run size: bs times count,
+ * direct, sync, qd, source) or on different file systems or devices is split into one
+ * group per configuration, named after the label and what differs ("ext4-loop bs=4k",
+ * "a size=1M", "a tmpfs on sdb"): such runs are never averaged together. */
 struct vb_group {
 	char *label;               /* owned copy: the label, or the label and its settings */
 	size_t origin;             /* index of the label in the dataset */
 	size_t label_len;          /* bytes of label that are the label as read */
 	bool split;                /* the label's runs differ in their settings */
 	struct vb_runcfg cfg;      /* the settings all its runs share */
+	size_t place;              /* the place all its runs were measured on (vb_sample) */
 	char *where;               /* owned: where its runs were measured, "ext4 on vda", each
 				    * place once ("; " between); NULL when no run says */
 	char *other_fs;            /* owned: the file system type its label names when that is

@@ -345,6 +345,47 @@ static void test_rate_agrees(void **state)
 	vbr_trace_free(&tr);
 }
 
+/* Groups of text's runs, their names joined by "|". */
+static void groups_of(const char *text, const char *want)
+{
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512], names[1024] = "";
+
+	vb_dataset_init(&d);
+	assert_int_equal(vb_report_read(&d, text, strlen(text), "r.csv", err, sizeof err), 0);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	for (size_t g = 0; g < a.n_groups; g++)
+		snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", g ? "|" : "",
+			 a.groups[g].label);
+	assert_string_equal(names, want);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
+/* Runs of another size or on another disk under one label are reported apart, named by
+ * what differs (finding 5). */
+static void test_apart_by_size_and_disk(void **state)
+{
+	(void)state;
+	const char *big = "count=16000|bytes=1048576000|secs=10.000000";
+	char b1[128], b2[128];
+	snprintf(b1, sizeof b1, "run=4|%s", big);
+	snprintf(b2, sizeof b2, "run=5|%s", big);
+	groups_of(csv_of("run=1", "run=2", b1, b2, "label=b", (const char *)NULL),
+		  "a size=1M|a size=1000M|b");
+	groups_of(csv_of("run=1", "run=2", "run=3|fs=tmpfs|device=sdb",
+			 "run=4|fs=tmpfs|device=sdb", (const char *)NULL),
+		  "a ext4 on vda|a tmpfs on sdb");
+	groups_of(csv_of("run=1", "run=2|device=sdb", (const char *)NULL),
+		  "a ext4 on vda|a ext4 on sdb");
+	groups_of(csv_of("run=1", "run=2|bs=4096|count=256", (const char *)NULL),
+		  "a bs=64k|a bs=4k");   /* the same size in other blocks */
+	groups_of(csv_of("run=1", "run=2|bs=4096|count=16", (const char *)NULL),
+		  "a bs=64k size=1M|a bs=4k size=64k");
+	groups_of(csv_of("run=1", "run=2|session=0011223344556677", (const char *)NULL), "a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_runs_read_twice),
 		cmocka_unit_test(test_one_escaping_rule),
 		cmocka_unit_test(test_rate_agrees),
+		cmocka_unit_test(test_apart_by_size_and_disk),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

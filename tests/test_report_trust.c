@@ -360,19 +360,24 @@ static void test_where_measured(void **state)
 	read_ok(&d, "1 bytes transferred in 1.000000 secs (1 bytes/sec)\n", "old-xfs.log");
 	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
 	vb_dataset_free(&d);
-	assert_int_equal(a.n_groups, 5);
+	/* runs of one label on two disks are two groups, never averaged */
+	assert_int_equal(a.n_groups, 6);
 	assert_string_equal(a.groups[0].where, "ext4 on vda");
 	assert_null(a.groups[0].other_fs);
 	assert_string_equal(a.groups[1].where, "ext4 on vda");
 	assert_string_equal(a.groups[1].other_fs, "xfs");
-	assert_string_equal(a.groups[2].where, "ext4 on vda; xfs on loop0");
+	assert_string_equal(a.groups[2].label, "mixed ext4 on vda");
+	assert_string_equal(a.groups[2].where, "ext4 on vda");
+	assert_string_equal(a.groups[3].label, "mixed xfs on loop0");
+	assert_string_equal(a.groups[3].where, "xfs on loop0");
 	assert_null(a.groups[2].other_fs);
-	assert_string_equal(a.groups[3].where, "btrfs on nvme0n1");
-	assert_null(a.groups[4].where);   /* a dd log does not say */
+	assert_string_equal(a.groups[4].where, "btrfs on nvme0n1");
+	assert_null(a.groups[5].where);   /* a dd log does not say */
 	char *text = printed(&a, vb_report_print_text);
 	assert_non_null(strstr(text, "\nmeasured on:\n  ext4-root: ext4 on vda\n"
 				     "  xfs: ext4 on vda (but the label names xfs: not what was "
-				     "measured)\n  mixed: ext4 on vda; xfs on loop0\n"
+				     "measured)\n  mixed ext4 on vda: ext4 on vda\n"
+				     "  mixed xfs on loop0: xfs on loop0\n"
 				     "  btrfs-nvme: btrfs on nvme0n1\n  old-xfs: not recorded\n"));
 	free(text);
 	text = printed(&a, vb_report_print_markdown);

@@ -39,20 +39,41 @@ void vb_comparison_free(struct vb_comparison *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* The bytes a run of c writes (bs times count); 0: not known. Runs of another size are
+ * another measurement: a small one may fit in a cache a large one does not. */
+static uint64_t run_size(const struct vb_runcfg *c)
+{
+	if (c->bs == 0 || c->count == 0)
+		return 0;
+	return c->count > UINT64_MAX / c->bs ? UINT64_MAX : c->bs * c->count;
+}
+
 /* Whether two runs were made the same way, as far as their inputs say. */
 static bool same_cfg(const struct vb_runcfg *x, const struct vb_runcfg *y)
 {
 	return x->bs == y->bs && x->qd == y->qd && x->direct == y->direct &&
+	       run_size(x) == run_size(y) &&
 	       strcmp(x->sync, y->sync) == 0 && strcmp(x->source, y->source) == 0;
+}
+
+/* Whether places p and q of d (SIZE_MAX: not recorded) are one file system on one device:
+ * runs of two disks are two measurements, whatever their label says. */
+static bool same_place(const struct vb_dataset *d, size_t p, size_t q)
+{
+	if (p == SIZE_MAX || q == SIZE_MAX)
+		return p == q;
+	return strcmp(d->places[p].fs, d->places[q].fs) == 0 &&
+	       strcmp(d->places[p].device, d->places[q].device) == 0;
 }
 
 /* The settings in which the groups of one label differ. */
 struct differ {
-	bool bs, direct, sync, qd, source;
+	bool bs, direct, sync, qd, source, count, place;
 };
 
 /* Appends to name the settings of cfg that differ within its label ("bs=4k qd8"). */
-static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const struct differ *df)
+static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const struct differ *df,
+			 const struct vb_place *where)
 {
 	size_t len = strlen(name);
 	char size[32];
@@ -60,7 +81,7 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 #define ADD(...) do { if (len < n) { int k_ = snprintf(name + len, n - len, __VA_ARGS__); \
 	len += k_ > 0 ? (size_t)k_ : 0; } } while (0)
 	if (c->bs == 0 && c->direct < 0 && c->sync[0] == '\0' && c->qd == 0 &&
-	    c->source[0] == '\0') {
+	    c->source[0] == '\0' && c->count == 0 && !df->place) {
 		ADD(" (settings unknown)");   /* a dd log says none of them */
 		return;
 	}
@@ -69,6 +90,12 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 	else if (df->bs) {
 		vb_size_short(size, sizeof size, c->bs);
 		ADD(" bs=%s", size);
+	}
+	if (df->count && run_size(c) == 0) {
+		ADD(" size=?");
+	} else if (df->count) {
+		vb_size_short(size, sizeof size, run_size(c));
+		ADD(" size=%s", size);
 	}
 	if (df->direct)
 		ADD(" %s", c->direct < 0 ? "direct=?" : c->direct ? "direct" : "buffered");
@@ -81,6 +108,12 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 		ADD(" qd%llu", (unsigned long long)c->qd);
 	if (df->source)
 		ADD(" %s", c->source[0] ? c->source : "source=?");
+	/* (the system's names, cut: the label keeps its place in front) */
+	if (df->place && where == NULL)
+		ADD(" on an unrecorded disk");
+	else if (df->place)
+		ADD(" %.40s on %.40s", where->fs[0] ? where->fs : "?",
+		    where->device[0] ? where->device : "?");
 #undef ADD
 }
 
@@ -160,7 +193,8 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 	for (size_t s = 0; s < d->n_samples; s++) {
 		const struct vb_sample *sm = &d->samples[s];
 		size_t g = first[sm->label];
-		while (g != SIZE_MAX && !same_cfg(&a->groups[g].cfg, &sm->cfg))
+		while (g != SIZE_MAX && !(same_cfg(&a->groups[g].cfg, &sm->cfg) &&
+					  same_place(d, a->groups[g].place, sm->place)))
 			g = next[g];
 		if (g == SIZE_MAX) {
 			if (vbr_grow((void **)&a->groups, &cap, a->n_groups + 1, sizeof *a->groups) < 0)
@@ -169,6 +203,7 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 			memset(&a->groups[g], 0, sizeof a->groups[g]);
 			a->groups[g].origin = sm->label;
 			a->groups[g].cfg = sm->cfg;
+			a->groups[g].place = sm->place;
 			next[g] = SIZE_MAX;
 			if (first[sm->label] == SIZE_MAX) {
 				first[sm->label] = g;
@@ -181,6 +216,8 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 				f->sync |= strcmp(c0->sync, c->sync) != 0;
 				f->qd |= c0->qd != c->qd;
 				f->source |= strcmp(c0->source, c->source) != 0;
+				f->count |= run_size(c0) != run_size(c);
+				f->place |= !same_place(d, a->groups[k].place, sm->place);
 				while (next[k] != SIZE_MAX)
 					k = next[k];
 				next[k] = g;
@@ -194,9 +231,10 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 		const char *label = d->labels[gr->origin];
 		gr->split = first[gr->origin] != g || next[g] != SIZE_MAX;
 		/* The label whole, however long: groups are told apart by what is printed. */
-		char settings[160] = "";
+		char settings[256] = "";
 		if (gr->split)
-			add_settings(settings, sizeof settings, &gr->cfg, &df[gr->origin]);
+			add_settings(settings, sizeof settings, &gr->cfg, &df[gr->origin],
+				     gr->place == SIZE_MAX ? NULL : &d->places[gr->place]);
 		gr->label_len = strlen(label);
 		gr->label = malloc(gr->label_len + strlen(settings) + 1);
 		if (gr->label != NULL) {

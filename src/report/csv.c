@@ -184,7 +184,7 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
 	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
 	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_FLUSH_LO, COL_FLUSH_HI, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
-	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, COL_SCHEMA, N_COLS };
+	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, COL_SCHEMA, COL_COUNT, N_COLS };
 #define N_REQUIRED VB_CSV_REQUIRED
 #define csv_required vb_csv_names
 
@@ -220,6 +220,7 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	m->col[COL_WARMUP] = csv_index(h, vb_csv_names[VB_COL_WARMUP]);
 	m->col[COL_PARTIAL] = csv_index(h, vb_csv_names[VB_COL_PARTIAL]);
 	m->col[COL_BS] = csv_index(h, vb_csv_names[VB_COL_BS]);
+	m->col[COL_COUNT] = csv_index(h, vb_csv_names[VB_COL_COUNT]);
 	m->col[COL_DIRECT] = csv_index(h, vb_csv_names[VB_COL_DIRECT]);
 	m->col[COL_SYNC] = csv_index(h, vb_csv_names[VB_COL_SYNC]);
 	m->col[COL_QD] = csv_index(h, vb_csv_names[VB_COL_QD]);
@@ -268,6 +269,15 @@ static const char *csv_opt(const struct csv_rec *r, size_t col)
 	return col == SIZE_MAX || col >= r->n ? "" : csv_field(r, col);
 }
 
+/* The optional count at col of r, or 0 when absent or not a count. */
+static uint64_t csv_count(const struct csv_rec *r, size_t col)
+{
+	const char *v = csv_opt(r, col);
+	uint64_t x;
+
+	return vbr_parse_u64(v, strlen(v), &x) ? x : 0;
+}
+
 /* How the run was made, from the optional columns; what is absent or odd stays unknown
  * (it only labels the chart, so it is no reason to refuse a file). */
 static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c)
@@ -278,6 +288,7 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 	memset(c, 0, sizeof *c);
 	if (!vbr_parse_u64(bs, strlen(bs), &c->bs))
 		c->bs = 0;
+	c->count = csv_count(r, m->col[COL_COUNT]);
 	if (m->col[COL_QD] == SIZE_MAX)
 		c->qd = 1;   /* files from before --qd: one write in flight */
 	else if (!vbr_parse_u64(qd, strlen(qd), &c->qd))
@@ -298,15 +309,6 @@ static int csv_num(const struct csv_rec *r, size_t col, const char *what, bool r
 	if (!vbr_parse_number(v, strlen(v), out))
 		*out = 0;
 	return vbr_check_measure(what, *out, rate, why, n);
-}
-
-/* The optional count at col of r, or 0 when absent or not a count. */
-static uint64_t csv_count(const struct csv_rec *r, size_t col)
-{
-	const char *v = csv_opt(r, col);
-	uint64_t x;
-
-	return vbr_parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
 /* The flush probe's row (status "flush"): a note, not a run; one vbench cannot have

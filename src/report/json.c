@@ -455,6 +455,8 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 		return;
 	if (!jas_u64(jget(cfg, "bs"), &c->bs))
 		c->bs = 0;
+	if (!jas_u64(jget(cfg, "count"), &c->count))
+		c->count = 0;
 	if (!jas_u64(jget(cfg, "qd"), &c->qd))
 		c->qd = 1;   /* documents from before --qd: one write in flight */
 	const struct jval *direct = jget(cfg, "direct");
