@@ -81,7 +81,7 @@ find_disks() {
 			s=$(cat "$p/serial" 2>/dev/null)
 			case $s in
 			vbfault) bus=fault ;;
-			vbdiscard | vbslowflush | vbdelay | vbcache | vbidle) bus=${s#vb} ;;
+			vbdiscard | vbslowflush | vbdelay | vbslowwrite | vbcache | vbidle) bus=${s#vb} ;;
 			vbq*) bus=${s#vb} ;;
 			*) bus=virtio ;;
 			esac
