@@ -214,6 +214,35 @@ static void test_notes_from_json(void **state)
 	assert_non_null(strstr(d.notes[1].text, "flushes take time"));
 	assert_non_null(strstr(d.notes[1].text, "(flush 10600 us p50, a small write 449 us)"));
 	vb_dataset_free(&d);
+	/* A verdict vbench never writes, or an interval that runs backwards, is refused,
+	 * naming the line of the flush member. */
+	static const char *const from[2] = {"\"verdict\": \"works\"", "\"diff_hi_ns\": 0"};
+	static const char *const to[2] = {"\"verdict\": \"wrks\"", "\"diff_hi_ns\": -5"};
+	static const char *const want[2] = {"column flush_verdict: \"wrks\" is none",
+					    "the flush interval runs backwards"};
+	for (int i = 0; i < 2; i++) {
+		char *at = strstr(buf, from[i]);
+		assert_non_null(at);
+		size_t head = (size_t)(at - buf), fl = strlen(from[i]), tl = strlen(to[i]);
+		char *bad = malloc(len - fl + tl + 1);
+		assert_non_null(bad);
+		memcpy(bad, buf, head);
+		memcpy(bad + head, to[i], tl);
+		strcpy(bad + head + tl, at + fl);
+		vb_dataset_init(&d);
+		assert_int_equal(vb_report_read_json(&d, bad, strlen(bad), "x.json", err, sizeof err),
+				 -1);
+		/* the line of the flush member */
+		size_t line = 1;
+		for (const char *c = bad; c < strstr(bad, "\"flush\": {"); c++)
+			line += *c == '\n';
+		char where[32];
+		snprintf(where, sizeof where, "x.json:%zu: ", line);
+		assert_true(line > 1 && strncmp(err, where, strlen(where)) == 0);
+		assert_non_null(strstr(err, want[i]));
+		vb_dataset_free(&d);
+		free(bad);
+	}
 	free(buf);
 }
 

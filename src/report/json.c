@@ -532,18 +532,35 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 	return 0;
 }
 
-/* The flush probe's verdict in the summary, as a note; 0, or -1 without memory. */
-static int jflush(struct vb_dataset *d, const struct jval *doc, const char *label)
+/* The flush probe's verdict in the summary, as a note; one vbench cannot have written
+ * is refused (vbr_check_flush). 0, or -1 with a message in err. */
+static int jflush(struct vb_dataset *d, const struct jval *doc, const char *label,
+		  const char *name, char *err, size_t errlen)
 {
+	static const char *const keys[4] = {"flush_p50_ns", "write_p50_ns", "diff_lo_ns",
+					    "diff_hi_ns"};
 	const struct jval *fl = jget(jget(doc, "summary"), "flush");
-	const char *verdict = jstr(fl, "verdict");
+	const char *verdict = jstr(fl, "verdict"), *num[4];
+	char text[4][32], why[160];
 	uint64_t p50 = 0, w50 = 0;
 
-	if (verdict == NULL)
+	if (fl == NULL)
 		return 0;
+	for (size_t i = 0; i < 4; i++) {
+		const struct jval *v = jget(fl, keys[i]);
+		/* the number's text as written; anything else is no number */
+		snprintf(text[i], sizeof text[i], "%.*s", v != NULL && v->type == J_NUM ?
+			 (int)(v->numlen < 31 ? v->numlen : 31) : 0,
+			 v != NULL && v->type == J_NUM ? v->num : "");
+		num[i] = v == NULL ? NULL : text[i];
+	}
+	if (vbr_check_flush(verdict != NULL ? verdict : "", num, why, sizeof why) < 0)
+		return vbr_fail(err, errlen, name, fl->line, "%s", why);
 	if (!jas_u64(jget(fl, "flush_p50_ns"), &p50) || !jas_u64(jget(fl, "write_p50_ns"), &w50))
 		p50 = w50 = 0;
-	return vbr_note_flush(d, label, verdict, p50, w50);
+	if (vbr_note_flush(d, label, verdict, p50, w50) < 0)
+		return vbr_fail(err, errlen, name, doc->line, "out of memory");
+	return 0;
 }
 
 /* Adds the runs of one top-level document to d. */
@@ -567,8 +584,8 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
 		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
 			  errlen);
-	if (rc == 0 && jflush(d, doc, label) < 0)
-		rc = vbr_fail(err, errlen, name, doc->line, "out of memory");
+	if (rc == 0)
+		rc = jflush(d, doc, label, name, err, errlen);
 	free(label);
 	return rc;
 }
