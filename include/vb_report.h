@@ -137,9 +137,14 @@ enum vb_verdict {
  * group per configuration, named after the label and what differs ("ext4-loop bs=4k",
  * "a size=1M", "a tmpfs on sdb"): such runs are never averaged together. */
 struct vb_group {
-	char *label;               /* owned copy: the label, or the label and its settings */
+	char *label;               /* owned: the label, or the label and its settings, as every
+				    * output shows it (vb_text_dup), unique: a name two groups
+				    * would share gets " #1", " #2", ... */
 	size_t origin;             /* index of the label in the dataset */
 	size_t label_len;          /* bytes of label that are the label as read */
+	size_t shared_len;         /* bytes of label before " #N", when it was added; else 0 */
+	size_t next_of_label;      /* the next group of the same label, or SIZE_MAX */
+	bool first_of_label;       /* no group before it is of its label */
 	bool split;                /* the label's runs differ in their settings */
 	struct vb_runcfg cfg;      /* the settings all its runs share */
 	size_t place;              /* the place all its runs were measured on (vb_sample) */

@@ -303,7 +303,7 @@ static void named(const char *text, const char *name, size_t n, const char *want
 static void test_rate_agrees(void **state)
 {
 	(void)state;
-	const char *why = "disagrees with its own bytes and secs";
+	const char *why = "disagrees with its bytes and secs";
 	char *t = csv_of("run=1", "run=2|bytes_per_sec=10000000000000000000", (const char *)NULL);
 	refused(t, strlen(t), why);
 	t = csv_of("run=1", "run=2|secs=1e300", (const char *)NULL);
@@ -386,6 +386,80 @@ static void test_apart_by_size_and_disk(void **state)
 	groups_of(csv_of("run=1", "run=2|session=0011223344556677", (const char *)NULL), "a");
 }
 
+/* Two groups never print under one name; --baseline naming both is refused (finding 6). */
+static void test_names_unique(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512];
+
+	/* label a split by bs into "a bs=64k" and "a bs=1M", and a label "a bs=64k" */
+	const char *t = csv_of("run=1", "run=2", "run=3|bs=1048576|count=1",
+			       "run=4|bs=1048576|count=1", "label=a bs=64k|run=5",
+			       "label=a bs=64k|run=6", (const char *)NULL);
+	groups_of(t, "a bs=64k #1|a bs=1M|a bs=64k #2");
+	read_ok(&d, t, 6);
+	assert_int_equal(vb_report_compare(&d, "a bs=64k", &a, err, sizeof err), -1);
+	assert_string_equal(err, "--baseline \"a bs=64k\" is ambiguous: two groups or more have "
+			    "that name; name one of \"a bs=64k #1\", \"a bs=64k #2\"");
+	assert_int_equal(vb_report_compare(&d, "a bs=64k #2", &a, err, sizeof err), 0);
+	assert_int_equal(a.baseline, 2);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+	/* labels that differ only in bytes no output shows raw; a label that is a suffix */
+	groups_of(csv_of("label=\xff\xfe" "A", "label=\\xff\\xfe" "A|run=2",
+			 "label=\\xff\\xfe" "A #1|run=3", (const char *)NULL),
+		  "\\xff\\xfeA #1 #1|\\xff\\xfeA #2|\\xff\\xfeA #1 #2");
+}
+
+/* The notes on a label's groups follow the label's own groups only (finding 9): many
+ * labels, each split, each note right. */
+static void test_notes_per_label(void **state)
+{
+	(void)state;
+	static char text[1 << 20];
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512], note[1024], row1[256], row2[256];
+	size_t len;
+
+	header(text, sizeof text);
+	len = strlen(text);
+	for (int i = 0; i < 2000; i++) {
+		char set[128];
+		snprintf(set, sizeof set, "label=l%d|run=1%s", i, i % 2 ? "|session=00000000000000ff" : "");
+		row(row1, sizeof row1, set);
+		snprintf(set, sizeof set, "label=l%d|run=2|bs=4096|count=256", i);
+		row(row2, sizeof row2, set);
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", row1, row2);
+	}
+	read_ok(&d, text, 4000);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(a.n_groups, 4000);
+	size_t split = 0, sessions = 0;
+	for (size_t g = 0; g < a.n_groups; g++) {
+		if (vb_report_split_note(&a, g, note, sizeof note)) {
+			char want[256];
+			snprintf(want, sizeof want, "reported as \"l%zu bs=64k\", \"l%zu bs=4k\"",
+				 g / 2, g / 2);
+			assert_non_null(strstr(note, want));
+			split++;
+		}
+		if (vb_report_session_note(&a, g, note, sizeof note)) {
+			char want[64];
+			snprintf(want, sizeof want, "label \"l%zu\" holds runs of 2 sessions", g / 2);
+			assert_non_null(strstr(note, want));
+			assert_int_equal(g / 2 % 2, 1);
+			sessions++;
+		}
+	}
+	assert_int_equal(split, 2000);
+	assert_int_equal(sessions, 1000);
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -395,6 +469,8 @@ int main(void)
 		cmocka_unit_test(test_one_escaping_rule),
 		cmocka_unit_test(test_rate_agrees),
 		cmocka_unit_test(test_apart_by_size_and_disk),
+		cmocka_unit_test(test_names_unique),
+		cmocka_unit_test(test_notes_per_label),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

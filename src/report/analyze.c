@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "vb_env.h"
+#include "vb_escape.h"
 #include "vb_report.h"
 #include "vb_stats.h"
 #include "vb_units.h"
@@ -173,6 +174,58 @@ static int fill_where(const struct vb_dataset *d, struct vb_group *g)
 	return g->where == NULL || (word[0] != '\0' && g->other_fs == NULL) ? -1 : 0;
 }
 
+/* Orders pointers to groups by name, then by place in the array. */
+static int by_name(const void *x, const void *y)
+{
+	const struct vb_group *g = *(const struct vb_group *const *)x;
+	const struct vb_group *h = *(const struct vb_group *const *)y;
+	int c = strcmp(g->label, h->label);
+	return c != 0 ? c : (g > h) - (g < h);
+}
+
+/* Gives every group a name no other group has: the groups that share one (a label that
+ * is another's label and settings, "a bs=64k"; two that differ only in bytes no output
+ * shows raw) each get " #1", " #2", ... in their order; repeated until no two are
+ * alike (a suffix can meet a label that has it). Sorting: n log n. 0, or -1 without
+ * memory. */
+static int unique_names(struct vb_comparison *a)
+{
+	struct vb_group **ix = malloc((a->n_groups ? a->n_groups : 1) * sizeof *ix);
+	bool again = true;
+
+	if (ix == NULL)
+		return -1;
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < a->n_groups; i++)
+			ix[i] = &a->groups[i];
+		qsort(ix, a->n_groups, sizeof *ix, by_name);
+		for (size_t i = 0; i < a->n_groups;) {
+			size_t j = i + 1;
+			while (j < a->n_groups && strcmp(ix[i]->label, ix[j]->label) == 0)
+				j++;
+			for (size_t k = i; j - i > 1 && k < j; k++) {
+				struct vb_group *g = ix[k];
+				size_t len = strlen(g->label);
+				char *name = malloc(len + 24);
+				if (name == NULL) {
+					free(ix);
+					return -1;
+				}
+				snprintf(name, len + 24, "%s #%zu", g->label, k - i + 1);
+				if (g->shared_len == 0)
+					g->shared_len = len;
+				free(g->label);
+				g->label = name;
+				again = true;
+			}
+			i = j;
+		}
+	}
+	free(ix);
+	return 0;
+}
+
 /* Splits the runs of d into groups, one per label and configuration, in first-seen
  * order; the samples are copied in input order. -1 without memory. */
 static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
@@ -230,17 +283,24 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 		struct vb_group *gr = &a->groups[g];
 		const char *label = d->labels[gr->origin];
 		gr->split = first[gr->origin] != g || next[g] != SIZE_MAX;
+		gr->first_of_label = first[gr->origin] == g;
+		gr->next_of_label = next[g];
 		/* The label whole, however long: groups are told apart by what is printed. */
 		char settings[256] = "";
 		if (gr->split)
 			add_settings(settings, sizeof settings, &gr->cfg, &df[gr->origin],
 				     gr->place == SIZE_MAX ? NULL : &d->places[gr->place]);
-		gr->label_len = strlen(label);
-		gr->label = malloc(gr->label_len + strlen(settings) + 1);
-		if (gr->label != NULL) {
-			memcpy(gr->label, label, gr->label_len);
-			strcpy(gr->label + gr->label_len, settings);
+		char *shown = vb_text_dup(label), *shown_set = vb_text_dup(settings);
+		if (shown != NULL && shown_set != NULL) {
+			gr->label_len = strlen(shown);
+			gr->label = malloc(gr->label_len + strlen(shown_set) + 1);
 		}
+		if (gr->label != NULL) {
+			memcpy(gr->label, shown, gr->label_len);
+			strcpy(gr->label + gr->label_len, shown_set);
+		}
+		free(shown);
+		free(shown_set);
 		gr->samples = malloc((gr->n ? gr->n : 1) * sizeof *gr->samples);
 		if (gr->label == NULL || gr->samples == NULL)
 			goto out;
@@ -255,7 +315,7 @@ static int fill_groups(const struct vb_dataset *d, struct vb_comparison *a)
 	for (size_t g = 0; g < a->n_groups; g++)
 		if (fill_where(d, &a->groups[g]) < 0)
 			goto out;
-	rc = 0;
+	rc = unique_names(a);
 out:
 	free(gid);
 	free(first);
@@ -342,24 +402,44 @@ static int split_label(const struct vb_comparison *a, const char *label, char *e
 	return found;
 }
 
+/* The error for --baseline naming what two groups or more were both called before they
+ * were told apart (" #1", " #2"): names them; 0 when label is no such name. */
+static int shared_name(const struct vb_comparison *a, const char *label, char *err,
+		       size_t errlen)
+{
+	size_t used = 0, len = strlen(label);
+	bool found = false;
+
+	for (size_t g = 0; g < a->n_groups; g++) {
+		const struct vb_group *gr = &a->groups[g];
+		if (gr->shared_len != len || strncmp(gr->label, label, len) != 0)
+			continue;
+		if (!found && err != NULL && errlen > 0)
+			used = (size_t)snprintf(err, errlen, "--baseline \"%s\" is ambiguous: two "
+						"groups or more have that name; name one of", label);
+		else if (err != NULL && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, ",");
+		if (err != NULL && used < errlen)
+			used += (size_t)snprintf(err + used, errlen - used, " \"%s\"", gr->label);
+		found = true;
+	}
+	return found;
+}
+
 int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, size_t n)
 {
 	const struct vb_group *gr = &a->groups[g];
 	size_t used;
 
-	if (!gr->split)
+	if (!gr->split || !gr->first_of_label)
 		return 0;
-	for (size_t k = 0; k < g; k++)
-		if (a->groups[k].origin == gr->origin)
-			return 0;
 	size_t base = gr->label_len;
 	used = (size_t)snprintf(buf, n, "note: label \"%.*s\" holds runs made with different "
 				"settings, which are never averaged together: reported as", (int)base,
 				gr->label);
-	for (size_t k = g; k < a->n_groups && used < n; k++)
-		if (a->groups[k].origin == gr->origin)
-			used += (size_t)snprintf(buf + used, n - used, "%s \"%s\"",
-						 k == g ? "" : ",", a->groups[k].label);
+	for (size_t k = g; k != SIZE_MAX && used < n; k = a->groups[k].next_of_label)
+		used += (size_t)snprintf(buf + used, n - used, "%s \"%s\"", k == g ? "" : ",",
+					 a->groups[k].label);
 	return 1;
 }
 
@@ -375,19 +455,18 @@ int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, s
 	const char *first = NULL, *last = NULL;
 	size_t runs = 0, known = 0, sessions = 0;
 
-	for (size_t k = 0; k < g; k++)
-		if (a->groups[k].origin == gr->origin)
-			return 0;
-	for (size_t k = g; k < a->n_groups; k++)
-		if (a->groups[k].origin == gr->origin)
-			runs += a->groups[k].n;
+	/* (the groups of a label are linked: each note costs its label's runs, no more) */
+	if (!gr->first_of_label)
+		return 0;
+	for (size_t k = g; k != SIZE_MAX; k = a->groups[k].next_of_label)
+		runs += a->groups[k].n;
 	/* The label's runs sorted by session, counted once each; the dates span the
 	 * earliest to the latest start (the ISO form sorts as text). */
 	const struct vb_runcfg **c = calloc(runs ? runs : 1, sizeof *c);
 	if (c == NULL)
 		return 0;
-	for (size_t k = g; k < a->n_groups; k++)
-		for (size_t s = 0; a->groups[k].origin == gr->origin && s < a->groups[k].n; s++)
+	for (size_t k = g; k != SIZE_MAX; k = a->groups[k].next_of_label)
+		for (size_t s = 0; s < a->groups[k].n; s++)
 			if (a->groups[k].samples[s].cfg.session[0] != '\0')
 				c[known++] = &a->groups[k].samples[s].cfg;
 	qsort(c, known, sizeof *c, by_session);
@@ -455,16 +534,28 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 			snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	a->baseline = baseline ? group_index(a, baseline) : 0;
-	if (a->baseline == SIZE_MAX && baseline != NULL && split_label(a, baseline, err, errlen)) {
+	/* --baseline is matched as every output shows the names */
+	char *base = baseline != NULL ? vb_text_dup(baseline) : NULL;
+	if (baseline != NULL && base == NULL) {
+		vb_comparison_free(a);
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	a->baseline = base ? group_index(a, base) : 0;
+	if (a->baseline == SIZE_MAX && (shared_name(a, base, err, errlen) ||
+					split_label(a, base, err, errlen))) {
+		free(base);
 		vb_comparison_free(a);
 		return -1;
 	}
 	if (a->baseline == SIZE_MAX) {
-		unknown_baseline(a, baseline, err, errlen);
+		unknown_baseline(a, base, err, errlen);
+		free(base);
 		vb_comparison_free(a);
 		return -1;
 	}
+	free(base);
 	if (copy_notes(d, a) < 0) {
 		vb_comparison_free(a);
 		if (err && errlen)

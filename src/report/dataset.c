@@ -297,9 +297,8 @@ int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, do
 	double hi = lo_s > 0 ? b / lo_s * (1 + 1e-9) + bps_unit : INFINITY;
 	if (bps >= lo && bps <= hi)
 		return 0;
-	snprintf(why, n, "bytes_per_sec %.0f disagrees with its own bytes and secs (%" PRIu64
-		 " bytes in %.9g s is %.0f bytes/sec, to the last digit printed): not a measured "
-		 "run", bps, bytes, secs, b / secs);
+	snprintf(why, n, "bytes_per_sec %.0f disagrees with its bytes and secs (%" PRIu64
+		 " bytes in %.9g s is %.0f bytes/sec)", bps, bytes, secs, b / secs);
 	return -1;
 }
 

@@ -254,3 +254,12 @@ head -c -30 "$csv" >"$SCRATCH/cut.csv"
 run_vb report "$SCRATCH/cut.csv"
 expect_rc 1 "report on a CSV whose last row is cut"
 expect_err 'cut\.csv:8: .*(fields|line break)' "the cut row is named by its line"
+
+# Many labels cost linear time: 200000 labels in one file (the notes once looked at every
+# later label for each: hours). A generous hang bound, not a timing measurement.
+awk 'BEGIN { print "label,run,bytes,secs,bytes_per_sec"
+	for (i = 0; i < 200000; i++) printf "l%d,1,100,1,100\n", i }' >"$SCRATCH/many.csv"
+RC=0
+timeout 120 "$VBENCH" report -f csv "$SCRATCH/many.csv" >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
+check "200000 labels are reported within the hang bound (exit $RC)" [ "$RC" = 0 ]
+check "one row each" [ "$(wc -l <"$SCRATCH/out")" = 200001 ]
