@@ -76,6 +76,10 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path);
  * (Windows, a file system without a size such as ramfs). */
 int vb_os_free_bytes(int dirfd, uint64_t *bytes);
 
+/* The largest file this process may write (RLIMIT_FSIZE, ulimit -f): 0 with *bytes, or
+ * -1 when there is no limit (Windows has none). */
+int vb_os_file_size_limit(uint64_t *bytes);
+
 /* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
  * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
 bool vb_fs_direct_may_cache(const char *fs);

@@ -25,4 +25,8 @@ uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs);
 int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avail, bool on_fs,
 		   char *buf, size_t n);
 
+/* When one run of cfg is larger than the process may make a file (limit bytes: ulimit
+ * -f), writes why, naming the count that fits, into buf and returns 1; else 0. */
+int vb_fsize_short(const struct vb_config *cfg, uint64_t limit, char *buf, size_t n);
+
 #endif

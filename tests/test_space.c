@@ -51,12 +51,29 @@ static void test_disk_smaller_than_a_run(void **state)
 			    "of one run (bs=4096 count=300); count=256 fits");
 }
 
+static void test_file_size_limit(void **state)
+{
+	struct vb_config cfg;
+	char why[512];
+	(void)state;
+	vb_config_defaults(&cfg);
+	cfg.count_blocks = 8;
+	assert_int_equal(vb_fsize_short(&cfg, 8ULL << 20, why, sizeof why), 0);
+	assert_int_equal(vb_fsize_short(&cfg, 4ULL << 20, why, sizeof why), 1);
+	assert_string_equal(why, "one run writes 8388608 bytes (bs=1048576 count=8), more than "
+			    "the 4194304 bytes this process may put in a file (ulimit -f); "
+			    "count=4 fits");
+	assert_int_equal(vb_fsize_short(&cfg, 102400, why, sizeof why), 1);
+	assert_non_null(strstr(why, "(ulimit -f); not one block of bs=1048576 fits"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_count_that_fits),
 		cmocka_unit_test(test_directory_short_of_space),
 		cmocka_unit_test(test_disk_smaller_than_a_run),
+		cmocka_unit_test(test_file_size_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

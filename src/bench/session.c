@@ -110,6 +110,13 @@ enum vb_status vb_session_lock(const struct vb_config *cfg, const struct vb_targ
 		return vb_fail(err, VB_E_SETUP, rc > 0 ? "%s is in use: %s; vbench never writes "
 			       "to a disk or file in use, even with --force" : "%s: %s; vbench "
 			       "does not write to what it cannot lock", cfg->target_path, why);
+	/* A run into a file must not end in EFBIG at the file-size limit. Not a disk: FreeBSD's
+	 * vn_rlimit_fsize (sys/kern/vfs_vnops.c) applies it to VREG only, and Linux does not
+	 * to a block device (dd to a loop device under ulimit -f 100 writes 2 MiB). */
+	uint64_t limit;
+	if ((t->kind == VB_TGT_DIR || t->kind == VB_TGT_NEWFILE || t->kind == VB_TGT_EXISTING) &&
+	    vb_os_file_size_limit(&limit) == 0 && vb_fsize_short(cfg, limit, why, sizeof why))
+		return vb_fail(err, VB_E_SETUP, "%s; nothing was written", why);
 	/* A new file in a directory: one run must fit in the file system's free space. An
 	 * existing file (--force) is emptied before each run, which gives back what its
 	 * blocks take (st_blocks: a sparse file gives back less than its size). */

@@ -15,6 +15,26 @@ uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs)
 	return bs == 0 ? 0 : usable(avail, on_fs) / bs;
 }
 
+int vb_fsize_short(const struct vb_config *cfg, uint64_t limit, char *buf, size_t n)
+{
+	uint64_t need = vb_run_bytes(cfg), fits = vb_count_that_fits(limit, cfg->bs_bytes, false);
+
+	if (need <= limit)
+		return 0;
+	int len = snprintf(buf, n, "one run writes %llu bytes (bs=%llu count=%llu), more than "
+			   "the %llu bytes this process may put in a file (ulimit -f); ",
+			   (unsigned long long)need, (unsigned long long)cfg->bs_bytes,
+			   (unsigned long long)cfg->count_blocks, (unsigned long long)limit);
+	if (len < 0 || (size_t)len >= n)
+		return 1;
+	if (fits == 0)
+		snprintf(buf + len, n - (size_t)len, "not one block of bs=%llu fits",
+			 (unsigned long long)cfg->bs_bytes);
+	else
+		snprintf(buf + len, n - (size_t)len, "count=%llu fits", (unsigned long long)fits);
+	return 1;
+}
+
 int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avail, bool on_fs,
 		   char *buf, size_t n)
 {

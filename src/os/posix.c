@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/types.h>
+#include <sys/resource.h>   /* getrlimit */
 #include <sys/utsname.h>
 #include <pthread.h>
 #include <time.h>
@@ -398,6 +399,16 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 	    sv.f_bfree - sv.f_bavail > kept)
 		blocks = sv.f_bfree - kept;
 	*bytes = blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX : blocks * sv.f_frsize;
+	return 0;
+}
+
+int vb_os_file_size_limit(uint64_t *bytes)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return -1;
+	*bytes = (uint64_t)rl.rlim_cur;
 	return 0;
 }
 

@@ -1756,6 +1756,12 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 	return -1;
 }
 
+int vb_os_file_size_limit(uint64_t *bytes)
+{
+	(void)bytes;
+	return -1;
+}
+
 #else
 typedef int vb_os_windows_unused;
 #endif

@@ -178,6 +178,39 @@ for who in run_vb run_nobody; do
 done
 umount "$d/t"
 
+# --- a file-size limit (ulimit -f): known before writing, so refused then -----------------
+mkdir "$d/lim"
+chmod 777 "$d/lim"
+for who in root nobody; do
+	[ $who = nobody ] && [ $have_nobody = 0 ] && continue
+	# lim_vb BYTES ARGS...: vbench as $who under a file-size limit of BYTES (ulimit -f
+	# counts in units that differ between shells; prlimit in bytes)
+	lim_vb() {
+		_l=$1
+		shift
+		if [ $who = root ]; then
+			prlimit --fsize="$_l" -- "$VBENCH" "$@"
+		else
+			runuser -u nobody -- prlimit --fsize="$_l" -- "$NB_VBENCH" "$@"
+		fi >"$SCRATCH/out" 2>"$SCRATCH/err"
+		RC=$?
+		OUT=$(cat "$SCRATCH/out")
+		ERR=$(cat "$SCRATCH/err")
+	}
+	lim_vb 4194304 --no-progress bs=1M count=8 runs=2 "$d/lim"
+	expect_rc 2 "$who, a file-size limit of 4 MiB: runs of 8 MiB are refused at setup"
+	expect_err "one run writes 8388608 bytes \(bs=1048576 count=8\), more than the 4194304 bytes this process may put in a file \(ulimit -f\); count=4 fits; nothing was written" \
+		"$who: the message names the limit and the count that fits"
+	check "$who: no run was started" sh -c '! grep -q "records out" "$1"' _ "$SCRATCH/out"
+	lim_vb 4194304 --no-progress bs=1M count=4 runs=2 "$d/lim"
+	expect_rc 0 "$who: the count named runs under the same limit"
+	: >"$d/lim/f" && chown nobody "$d/lim/f"
+	lim_vb 4194304 --no-progress --force bs=1M count=5 runs=1 "$d/lim/f"
+	expect_rc 2 "$who: an existing file (--force) beyond the limit is refused as well"
+	expect_err "count=5\\), more than the 4194304 bytes .*count=4 fits" "$who: for the limit"
+	rm -f "$d/lim/f"
+done
+
 # --- nobody where root and users differ ---------------------------------------------------
 if [ $have_nobody = 1 ]; then
 	# a directory nobody may not write in: refused at setup, nothing left
