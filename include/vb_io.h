@@ -93,6 +93,9 @@ struct vb_io_ops {
 	bool (*is_sink)(void *ctx, const struct vb_fileinfo *fi);
 	/* The monotonic clock, in nanoseconds. */
 	uint64_t (*now_ns)(void *ctx);
+	/* What a run's interval samples grow with, as realloc(3); NULL: realloc (tests
+	 * hand in one that fails). */
+	void *(*grow)(void *ctx, void *p, size_t n);
 	void *ctx;
 };
 

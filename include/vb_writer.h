@@ -76,8 +76,6 @@ struct vb_write_plan {
 	struct vb_hist *latency;      /* where the run's histogram goes (NULL: a local one) */
 	vb_tick_fn tick;              /* NULL: no callback */
 	void *tick_arg;
-	void *(*realloc_fn)(void *p, size_t n);   /* the interval samples' allocator, as
-						   * realloc (NULL: realloc); tests fail it */
 };
 
 /* Performs one run through ops and fills out; returns 0 when every byte was written and

@@ -302,7 +302,7 @@ static inline struct vb_io_ops fake_ops(struct fake *f)
 {
 	struct vb_io_ops o = {fk_open_dir, fk_openat, fk_statat, fk_fstat, fk_unlinkat,
 			      fk_pwrite, fk_sync, fk_truncate, fk_dup, fk_close, fk_disk,
-			      fk_logical_block, fk_in_use, fk_is_sink, fk_now, f};
+			      fk_logical_block, fk_in_use, fk_is_sink, fk_now, NULL, f};
 	return o;
 }
 

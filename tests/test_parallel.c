@@ -253,8 +253,9 @@ static void test_data_wait_of_several_writers(void **state)
 	vb_source_free(&src);
 }
 
-static void *no_memory(void *p, size_t n)
+static void *no_memory(void *ctx, void *p, size_t n)
 {
+	(void)ctx;
 	(void)p;
 	(void)n;
 	return NULL;
@@ -270,7 +271,7 @@ static void test_interval_without_memory_fails_the_run(void **state)
 	assert_int_equal(vb_source_init(&src, VB_SRC_ZERO, BS, 4096, 4, 400 * BS, 0, true), 0);
 	struct vb_write_plan p = plan(&src, 400, 4);
 	p.interval_secs = 0.001;
-	p.realloc_fn = no_memory;
+	o.grow = no_memory;
 	assert_int_equal(vb_write_run(&o, &p, &r), -1);
 	assert_int_equal(r.stop, VB_STOP_ERROR);
 	assert_int_equal(r.err, ENOMEM);

@@ -688,8 +688,9 @@ static void test_no_empty_last_interval(void **state)
 /* An allocator that fails from its fail_from-th call (counting from 1) on. */
 static int alloc_calls, fail_from;
 
-static void *failing_realloc(void *p, size_t n)
+static void *failing_realloc(void *ctx, void *p, size_t n)
 {
+	(void)ctx;
 	return ++alloc_calls >= fail_from ? NULL : realloc(p, n);
 }
 
@@ -704,7 +705,7 @@ static void test_interval_without_memory_fails_the_run(void **state)
 	(void)state;
 	f.write_ns = MS;
 	p.interval_secs = 0.01;   /* samples after blocks 10 and 20, the last after 25 */
-	p.realloc_fn = failing_realloc;
+	o.grow = failing_realloc;
 	for (fail_from = 1; fail_from <= 3; fail_from++) {
 		alloc_calls = 0;
 		assert_int_equal(vb_write_run(&o, &p, &r), -1);

@@ -101,12 +101,12 @@ static inline int write_block(const struct vb_io_ops *ops, const struct vb_write
 
 /* Appends an interval sample; -1 with the run failed (ENOMEM) when there is no memory
  * for it. */
-static int add_interval(const struct vb_write_plan *p, struct vb_run *out, uint64_t run_start,
+static int add_interval(const struct vb_io_ops *ops, struct vb_run *out, uint64_t run_start,
 			uint64_t from, uint64_t to, uint64_t bytes)
 {
 	size_t n = (size_t)(out->n_intervals + 1) * sizeof *out->intervals;
-	struct vb_interval *iv = p->realloc_fn != NULL ? p->realloc_fn(out->intervals, n)
-						       : realloc(out->intervals, n);
+	struct vb_interval *iv = ops->grow != NULL ? ops->grow(ops->ctx, out->intervals, n)
+						   : realloc(out->intervals, n);
 	if (iv == NULL) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_WRITE, ENOMEM, out->bytes);
 		return -1;
@@ -314,7 +314,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 		out->full_blocks++;
 		if (iv_ns > 0 && now - iv_from >= iv_ns) {
-			if (add_interval(p, out, start, iv_from, now, out->bytes - iv_bytes) != 0)
+			if (add_interval(ops, out, start, iv_from, now, out->bytes - iv_bytes) != 0)
 				return -1;
 			iv_from = now;
 			iv_bytes = out->bytes;
@@ -328,7 +328,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 	/* The last sample ends with the last write: a progress tick after it is no time of
 	 * the run's writes (it made a sample of 0 bytes). */
 	if (iv_ns > 0 && done_at > iv_from)
-		return add_interval(p, out, start, iv_from, done_at, out->bytes - iv_bytes);
+		return add_interval(ops, out, start, iv_from, done_at, out->bytes - iv_bytes);
 	return 0;
 }
 
@@ -533,7 +533,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 					vb_os_thread_wake(w[i].self);
 		}
 		if (iv_ns > 0 && now - iv_from >= iv_ns && rc == 0) {
-			rc = add_interval(p, out, start, iv_from, now, bytes - iv_bytes);
+			rc = add_interval(ops, out, start, iv_from, now, bytes - iv_bytes);
 			if (rc != 0)
 				atomic_store(&q.failed, 1);   /* the writers take no more blocks */
 			iv_from = now;
@@ -556,7 +556,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	if (iv_ns > 0 && rc == 0) {
 		uint64_t now = ops->now_ns(ops->ctx);
 		if (now > iv_from && out->bytes > iv_bytes)
-			rc = add_interval(p, out, start, iv_from, now, out->bytes - iv_bytes);
+			rc = add_interval(ops, out, start, iv_from, now, out->bytes - iv_bytes);
 	}
 	if (q.have_first) {
 		out->stop = q.first.stop;

@@ -415,7 +415,7 @@ int vb_os_file_size_limit(uint64_t *bytes)
 const struct vb_io_ops vb_os_io = {
 	px_open_dir, px_openat, px_statat, px_fstat, px_unlinkat, px_pwrite, px_sync,
 	px_truncate, px_dup, px_close, px_disk, px_logical_block, px_in_use, px_is_sink,
-	px_now, NULL,
+	px_now, NULL /* grow: realloc */, NULL,
 };
 
 /* ---- signals ----------------------------------------------------------------------- */

@@ -1097,7 +1097,8 @@ static uint64_t w_now(void *ctx)
 
 const struct vb_io_ops vb_os_io = {
 	w_open_dir, w_openat, w_statat, w_fstat, w_unlinkat, w_pwrite, w_sync, w_truncate,
-	w_dup, w_close, w_disk, w_logical_block, w_in_use, w_is_sink, w_now, NULL,
+	w_dup, w_close, w_disk, w_logical_block, w_in_use, w_is_sink, w_now,
+	NULL /* grow: realloc */, NULL,
 };
 
 /* ---- detection ------------------------------------------------------------------------ */
