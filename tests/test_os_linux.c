@@ -671,6 +671,12 @@ static void test_reserve_usable(void **state)
 		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw,resgid=100\n", true},
 		{"rs-group0", STATUS("1000", "0", "0", NO_CAPS), IDENTITY,
 		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
+		/* a child user namespace mapping every id: the ids are the kernel's, its
+		 * capabilities are not (capable() asks the initial namespace) */
+		{"rs-childns-cap", STATUS("0", "0", "", ALL_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw,resuid=65534\n", false},
+		{"rs-childns-root", STATUS("0", "0", "", ALL_CAPS), IDENTITY,
+		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", true},
 		/* in a user namespace neither the ids nor the capability are the kernel's */
 		{"rs-userns", STATUS("0", "0", "", ALL_CAPS), "0 1000 1\n",
 		 "45 27 7:0 / /m rw - ext4 /dev/loop0 rw\n", false},
@@ -703,6 +709,10 @@ static void test_reserve_usable(void **state)
 		if (cases[i].uid_map != NULL) {
 			assert_int_equal(put(sub, "proc/self/uid_map", cases[i].uid_map), 0);
 			assert_int_equal(put(sub, "proc/self/gid_map", IDENTITY), 0);
+			/* the initial user namespace's number, or a child's */
+			assert_int_equal(link_to(sub, "proc/self/ns/user",
+						 strncmp(cases[i].name, "rs-childns", 10) == 0 ?
+						 "user:[4026532561]" : "user:[4026531837]"), 0);
 		}
 		assert_int_equal(link_to(sub, "sys/dev/block/7:0",
 					 "../../devices/virtual/block/loop0"), 0);

@@ -380,6 +380,7 @@ struct creds {
 	size_t n_groups;
 	bool sys_resource;      /* CAP_SYS_RESOURCE (24) in the effective set */
 	bool init_ns;           /* the uids and gids are the initial namespace's own */
+	bool init_userns;       /* in the initial user namespace, where alone caps count */
 };
 
 /* The n-th (from 0) decimal number after the name of a status line ("Uid:"). */
@@ -415,6 +416,25 @@ static bool identity_map(const char *root, const char *name)
 	text[len] = '\0';
 	return sscanf(text, " %llu %llu %llu %c", &a, &b, &c, &extra) == 3 && a == 0 && b == 0 &&
 	       c == 4294967295ULL;
+}
+
+/* Whether this process is in the initial user namespace: ext4_has_free_clusters asks
+ * capable(CAP_SYS_RESOURCE), which is that namespace's capability, and a child namespace
+ * holds every capability of its own even with every id mapped (an identity uid_map does
+ * not tell). Its /proc/self/ns/user reads "user:[4026531837]": PROC_USER_INIT_INO,
+ * 0xEFFFFFFD in include/linux/proc_ns.h, a fixed number below every one proc_alloc_inum
+ * gives later namespaces. No link: a kernel without user namespaces. */
+static bool initial_userns(const char *root)
+{
+	char path[PATH_MAX], link[64];
+	ssize_t n;
+
+	if (join(path, sizeof path, root, "/proc/self/ns/user") != 0)
+		return false;
+	if ((n = readlink(path, link, sizeof link - 1)) < 0)
+		return errno == ENOENT;
+	link[n] = '\0';
+	return strcmp(link, "user:[4026531837]") == 0;
 }
 
 /* Reads c from root's /proc/self/status; -1 when a field is missing. */
@@ -455,6 +475,7 @@ static int read_creds(const char *root, struct creds *c)
 	fclose(f);
 	c->init_ns = identity_map(root, "/proc/self/uid_map") &&
 		     identity_map(root, "/proc/self/gid_map");
+	c->init_userns = c->init_ns && initial_userns(root);
 	return found == 15 ? 0 : -1;
 }
 
@@ -476,7 +497,7 @@ static int mount_id(const char *opts, const char *name, uint64_t dflt, uint64_t 
 
 /* The rule of ext2's ext2_has_free_blocks (fs/ext2/balloc.c) and ext4's
  * ext4_has_free_clusters (fs/ext4/balloc.c): the reserved blocks go to a process with
- * CAP_SYS_RESOURCE, whose fsuid is resuid, or that is in group resgid unless that is
+ * CAP_SYS_RESOURCE in the initial user namespace, whose fsuid is resuid, or that is in group resgid unless that is
  * group 0. Both print resuid= and resgid= among the options whenever either differs
  * from 0 in the mount or the superblock (ext2_show_options, _ext4_show_options), so
  * their absence means 0. Any other file system: no (f_bavail is what is free). */
@@ -489,7 +510,7 @@ static bool reserve_rule(const char *fs, const char *opts, const struct creds *c
 	if (!c->init_ns || mount_id(opts, "resuid", 0, &resuid) != 0 ||
 	    mount_id(opts, "resgid", 0, &resgid) != 0)
 		return false;
-	if (c->sys_resource || c->fsuid == resuid)
+	if ((c->sys_resource && c->init_userns) || c->fsuid == resuid)
 		return true;
 	if (resgid == 0)
 		return false;

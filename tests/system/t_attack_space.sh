@@ -150,6 +150,36 @@ if [ $have_nobody = 1 ]; then
 fi
 umount "$d/m"
 
+# --- a child user namespace with every id mapped: all capabilities, none the kernel's -----
+# ext4 asks capable(CAP_SYS_RESOURCE), the initial namespace's; inside a namespace that
+# maps every id 1:1 (maps written from outside, by root) root holds it only there. With
+# resuid=65534 the run that needs the reserve is refused, not ended by ENOSPC.
+mount -o resuid=65534 "$E" "$d/m"
+if has_sys_resource; then
+	skip "root has CAP_SYS_RESOURCE here: the reserve is its own in any namespace"
+elif ! unshare -U true 2>/dev/null; then
+	skip "no user namespaces here"
+else
+	rm -f "$d/go"
+	unshare -U sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done; shift; exec "$@"' _ "$d/go" \
+		"$VBENCH" --no-progress bs=1M count=$count runs=1 "$d/m" >"$SCRATCH/out" 2>"$SCRATCH/err" &
+	ns_pid=$!
+	# (until it is in its namespace: at most 10 s)
+	_n=0
+	while [ "$(readlink /proc/$ns_pid/ns/user)" = "$(readlink /proc/self/ns/user)" ] && [ $_n -lt 100 ]; do
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+	echo "0 0 4294967295" >/proc/$ns_pid/uid_map && echo "0 0 4294967295" >/proc/$ns_pid/gid_map
+	touch "$d/go"
+	wait $ns_pid
+	RC=$? OUT=$(cat "$SCRATCH/out") ERR=$(cat "$SCRATCH/err")
+	expect_rc 2 "root in an identity-mapped user namespace: its CAP_SYS_RESOURCE does not open the reserve"
+	expect_err "only $bavail bytes are free under $d/m, .*count=[0-9]+ fits; nothing was written" \
+		"the message gives f_bavail"
+fi
+umount "$d/m"
+
 # --- an existing file (--force): emptied before each run, so what it holds is free --------
 # A 16 MiB tmpfs with 12.5 MiB taken: an empty file gets 3.5 MiB, not a run of 8 MiB; a
 # file holding 8 MiB already gives them back and the run is made.
