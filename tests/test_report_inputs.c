@@ -460,6 +460,28 @@ static void test_notes_per_label(void **state)
 	vb_dataset_free(&d);
 }
 
+/* An input is read up to a limit; one byte more is refused (finding 8). */
+static void test_input_bounded(void **state)
+{
+	(void)state;
+	char *buf;
+	size_t len;
+
+	for (size_t size = 65535; size <= 200001; size += 67233) {
+		FILE *f = tmpfile();
+		assert_non_null(f);
+		for (size_t i = 0; i < size; i++)
+			putc('x', f);
+		rewind(f);
+		assert_int_equal(vbr_slurp(f, size, &buf, &len), 0);
+		assert_int_equal(len, size);
+		free(buf);
+		rewind(f);
+		assert_int_equal(vbr_slurp(f, size - 1, &buf, &len), -2);
+		fclose(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_apart_by_size_and_disk),
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_notes_per_label),
+		cmocka_unit_test(test_input_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

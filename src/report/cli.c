@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,14 +181,16 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 	return 0;
 }
 
-/* Reads all of in into a new buffer; 0, or -1 with errno set. */
-static int slurp(FILE *in, char **out, size_t *len)
+int vbr_slurp(FILE *in, size_t limit, char **out, size_t *len)
 {
 	size_t cap = 0, n = 0;
 	char *buf = NULL;
 	for (;;) {
-		if (cap - n < 65536) {
+		if (cap - n < 65536 && cap <= limit) {
+			/* room for one byte past the limit, which tells a file over it */
 			size_t ncap = cap ? cap * 2 : 65536;
+			if (ncap > limit + 1 || ncap < cap)
+				ncap = limit + 1;
 			char *b = ncap > cap ? realloc(buf, ncap) : NULL;
 			if (b == NULL) {
 				free(buf);
@@ -204,6 +207,10 @@ static int slurp(FILE *in, char **out, size_t *len)
 			free(buf);
 			errno = e ? e : EIO;
 			return -1;
+		}
+		if (n > limit) {
+			free(buf);
+			return -2;
 		}
 		if (got == 0)
 			break;
@@ -256,10 +263,17 @@ static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inp
 	char *buf;
 	size_t len;
 	errno = 0;
-	int rc = slurp(in, &buf, &len);
+	int rc = vbr_slurp(in, VBR_INPUT_MAX, &buf, &len);
 	int e = errno;
 	if (!is_stdin)
 		fclose(in);
+	if (rc == -2) {
+		snprintf(msg, sizeof msg, "%s: larger than %s, the most vbench report reads from "
+			 "one input (an endless stream, such as /dev/zero?)", path,
+			 VBR_INPUT_MAX_TEXT);
+		say(err, msg);
+		return -1;
+	}
 	if (rc < 0) {
 		snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(e));
 		say(err, msg);
@@ -354,8 +368,14 @@ static int remove_temp(int dirfd, const char *dir, const char *tmp, char *left, 
 	return -2;
 }
 
-/* The chart in a temporary file beside ra->svg, renamed over it: 0, -1 when it was not
- * written (said on err), -2 when moreover its temporary file is left behind (named). */
+/* The signal that asked to stop while a chart was written (vb_os_signals_install: the
+ * handlers only set it). Static: the handlers keep its address. */
+static struct vb_sigflags svg_signals;
+
+/* The chart in a temporary file beside ra->svg, made durable (fsync) and renamed over it:
+ * 0, -1 when it was not written (said on err), -2 when moreover its temporary file is
+ * left behind (named). A signal that asks to stop while the temporary file exists is
+ * caught: the file is removed, then the process ends as that signal would end it. */
 static int write_svg(const struct report_args *ra, const struct chart *chart,
 		     const struct input *in, size_t n_in, FILE *err)
 {
@@ -369,6 +389,7 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 	} else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0) {
 		snprintf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
 	} else if (may_write(dirfd, base, ra, in, n_in, why, sizeof why) == 0) {
+		vb_os_signals_install(&svg_signals);
 		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
 		if (fd < 0 || (f = vb_os_stream(fd, "wb")) == NULL) {
 			snprintf(why, sizeof why, "cannot create a file beside it: %s",
@@ -380,11 +401,21 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 		} else {
 			int prc = draw(f, chart, ra);
 			int e = errno;
+			/* durable before it replaces the old chart: a crash leaves one or the
+			 * other, never an empty file under the name */
+			if (prc == 0 && (fflush(f) != 0 ||
+					 vb_os_io.sync(NULL, fd, VB_CALL_FSYNC) != 0)) {
+				e = errno;
+				prc = -1;
+			}
 			if (fclose(f) != 0 && prc == 0) {
 				e = errno;
 				prc = -1;
 			}
-			if (prc == -3)
+			if (atomic_load(&svg_signals.stop) != 0)
+				snprintf(why, sizeof why, "stopped by signal %d before it was put in "
+					 "place", atomic_load(&svg_signals.stop));
+			else if (prc == -3)
 				snprintf(why, sizeof why, "the samples' times or rates are too small "
 					 "or too large to put on an axis");
 			else if (prc < 0)
@@ -405,6 +436,8 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 	}
 	if (rc == -2)
 		say(err, left);
+	if (atomic_load(&svg_signals.stop) > 0)
+		vb_os_die(atomic_load(&svg_signals.stop));
 	return rc;
 }
 

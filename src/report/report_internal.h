@@ -13,6 +13,15 @@
 
 #include "vb_status.h"   /* VB_PRINTF */
 
+/* cli.c: the most bytes read from one input (a file of 10^6 runs is about 270 MB), so
+ * that /dev/zero or an endless pipe is refused instead of filling the memory. */
+#define VBR_INPUT_MAX ((size_t)1 << 30)
+#define VBR_INPUT_MAX_TEXT "1 GiB"
+
+/* Reads all of in (at most limit bytes) into a new buffer: 0, -1 with errno set, or -2
+ * when in holds more than limit bytes. */
+int vbr_slurp(FILE *in, size_t limit, char **out, size_t *len);
+
 /* util.c: small helpers. */
 
 /* Writes "name:line: message" ("name: message" if line is 0) into err (may be NULL); -1. */

@@ -263,3 +263,35 @@ RC=0
 timeout 120 "$VBENCH" report -f csv "$SCRATCH/many.csv" >"$SCRATCH/out" 2>"$SCRATCH/err" || RC=$?
 check "200000 labels are reported within the hang bound (exit $RC)" [ "$RC" = 0 ]
 check "one row each" [ "$(wc -l <"$SCRATCH/out")" = 200001 ]
+
+# Killed while it writes --svg, report leaves no temporary file, and ends as the signal
+# would end it (attack report after issue 32, finding 7).
+kt=$(new_dir)
+head -100001 "$SCRATCH/many.csv" >"$SCRATCH/m100k.csv"
+for sn in TERM:15 INT:2 HUP:1; do
+	sig=${sn%:*} num=${sn#*:}
+	rm -f "$kt"/* "$kt"/.vbench-svg-*
+	# (a shell starts a background job with SIGINT ignored, which vbench keeps: the
+	# default is given back first)
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$VBENCH" report --svg "$kt/o.svg" "$SCRATCH/m100k.csv" \
+		>/dev/null 2>"$SCRATCH/err" &
+	pid=$!
+	i=0
+	while [ $i -lt 1000 ] && ! ls -a "$kt" | grep -q '^\.vbench-svg-'; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	if ls -a "$kt" | grep -q '^\.vbench-svg-'; then
+		kill -$sig $pid
+		wait $pid
+		RC=$?
+		check "SIG$sig while the chart is written: ended by it (exit $RC)" \
+			[ "$RC" = $((128 + num)) ]
+		check "SIG$sig: no temporary file and no chart left" [ -z "$(ls -A "$kt")" ]
+	else
+		wait $pid
+		skip "the chart was written before its temporary file was seen: SIG$sig"
+	fi
+done
