@@ -55,8 +55,6 @@ struct vb_runlog {
 	struct vb_hist latency;       /* writes of the completed measured runs */
 	bool out_of_memory;           /* a run could not be recorded (never cleared) */
 	struct vb_flush_result flush; /* the flush probe, after the runs (zero: none) */
-	void *(*realloc_fn)(void *p, size_t n);   /* what the runs are kept with, as
-						   * realloc (NULL: realloc); tests fail it */
 };
 
 /* Makes s empty. */
@@ -64,8 +62,9 @@ void vb_runlog_init(struct vb_runlog *s);
 
 /* Appends a copy of r (taking over its interval list) and merges its histogram when it
  * is a completed measured run; false, with out_of_memory set, when there is no memory
- * for it. */
-bool vb_runlog_add(struct vb_runlog *s, struct vb_run *r, const struct vb_hist *latency);
+ * for it. The runs are kept with grow, as realloc(3) (NULL: realloc). */
+bool vb_runlog_add(struct vb_runlog *s, void *(*grow)(void *p, size_t n), struct vb_run *r,
+		   const struct vb_hist *latency);
 
 /* Frees the session's runs. */
 void vb_runlog_free(struct vb_runlog *s);

@@ -39,6 +39,9 @@ struct vb_supervise_io {
 	void (*on_run)(void *arg, const struct vb_run *r); /* shows a run as it arrives */
 	void *arg;
 	int csv_fd, trace_fd;   /* output files the worker closes (ignored unless above 2) */
+	/* What the runs received are kept with, as realloc(3); NULL: realloc (tests hand
+	 * in one that fails). */
+	void *(*grow)(void *p, size_t n);
 };
 
 /* How the session ended. */

@@ -483,7 +483,7 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 static int run(struct app *a)
 {
 	struct vb_supervise_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON,
-				     on_run, a, a->csv.fd, a->trace.fd};
+				     on_run, a, a->csv.fd, a->trace.fd, NULL};
 	struct vb_supervise_result res;
 
 	if (formats[a->cfg.format].header != NULL)

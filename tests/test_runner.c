@@ -28,7 +28,7 @@ static bool on_run(void *arg, const struct vb_run *r, const struct vb_hist *late
 	seen[n_seen++] = r->warmup ? 'w' : (r->stop == VB_STOP_DONE ? 'r' : 'x');
 	copy.intervals = NULL;
 	copy.n_intervals = 0;
-	return vb_runlog_add(&session, &copy, latency);
+	return vb_runlog_add(&session, NULL, &copy, latency);
 }
 
 static int setup(void **state)

@@ -20,6 +20,7 @@ static struct vb_config cfg;
 static struct vb_target tgt;
 static struct vb_shared *sh;
 static struct vb_runlog session;
+static void *(*grow)(void *p, size_t n);   /* what supervise() hands in */
 static int shown;
 
 static void on_run(void *arg, const struct vb_run *r)
@@ -55,6 +56,7 @@ static int setup(void **state)
 	 * this alarm instead (a stop signal: the test then fails on what it finds). */
 	alarm(120);
 	vb_runlog_init(&session);
+	grow = NULL;
 	shown = 0;
 	return 0;
 }
@@ -69,7 +71,7 @@ static int teardown(void **state)
 
 static enum vb_status supervise(FILE *status, struct vb_supervise_result *res)
 {
-	struct vb_supervise_io io = {&ops, vb_out_live(status), false, on_run, NULL, -1, -1};
+	struct vb_supervise_io io = {&ops, vb_out_live(status), false, on_run, NULL, -1, -1, grow};
 	struct vb_err err;
 	return vb_supervise(&cfg, &tgt, sh, &io, &session, res, &err);
 }
@@ -119,7 +121,7 @@ static void test_a_run_that_cannot_be_kept_fails_the_session(void **state)
 		alloc_calls = 0;
 		vb_runlog_free(&session);
 		vb_runlog_init(&session);
-		session.realloc_fn = failing_realloc;
+		grow = failing_realloc;
 		assert_int_equal(supervise(stderr, &res), VB_E_IO);
 		assert_true(res.failed);
 		assert_true(session.out_of_memory);

@@ -327,13 +327,13 @@ void vb_runlog_init(struct vb_runlog *s)
 	vb_hist_init(&s->latency);
 }
 
-bool vb_runlog_add(struct vb_runlog *s, struct vb_run *r, const struct vb_hist *latency)
+bool vb_runlog_add(struct vb_runlog *s, void *(*grow)(void *p, size_t n), struct vb_run *r,
+		   const struct vb_hist *latency)
 {
 	if (s->n_runs == s->cap_runs) {
 		uint64_t cap = s->cap_runs ? 2 * s->cap_runs : 8;
 		size_t bytes = (size_t)cap * sizeof *s->runs;
-		struct vb_run *n = s->realloc_fn != NULL ? s->realloc_fn(s->runs, bytes)
-							 : realloc(s->runs, bytes);
+		struct vb_run *n = grow != NULL ? grow(s->runs, bytes) : realloc(s->runs, bytes);
 		if (n == NULL) {
 			s->out_of_memory = true;
 			return false;

@@ -138,7 +138,7 @@ static void record(struct sup *p, const unsigned char *m, size_t len)
 	if (r.n_intervals != ivn / sizeof *r.intervals)
 		r.n_intervals = 0;
 	if (r.n_intervals > 0) {
-		r.intervals = p->s->realloc_fn != NULL ? p->s->realloc_fn(NULL, ivn) : malloc(ivn);
+		r.intervals = p->io->grow != NULL ? p->io->grow(NULL, ivn) : malloc(ivn);
 		if (r.intervals == NULL) {
 			p->s->out_of_memory = true;
 			p->res->failed = true;
@@ -146,7 +146,7 @@ static void record(struct sup *p, const unsigned char *m, size_t len)
 		}
 		memcpy(r.intervals, m + sizeof r + sizeof h, ivn);
 	}
-	if (vb_runlog_add(p->s, &r, &h) && p->io->on_run != NULL)
+	if (vb_runlog_add(p->s, p->io->grow, &r, &h) && p->io->on_run != NULL)
 		p->io->on_run(p->io->arg, &p->s->runs[p->s->n_runs - 1]);
 	if (p->s->out_of_memory)
 		p->res->failed = true;
