@@ -83,6 +83,7 @@ struct vb_dataset {
 	size_t runs_index_cap; /* a power of two, or 0 */
 	size_t n_keyed;        /* runs in it */
 	size_t skipped_dup;    /* runs read a second time (same session and run) left out */
+	size_t skipped_ddlike; /* lines of text logs in dd's words, not in its form */
 };
 
 /* Makes d the empty dataset. */

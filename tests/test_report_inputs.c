@@ -482,6 +482,30 @@ static void test_input_bounded(void **state)
 	}
 }
 
+/* No dd line is dropped unseen: a BOM before the first, the old GNU wording, and lines
+ * in dd's words but not in its form counted (finding 10). */
+static void test_dd_lines_kept(void **state)
+{
+	(void)state;
+	struct vb_dataset d;
+
+	read_ok(&d, "\xef\xbb\xbf" "1048576000 bytes transferred in 2.500000 secs (419430400 "
+		"bytes/sec)\r\n1048576000 bytes transferred in 2.000000 secs (524288000 "
+		"bytes/sec)\r\n", 2);
+	assert_true(d.samples[0].bytes_per_sec == 419430400);
+	vb_dataset_free(&d);
+	read_ok(&d, "1048576000 bytes (1.0 GB) copied, 2.5 s, 419 MB/s\n"
+		"1048576000 bytes (1.0 GB) copied, 2.0 seconds, 524 MB/s\n", 2);
+	assert_int_equal(d.skipped_ddlike, 0);
+	vb_dataset_free(&d);
+	read_ok(&d, "1048576000 bytes transferred in 2.500000 secs (419430400 bytes/sec)\n"
+		"1048576000 bytes transferred in 2.5 minutes (419430400 bytes/sec)\n"
+		"1048576000 bytes (1.0 GB) copied, 2 s, 524 MB/s, and more\n"
+		"nothing to see here\n", 1);
+	assert_int_equal(d.skipped_ddlike, 2);
+	vb_dataset_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_notes_per_label),
 		cmocka_unit_test(test_input_bounded),
+		cmocka_unit_test(test_dd_lines_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

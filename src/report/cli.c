@@ -519,6 +519,12 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 			 d.skipped_zero, d.skipped_zero == 1 ? "" : "s");
 		say(err, msg);
 	}
+	if (d.skipped_ddlike > 0) {
+		snprintf(msg, sizeof msg, "note: left out %zu line%s of the logs that read like "
+			 "dd's summary but are not in its form", d.skipped_ddlike,
+			 d.skipped_ddlike == 1 ? "" : "s");
+		say(err, msg);
+	}
 	if (d.skipped_dup > 0) {
 		snprintf(msg, sizeof msg, "note: left out %zu run%s read a second time (the same "
 			 "session and run number: a copy of a file?); each run counts once",

@@ -200,7 +200,7 @@ static const struct vb_sample *runs_find(const struct vb_dataset *d, const struc
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
 {
 	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero,
-			     d->n_notes, d->n_places, d->skipped_dup};
+			     d->n_notes, d->n_places, d->skipped_dup, d->skipped_ddlike};
 	return m;
 }
 
@@ -215,6 +215,7 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
 	d->skipped_dup = m.skipped_dup;
+	d->skipped_ddlike = m.skipped_ddlike;
 	if (d->runs_index_cap != 0)
 		runs_rebuild(d, d->runs_index_cap / 2);   /* the dropped runs leave it too */
 	vbr_notes_drop(d, m.n_notes);

@@ -137,7 +137,8 @@ static int dd_gnu(const char *s, size_t n, struct vb_dd_line *out)
 	if (b == e || !word_start(s, b) || !vbr_parse_u64(s + b, e - b, &out->bytes))
 		return 0;
 	size_t i = dd_secs(s, k + strlen(" copied, "), n, &out->secs, &out->secs_unit);
-	if (i == 0 || !eat(s, n, &i, " s, "))
+	/* (coreutils before 7.0 wrote "seconds" where it now writes "s") */
+	if (i == 0 || !(eat(s, n, &i, " s, ") || eat(s, n, &i, " seconds, ")))
 		return 0;
 	/* The rate: "28.3 MB/s", "4,1 kB/s", "Infinity B/s", then the end of the line; only
 	 * its shape is checked. */
@@ -222,7 +223,7 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		      const char *name, char *err, size_t errlen)
 {
 	uint64_t run = 0;
-	size_t i = 0, lineno = 0;
+	size_t i = vbr_bom_len(text, len), lineno = 0;   /* (Notepad starts a file with one) */
 	char why[160];
 	/* vbench prints each run's dd line alone on its line; any other line that holds
 	 * one (a result line starting with a label) is not a run. */
@@ -241,7 +242,16 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		    vbench_message(line, n))
 			continue;
 		struct vb_dd_line dl;
-		if (!vb_report_parse_dd_line(line, n, &dl) || (bare && dl.at != 0))
+		if (!vb_report_parse_dd_line(line, n, &dl)) {
+			/* a line in dd's words but not in its form is named, never dropped
+			 * unseen */
+			if (vbr_find(line, n, " bytes transferred in ") != SIZE_MAX ||
+			    (vbr_find(line, n, " copied, ") != SIZE_MAX &&
+			     vbr_find(line, n, " byte") != SIZE_MAX))
+				d->skipped_ddlike++;
+			continue;
+		}
+		if (bare && dl.at != 0)
 			continue;
 		if (vbr_check_measure("secs", dl.secs, false, why, sizeof why) < 0 ||
 		    (dl.secs > 0 && vbr_check_measure("bytes/sec", dl.bytes_per_sec, true, why,

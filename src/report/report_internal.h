@@ -67,6 +67,7 @@ size_t vbr_bom_len(const char *text, size_t len);
 /* What a reader must restore when it fails, so that d is left unchanged. */
 struct vbr_mark {
 	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
+	size_t skipped_ddlike;
 };
 
 /* The state of d that vbr_rollback returns to. */
