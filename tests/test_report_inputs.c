@@ -506,6 +506,26 @@ static void test_dd_lines_kept(void **state)
 	vb_dataset_free(&d);
 }
 
+/* A structure readers could read two ways is refused: a column named twice, a JSON
+ * member named twice, a schema_version newer than this vbench (finding 12). */
+static void test_ambiguous_structure(void **state)
+{
+	(void)state;
+	const char *dup = "label,run,bytes,secs,bytes_per_sec,label\na,1,100,1,100,zz\n";
+	refused(dup, strlen(dup), "r.csv:1: column label is named twice");
+	char *t = csv_of("run=1", "run=2|schema_version=99", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: column schema_version: \"99\" is not one this vbench reads");
+	const char *j = "{\"label\": \"a\",\n \"runs\": [{\"run\": 1, \"bytes\": 100, "
+			"\"secs\": 1, \"bytes_per_sec\": 100, \"secs\": 2}], \"label\": \"zz\"}\n";
+	named(j, "j.json", 0, "j.json:2: the object starting here names member \"secs\" twice");
+	j = "{\"schema_version\": 99, \"label\": \"a\", \"runs\": [{\"run\": 1, "
+	    "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}\n";
+	named(j, "j.json", 0, "j.json:1: \"schema_version\" is not one this vbench reads");
+	j = "{\"schema_version\": 1, \"label\": \"a\", \"runs\": [{\"run\": 1, "
+	    "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}\n";
+	named(j, "j.json", 1, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -519,6 +539,7 @@ int main(void)
 		cmocka_unit_test(test_notes_per_label),
 		cmocka_unit_test(test_input_bounded),
 		cmocka_unit_test(test_dd_lines_kept),
+		cmocka_unit_test(test_ambiguous_structure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

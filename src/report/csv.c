@@ -202,6 +202,11 @@ static size_t csv_index(const struct csv_rec *r, const char *s)
 	return SIZE_MAX;
 }
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
 /* Finds the columns in header h; -1 naming the first required column missing. */
 static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char *name,
 			  char *err, size_t errlen)
@@ -211,6 +216,21 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 	if (csv_index(h, "start_secs") != SIZE_MAX)
 		return vbr_fail(err, errlen, name, h->line, "a --trace file: its rows are samples "
 				"within runs, not runs; plot it, or report the CSV of the runs");
+	/* A column named twice: which one holds the figure? Sorted: n log n. */
+	const char **names = malloc((h->n ? h->n : 1) * sizeof *names);
+	if (names == NULL)
+		return vbr_fail(err, errlen, name, h->line, "out of memory");
+	for (size_t i = 0; i < h->n; i++)
+		names[i] = csv_field(h, i);
+	qsort(names, h->n, sizeof *names, by_name);
+	for (size_t i = 1; i < h->n; i++)
+		if (strcmp(names[i - 1], names[i]) == 0) {
+			int rc = vbr_fail(err, errlen, name, h->line, "column %.60s is named twice",
+					  names[i]);
+			free(names);
+			return rc;
+		}
+	free(names);
 	for (size_t i = 0; i < N_REQUIRED; i++) {
 		m->col[i] = csv_index(h, csv_required[i]);
 		if (m->col[i] == SIZE_MAX)
@@ -372,6 +392,12 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
 	if (strcmp(csv_opt(r, m->col[COL_STATUS]), "flush") == 0 && label[0] != '\0')
 		return csv_flush_row(d, m, r, label, name, err, errlen);
+	const char *ver = csv_opt(r, m->col[COL_SCHEMA]);
+	uint64_t version;
+	if (ver[0] != '\0' && (!vbr_parse_u64(ver, strlen(ver), &version) ||
+				version > VB_SCHEMA_VERSION))
+		return vbr_fail(err, errlen, name, r->line, "column schema_version: \"%.20s\" is "
+				"not one this vbench reads (0 to %d)", ver, VB_SCHEMA_VERSION);
 	int st = vbr_status_is_run(csv_opt(r, m->col[COL_STATUS]));
 	if (st < 0)
 		return vbr_fail(err, errlen, name, r->line, "column status: \"%.40s\" is none of "

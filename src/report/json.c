@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vb_escape.h"
 #include "vb_report.h"
 #include "vb_schema.h"
 #include "report_internal.h"
@@ -303,6 +304,33 @@ static int jmember(struct jcur *c, struct jval *obj, int depth)
 	return jparse(c, &obj->items[obj->n - 1], depth);
 }
 
+static int by_key(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Refuses an object that names a member twice: readers disagree on which one counts
+ * (the first here, the last in Python), so neither may. Sorted: n log n. */
+static int jno_dup_keys(struct jcur *c, const struct jval *o)
+{
+	char **k = malloc((o->n ? o->n : 1) * sizeof *k);
+	int rc = 0;
+
+	if (k == NULL)
+		return vbr_fail(c->err, c->errlen, c->name, o->line, "out of memory");
+	memcpy(k, o->keys, o->n * sizeof *k);
+	qsort(k, o->n, sizeof *k, by_key);
+	for (size_t i = 1; i < o->n && rc == 0; i++)
+		if (strcmp(k[i - 1], k[i]) == 0) {
+			char shown[160];
+			vb_text_to(shown, sizeof shown, k[i]);
+			rc = vbr_fail(c->err, c->errlen, c->name, o->line, "the object starting "
+				      "here names member \"%s\" twice", shown);
+		}
+	free(k);
+	return rc;
+}
+
 /* Parses an array or object (the cursor is on '[' or '{'). */
 static int jcontainer(struct jcur *c, struct jval *v, int depth)
 {
@@ -330,7 +358,7 @@ static int jcontainer(struct jcur *c, struct jval *v, int depth)
 		}
 		if (c->p < c->end && *c->p == close) {
 			c->p++;
-			return 0;
+			return obj ? jno_dup_keys(c, v) : 0;
 		}
 		return junexpected(c, obj ? "expected ',' or '}'" : "expected ',' or ']'");
 	}
@@ -575,6 +603,12 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 		return vbr_fail(err, errlen, name, doc->line, "document without \"runs\"");
 	if (runs->type != J_ARR)
 		return vbr_fail(err, errlen, name, runs->line, "\"runs\" is not an array");
+	const struct jval *ver = jget(doc, VB_JK_SCHEMA);
+	uint64_t version = 0;
+	if (ver != NULL && (!jas_u64(ver, &version) || version > VB_SCHEMA_VERSION))
+		return vbr_fail(err, errlen, name, ver->line, "\"" VB_JK_SCHEMA "\" is not one "
+				"this vbench reads (0 to %d): a newer vbench wrote it, or it is "
+				"not a number", VB_SCHEMA_VERSION);
 	char *label;
 	if (jlabel(doc, name, &label, err, errlen) < 0)
 		return -1;
