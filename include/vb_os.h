@@ -62,8 +62,12 @@ bool vb_os_isatty(int fd);
 /* Bytes of memory that can be allocated now, or 0 when the system does not say. */
 uint64_t vb_os_avail_mem(void);
 
-/* Fills buf with n bytes of the kernel's randomness; 0, or -1 with errno. */
+/* Fills buf with n bytes of the kernel's randomness; 0, or -1 with errno. What it reads
+ * is opened at the first call and held to the end. */
 int vb_os_urandom(void *buf, size_t n);
+
+/* What vb_os_urandom reads, for messages ("/dev/urandom"). */
+const char *vb_os_randomness(void);
 
 /* Fills e (vb_env.h) for the target open as fd, whose path as given is path: host,
  * system, kernel, RAM, and the filesystem, mount, device, driver and block sizes under

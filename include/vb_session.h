@@ -32,6 +32,9 @@ void vb_session_settle(struct vb_config *cfg);
  * invocations append to one file can be told apart. */
 void vb_session_name(char invocation[17], char started[24]);
 
+/* What the kernel's randomness is read from, for messages ("/dev/urandom"). */
+const char *vb_session_randomness(void);
+
 /* The shared block of vb_supervise.h with the signal handlers installed to write into
  * it; NULL with errno. */
 struct vb_shared *vb_session_shared(void);

@@ -439,8 +439,13 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 	char msg[1024];
 
 	if (res->pool_errno != 0) {
-		snprintf(msg, sizeof msg, "cannot prepare %" PRIu64 " bytes of %s data: %s",
-			 a->ctx.pool_bytes, vb_source_name(a->cfg.source), strerror(res->pool_errno));
+		if (res->pool_errno != ENOMEM && a->cfg.source == VB_SRC_URANDOM)
+			snprintf(msg, sizeof msg, "cannot read %s for the urandom data: %s; nothing "
+				 "was written", vb_session_randomness(), strerror(res->pool_errno));
+		else
+			snprintf(msg, sizeof msg, "cannot prepare %" PRIu64 " bytes of %s data: %s",
+				 a->ctx.pool_bytes, vb_source_name(a->cfg.source),
+				 strerror(res->pool_errno));
 		vb_out_error(stderr, msg);
 		return EXIT_SETUP;
 	}

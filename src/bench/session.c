@@ -47,6 +47,11 @@ void vb_session_name(char invocation[17], char started[24])
 		started[0] = '\0';
 }
 
+const char *vb_session_randomness(void)
+{
+	return vb_os_randomness();
+}
+
 struct vb_shared *vb_session_shared(void)
 {
 	struct vb_shared *sh = vb_shared_new();

@@ -574,14 +574,15 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 	}
 	if (kind == VB_SRC_URANDOM) {
 		s->fresh = urandom_fresh(run_bytes);
-		if (s->fresh)
-			return 0;   /* read before every run */
-		if (vb_os_urandom(s->pool, s->pool_bytes) != 0) {
+		/* Fresh: read before every run, from what is opened now, before the runs. */
+		if (vb_os_urandom(s->pool, s->fresh ? 1 : s->pool_bytes) != 0) {
 			int e = errno;
 			vb_source_free(s);
 			errno = e;
 			return -1;
 		}
+		if (s->fresh)
+			return 0;
 	}
 	s->ring = ring_new(s, align, qd);
 	if (s->ring == NULL)

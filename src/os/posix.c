@@ -146,27 +146,42 @@ uint64_t vb_os_avail_mem(void)
 	return vb_fam_avail_mem();
 }
 
+/* /dev/urandom, opened at the first call and held: a run reading fresh data must not
+ * need a descriptor when the target's are open (ulimit -n). */
+static int urandom_fd = -1, urandom_errno;
+static pthread_once_t urandom_once = PTHREAD_ONCE_INIT;
+
+static void urandom_open(void)
+{
+	urandom_fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	urandom_errno = errno;
+}
+
+const char *vb_os_randomness(void)
+{
+	return "/dev/urandom";
+}
+
 int vb_os_urandom(void *buf, size_t n)
 {
 	unsigned char *p = buf;
-	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
+	pthread_once(&urandom_once, urandom_open);
+	if (urandom_fd < 0) {
+		errno = urandom_errno;
 		return -1;
+	}
 	while (n > 0) {
-		ssize_t got = read(fd, p, n);
+		ssize_t got = read(urandom_fd, p, n);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got <= 0) {
-			int e = got < 0 ? errno : EIO;
-			close(fd);
-			errno = e;
+			errno = got < 0 ? errno : EIO;
 			return -1;
 		}
 		p += got;
 		n -= (size_t)got;
 	}
-	close(fd);
 	return 0;
 }
 

@@ -459,6 +459,11 @@ uint64_t vb_os_avail_mem(void)
 
 /* RtlGenRandom (advapi32's SystemFunction036), which every Windows since XP has; BCrypt
  * is Vista's. */
+const char *vb_os_randomness(void)
+{
+	return "RtlGenRandom";
+}
+
 int vb_os_urandom(void *buf, size_t n)
 {
 	unsigned char *p = buf;
