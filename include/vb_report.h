@@ -22,9 +22,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Every chart vbench report writes carries this mark near its start, so that a later
- * report knows it may replace the file. */
+/* Every chart vbench report writes starts with VB_SVG_HEAD, whose comment marks it, so
+ * that a later report knows it may replace the file: the mark at that place, not
+ * anywhere (a label could carry it into another file). */
 #define VB_SVG_MARK "<!-- made by vbench report -->"
+#define VB_SVG_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n<svg "
 #include "vb_stats.h"
 #include "vb_status.h"
 

@@ -178,6 +178,12 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 		snprintf(err, errlen, "--force applies to --svg, which was not given");
 		return -1;
 	}
+	/* "-" is standard input among the inputs; standard output holds the report */
+	if (ra->svg != NULL && strcmp(ra->svg, "-") == 0) {
+		snprintf(err, errlen, "--svg -: the chart goes to a file (name it, e.g. "
+			 "--svg ./-); standard output holds the report");
+		return -1;
+	}
 	return 0;
 }
 
@@ -289,8 +295,8 @@ static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inp
 	return rc;
 }
 
-/* Whether the existing file name in dirfd was written by vbench report: its first bytes
- * hold the mark every chart carries. */
+/* Whether the existing file name in dirfd was written by vbench report: it starts with
+ * the head every chart starts with (VB_SVG_HEAD), mark included. */
 static bool ours(int dirfd, const char *name)
 {
 	char head[256];
@@ -303,7 +309,8 @@ static bool ours(int dirfd, const char *name)
 	if (n <= 0)
 		return false;
 	head[n] = '\0';
-	return strstr(head, VB_SVG_MARK) != NULL;
+	return (size_t)n >= strlen(VB_SVG_HEAD) &&
+	       memcmp(head, VB_SVG_HEAD, strlen(VB_SVG_HEAD)) == 0;
 }
 
 /* Whether the chart may go to name in dirfd: never through a link, never over an input,

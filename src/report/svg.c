@@ -317,8 +317,8 @@ int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *conf
 					 SVG_LABEL_MAX);
 	size_t sub2 = 76 + base_chars, sub1 = vbr_text_width(config);
 	struct chart c = chart_layout(a, sub1 > sub2 ? sub1 : sub2);
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n", f);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+	fputs(VB_SVG_HEAD, f);
+	fprintf(f, "xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		c.width, c.height, c.width, c.height);
 	fputs("<title>vbench report: mean write throughput per label</title>\n", f);

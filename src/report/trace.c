@@ -225,10 +225,10 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 		return -3;
 	c.y_max = ytop * 1e6;
 	c.x_max = xtop;
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s\n<svg xmlns=\"http://www.w3.org/"
+	fprintf(f, "%sxmlns=\"http://www.w3.org/"
 		"2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
-		"fill=\"white\"/>\n<text x=\"%.1f\" y=\"22\" font-size=\"15\">", VB_SVG_MARK, W, H, W,
+		"fill=\"white\"/>\n<text x=\"%.1f\" y=\"22\" font-size=\"15\">", VB_SVG_HEAD, W, H, W,
 		H, LEFT);
 	vb_report_xml_text(f, t->labels[l]);
 	fputs(": write rate within each run</text>\n", f);

@@ -295,3 +295,20 @@ os.execv(sys.argv[1], sys.argv[1:])' "$VBENCH" report --svg "$kt/o.svg" "$SCRATC
 		skip "the chart was written before its temporary file was seen: SIG$sig"
 	fi
 done
+
+# --svg - is refused (inputs read "-" as standard input); a file is taken for a chart
+# only by the head every chart starts with, not by the mark anywhere near its start
+# (a label carries it into a text report): attack report after issue 32, finding 13.
+run_vb report --svg - "$csv"
+expect_rc 1 "--svg - is refused"
+expect_err 'svg -: the chart goes to a file' "and the message says where a chart goes"
+mk="$SCRATCH/mark.csv"
+printf 'label,run,bytes,secs,bytes_per_sec\n<!-- made by vbench report -->,1,100,1,100\n' >"$mk"
+"$VBENCH" report "$mk" >"$SCRATCH/sum.txt" 2>/dev/null
+sum=$(cksum <"$SCRATCH/sum.txt")
+run_vb report --svg "$SCRATCH/sum.txt" "$mk"
+expect_rc 1 "a text report holding the mark in a label is not taken for a chart"
+check "it is unchanged" [ "$(cksum <"$SCRATCH/sum.txt")" = "$sum" ]
+run_vb report --svg "$SCRATCH/real.svg" "$mk"
+run_vb report --svg "$SCRATCH/real.svg" "$mk"
+expect_rc 0 "a chart vbench report wrote is replaced"
