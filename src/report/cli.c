@@ -70,8 +70,9 @@ static void report_usage(FILE *f)
 	      "                     first by default); the text says each run's rates and knee\n"
 	      "  -h, --help         print this help\n"
 	      "\n"
-	      "Warm-up and partial runs, and runs that took 0 seconds, are left out. Runs of\n"
-	      "one label made with different bs, direct, sync, qd or source are reported\n"
+	      "Warm-up and partial runs, and runs that took 0 seconds, are left out; a run\n"
+	      "read twice counts once. Runs of one label made with different bs, run size,\n"
+	      "direct, sync, qd or source, or on another file system or device, are reported\n"
 	      "apart, never averaged. Ratios are of mean bytes/sec with a 95% confidence\n"
 	      "interval; significance is Welch's t-test at p<0.05; MB/s is 10^6 bytes/sec.\n", f);
 }
