@@ -512,6 +512,13 @@ static int run(struct app *a)
 	 * hang too, so the target is left exactly as it is. */
 	if (!res.aborted && !cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
+	/* The header names the file --keep keeps in a directory; without it, this line. */
+	if (a->target.keep && a->ctx.written != NULL &&
+	    (a->cfg.quiet || a->cfg.format != VB_FMT_HUMAN)) {
+		char msg[4500];
+		snprintf(msg, sizeof msg, "kept %s (--keep)", a->ctx.written);
+		vb_out_error(stderr, msg);
+	}
 	if (a->log.flush.leftover[0] != '\0') {
 		char msg[4500];
 		vb_out_error(stderr, vb_target_probe_leftover(&a->target, a->log.flush.leftover,

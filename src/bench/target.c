@@ -365,7 +365,7 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 		return st;
 	char why[512];
 	if (vb_space_short(cfg, t->shown, t->device_bytes, false, why, sizeof why))
-		return vb_fail(err, VB_E_SETUP, "%s", why);
+		return vb_fail(err, VB_E_SETUP, "%s; nothing was written", why);
 	return VB_OK;
 }
 
@@ -600,8 +600,11 @@ const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
 {
 	switch (t->kind) {
 	case VB_TGT_DIR:
-		if (t->created && t->keep)
-			snprintf(buf, n, "a new file in this directory, kept as %s", t->name);
+		if (t->created && t->keep) {
+			char kept[4400];
+			snprintf(buf, n, "a new file in this directory, kept as %s",
+				 vb_target_written(t, kept, sizeof kept));
+		}
 		else if (t->created)
 			snprintf(buf, n, "one new file in this directory (%s) for all runs, removed "
 				 "at the end", t->name);

@@ -79,6 +79,19 @@ else
 	skip "no loop device and tmpfs here: an error with --keep"
 fi
 
+# --- --keep with a directory names the kept file with its directory, also without header
+run_vb --no-progress --keep bs=64k count=2 runs=1 "$d"
+kept=$(ls "$d")
+expect_out "^# target $d: a new file in this directory, kept as $d/$kept$" "the header names $d/$kept"
+run_vb -q --keep bs=64k count=2 runs=1 "$d"
+kept=$(ls "$d" | grep -vx "$kept")
+expect_err "^vbench: kept $d/$kept \(--keep\)$" "-q: standard error names $d/$kept"
+rm -f "$d"/*
+run_vb --json --keep bs=64k count=2 runs=1 "$d"
+kept=$(ls "$d")
+expect_err "^vbench: kept $d/$kept \(--keep\)$" "--json: standard error names $d/$kept"
+rm -f "$d"/*
+
 # --- a check that cannot read names why --------------------------------------------------
 # Few descriptors: whichever call runs out first, its message names EMFILE. (The list of
 # mounts is what the check of --csv-append against the target reads at ulimit -n 7, with

@@ -153,7 +153,7 @@ L=$(losetup -f --show "$d/small.img") && add_loop "$L"
 if [ -n "${L:-}" ]; then
 	run_vb --no-progress --force bs=64k count=32 runs=1 "$L"
 	expect_rc 2 "a 1 MiB disk and runs of 2 MiB"
-	expect_err "$L holds 1048576 bytes, less than the 2097152 bytes of one run \(bs=65536 count=32\); count=16 fits" \
+	expect_err "$L holds 1048576 bytes, less than the 2097152 bytes of one run \(bs=65536 count=32\); count=16 fits; nothing was written" \
 		"the message names the count that fits"
 	# --- a loop device without direct I/O is named ---------------------------------------
 	name=${L#/dev/}
