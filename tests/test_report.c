@@ -202,7 +202,7 @@ static void test_csv_round_trip(void **state)
 	vb_buf_puts(&b, "label,run,bytes,secs,bytes_per_sec,bs\r\n");
 	for (size_t i = 0; i < n; i++) {
 		vb_csv_field(&b, labels[i]);
-		vb_buf_printf(&b, ",%zu,1000,0.5,2000,1M\r\n", i + 1);
+		vb_buf_printf(&b, ",%zu,1000,0.5,2000,1048576\r\n", i + 1);
 	}
 	char *text = b.p;
 	struct vb_dataset d;
@@ -1208,11 +1208,11 @@ static int scratch_setup(void **state)
 	snprintf(s->svg, sizeof s->svg, "%s/chart.svg", s->dir);
 	snprintf(s->missing, sizeof s->missing, "%s/missing.csv", s->dir);
 	write_file(s->csv, "label,run,bytes,secs,bytes_per_sec,bs,count\n"
-			   "ext4,1,10000000,1,10000000,1M,1\next4,2,12000000,1,12000000,1M,1\n"
-			   "ext4,3,14000000,1,14000000,1M,1\n"
+			   "ext4,1,10000000,1,10000000,1048576,1\next4,2,12000000,1,12000000,1048576,1\n"
+			   "ext4,3,14000000,1,14000000,1048576,1\n"
 			   "label,run,bytes,secs,bytes_per_sec,bs,count\n"
-			   "xfs,1,20000000,1,20000000,1M,1\nxfs,2,22000000,1,22000000,1M,1\n"
-			   "xfs,3,24000000,1,24000000,1M,1\n");
+			   "xfs,1,20000000,1,20000000,1048576,1\nxfs,2,22000000,1,22000000,1048576,1\n"
+			   "xfs,3,24000000,1,24000000,1048576,1\n");
 	write_file(s->log, "1000000 bytes transferred in 0.100000 secs (10000000 bytes/sec)\n"
 			   "1000000 bytes (1.0 MB, 977 KiB) copied, 0.08 s, 12.5 MB/s\n");
 	write_file(s->empty, "");

@@ -524,6 +524,19 @@ static void test_ambiguous_structure(void **state)
 	j = "{\"schema_version\": 1, \"label\": \"a\", \"runs\": [{\"run\": 1, "
 	    "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}\n";
 	named(j, "j.json", 1, NULL);
+	/* settings vbench cannot have written are refused, not kept apart as unknown */
+	t = csv_of("run=1", "run=2|direct=yes", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: column direct: \"yes\" is not 0 or 1");
+	t = csv_of("run=1", "run=2|qd=-1", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: column qd: \"-1\" is not a count");
+	t = csv_of("run=1", "run=2|bs=abc", (const char *)NULL);
+	refused(t, strlen(t), "r.csv:3: column bs: \"abc\" is not a count");
+	j = "{\"label\": \"a\", \"config\": {\"bs\": 18446744073709551616}, \"runs\": [{\"run\": 1, "
+	    "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}\n";
+	named(j, "j.json", 0, "j.json:1: config \"bs\" is not a non-negative integer");
+	j = "{\"label\": \"a\", \"config\": {\"direct\": \"yes\"}, \"runs\": [{\"run\": 1, "
+	    "\"bytes\": 100, \"secs\": 1, \"bytes_per_sec\": 100}]}\n";
+	named(j, "j.json", 0, "j.json:1: config \"direct\" is not true or false");
 }
 
 int main(void)

@@ -429,6 +429,21 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	    vbr_check_rate(bytes, secs, vbr_last_digit(secs_s, strlen(secs_s)), bps, 1, why,
 			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
+	/* settings vbench cannot have written would split the label on nonsense */
+	static const struct { enum csv_col c; enum vb_col v; } counts[] = {
+		{COL_BS, VB_COL_BS}, {COL_COUNT, VB_COL_COUNT}, {COL_QD, VB_COL_QD},
+	};
+	uint64_t x;
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = csv_opt(r, m->col[counts[i].c]);
+		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), &x))
+			return vbr_fail(err, errlen, name, r->line, "column %s: \"%.40s\" is not a "
+					"count", vb_csv_names[counts[i].v], v);
+	}
+	const char *direct = csv_opt(r, m->col[COL_DIRECT]);
+	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
+		return vbr_fail(err, errlen, name, r->line, "column direct: \"%.40s\" is not 0 "
+				"or 1", direct);
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
 	size_t before = d->n_samples;

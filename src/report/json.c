@@ -498,6 +498,32 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 		vbr_cfg_source(c, source);
 }
 
+/* Refuses a "config" whose settings vbench cannot have written (a bs that is no count,
+ * a direct that is no boolean): taken as unknown, they would split a label on nonsense.
+ * 0, or -1 with a message in err. */
+static int jcheck_config(const struct jval *doc, const char *name, char *err, size_t errlen)
+{
+	static const char *const counts[] = {"bs", "count", "qd"};
+	const struct jval *cfg = jget(doc, "config");
+	uint64_t x;
+
+	if (cfg == NULL)
+		return 0;
+	if (cfg->type != J_OBJ)
+		return vbr_fail(err, errlen, name, cfg->line, "\"config\" is not an object");
+	for (size_t i = 0; i < 3; i++) {
+		const struct jval *v = jget(cfg, counts[i]);
+		if (v != NULL && !jas_u64(v, &x))
+			return vbr_fail(err, errlen, name, v->line, "config \"%s\" is not a "
+					"non-negative integer below 2^64", counts[i]);
+	}
+	const struct jval *direct = jget(cfg, "direct");
+	if (direct != NULL && direct->type != J_TRUE && direct->type != J_FALSE)
+		return vbr_fail(err, errlen, name, direct->line, "config \"direct\" is not true "
+				"or false");
+	return 0;
+}
+
 /* Adds one entry of "runs" to d under label. */
 static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 		const struct vb_runcfg *cfg, const struct jval *env, const char *name, char *err,
@@ -614,6 +640,8 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 		return -1;
 	struct vb_runcfg cfg;
 	jconfig(doc, &cfg);
+	if (jcheck_config(doc, name, err, errlen) < 0)
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
 		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
