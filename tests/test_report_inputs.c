@@ -504,6 +504,10 @@ static void test_dd_lines_kept(void **state)
 		"nothing to see here\n", 1);
 	assert_int_equal(d.skipped_ddlike, 2);
 	vb_dataset_free(&d);
+	/* a saved log of vbench stopped in its first run says so */
+	named("# vbench 0.2.0: bs=65536 count=16\n# label c: ext4 on vda\n"
+	      "vbench: interrupted by signal 2\n", "c.log", 0,
+	      "c.log: a saved log of vbench without a measured run");
 }
 
 /* A structure readers could read two ways is refused: a column named twice, a JSON

@@ -308,7 +308,11 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 	free(label);
 	if (rc == 0 && d->n_samples == mk.n_samples) {
 		char what[512];
-		neither(text, len, what, sizeof what);
+		if (vbench_log(text, len))
+			snprintf(what, sizeof what, "a saved log of vbench without a measured run "
+				 "(stopped in its first run?)");
+		else
+			neither(text, len, what, sizeof what);
 		rc = vbr_no_runs(d, mk, name, what, err, errlen);
 	}
 	if (rc < 0)
