@@ -535,7 +535,8 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 	}
 	if (d.skipped_dup > 0) {
 		snprintf(msg, sizeof msg, "note: left out %zu run%s read a second time (the same "
-			 "session and run number: a copy of a file?); each run counts once",
+			 "session, label and run number: a copy of a file?); each run counts "
+			 "once",
 			 d.skipped_dup, d.skipped_dup == 1 ? "" : "s");
 		say(err, msg);
 	}
