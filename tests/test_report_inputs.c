@@ -384,6 +384,16 @@ static void test_apart_by_size_and_disk(void **state)
 	groups_of(csv_of("run=1", "run=2|bs=4096|count=16", (const char *)NULL),
 		  "a bs=64k size=1M|a bs=4k size=64k");
 	groups_of(csv_of("run=1", "run=2|session=0011223344556677", (const char *)NULL), "a");
+	/* two sessions started in one second: the note says they all did */
+	struct vb_dataset d;
+	struct vb_comparison a;
+	char err[512], note[512];
+	read_ok(&d, csv_of("run=1", "run=2|session=0011223344556677", (const char *)NULL), 2);
+	assert_int_equal(vb_report_compare(&d, NULL, &a, err, sizeof err), 0);
+	assert_int_equal(vb_report_session_note(&a, 0, note, sizeof note), 1);
+	assert_non_null(strstr(note, "holds runs of 2 sessions, all started 2026-12-02T10:40:12Z:"));
+	vb_comparison_free(&a);
+	vb_dataset_free(&d);
 }
 
 /* Two groups never print under one name; --baseline naming both is refused (finding 6). */

@@ -487,7 +487,8 @@ int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, s
 			       unknown ? " and runs that do not say theirs" : "");
 		bool one_date = first != NULL && strcmp(first, last) == 0;
 		if (len >= 0 && (size_t)len < n && first != NULL)
-			len += snprintf(buf + len, n - (size_t)len, ", started %s%s%s", first,
+			len += snprintf(buf + len, n - (size_t)len, ", %sstarted %s%s%s",
+					one_date && sessions > 1 ? "all " : "", first,
 					one_date ? "" : sessions == 2 ? " and " : " to ",
 					one_date ? "" : last);
 		if (len >= 0 && (size_t)len < n)
