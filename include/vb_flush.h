@@ -50,7 +50,7 @@ struct vb_flush_result {
 	int64_t diff_p50_ns;          /* median of flush - write */
 	int64_t diff_lo_ns, diff_hi_ns;   /* its interval */
 	double confidence;            /* of that interval; 0: too few pairs for one */
-	uint64_t flush_p50_ns, flush_p99_ns, write_p50_ns;
+	uint64_t flush_p10_ns, flush_p50_ns, flush_p99_ns, write_p50_ns;
 	/* Set by the probe: */
 	uint64_t calls;               /* sync calls the probe made in all */
 	uint64_t bytes;               /* bytes the probe wrote in all */
@@ -75,8 +75,9 @@ void vb_flush_decide(struct vb_flush_result *r);
 void vb_flush_own_metadata(struct vb_flush_result *r, const char *fs);
 
 /* Whether a write's cost can stand for the round trip of a flush that costs flush_p50_ns
- * (medians): when the flush costs at least half the write, or less than the margin. */
-bool vb_flush_yardstick(uint64_t flush_p50_ns, uint64_t write_p50_ns);
+ * (medians): when the flush costs at least half the write, or when its fastest tenth
+ * (flush_p10_ns; the median where no more is known) costs less than the margin. */
+bool vb_flush_yardstick(uint64_t flush_p10_ns, uint64_t flush_p50_ns, uint64_t write_p50_ns);
 
 /* The verdict's sentence for the summary, without "# ", at most 158 characters: the
  * figures the verdict used and the verdict. Returns 0 when there is nothing to say. */

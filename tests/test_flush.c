@@ -232,10 +232,35 @@ static void test_write_dearer_than_flush_is_no_yardstick(void **state)
 	for (int i = 0; i < 8; i++)
 		f8[i] = 19000;
 	assert_int_equal(PAIRS(f8, w8).verdict, VB_FLUSH_NO_WORK);
-	assert_true(vb_flush_yardstick(19999, 10000000));
-	assert_false(vb_flush_yardstick(20000, 10000000));
-	assert_true(vb_flush_yardstick(500000, 1000000));
-	assert_false(vb_flush_yardstick(499000, 1000000));
+	assert_true(vb_flush_yardstick(19999, 19999, 10000000));
+	assert_false(vb_flush_yardstick(20000, 20000, 10000000));
+	assert_true(vb_flush_yardstick(19999, 30000, 10000000));
+	assert_false(vb_flush_yardstick(20000, 30000, 10000000));
+	assert_true(vb_flush_yardstick(500000, 500000, 1000000));
+	assert_false(vb_flush_yardstick(499000, 499000, 1000000));
+}
+
+/* A loaded machine only adds time: the write-through guest's flushes (which it never
+ * sends) with 15 us of load on seven in eight of them cost more than the margin at the
+ * median, yet the fastest tenth shows the flush goes nowhere: still "no work". The same
+ * load on every flush leaves no evidence, and the verdict cannot tell. */
+static void test_loaded_flush_judged_by_its_fastest(void **state)
+{
+	uint64_t f[sizeof writethrough_flush / sizeof *writethrough_flush];
+	(void)state;
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		f[i] = writethrough_flush[i] + (i % 8 ? 15000 : 0);
+	struct vb_flush_result r = PAIRS(f, writethrough_write);
+	assert_true(r.flush_p50_ns > VB_FLUSH_MARGIN_NS);
+	assert_true(r.flush_p10_ns < VB_FLUSH_MARGIN_NS);
+	assert_int_equal(r.verdict, VB_FLUSH_NO_WORK);
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		f[i] = writethrough_flush[i] + 15000;
+	r = PAIRS(f, writethrough_write);
+	assert_int_equal(r.verdict, VB_FLUSH_UNDECIDED);
+	assert_non_null(strstr(r.why, "so it is no yardstick"));
+	/* the write-delayed disk's fastest flush is far above the margin: never "no work" */
+	assert_true(PAIRS(writedelay_flush, writedelay_write).flush_p10_ns > 10 * VB_FLUSH_MARGIN_NS);
 }
 
 /* On a copy-on-write file system a flush that takes time may be the file system's own
@@ -542,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_recorded_tmpfs_does_no_work),
 		cmocka_unit_test(test_recorded_qemu_cache_modes),
 		cmocka_unit_test(test_write_dearer_than_flush_is_no_yardstick),
+		cmocka_unit_test(test_loaded_flush_judged_by_its_fastest),
 		cmocka_unit_test(test_copy_on_write_cannot_tell),
 		cmocka_unit_test(test_interval_decides),
 		cmocka_unit_test(test_texts),

@@ -46,7 +46,7 @@ int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 		return 0;   /* not run, or a word this version does not know: nothing to say */
 	/* A row from before the yardstick rule (vb_flush.h) is judged by it again. */
 	if (strcmp(verdict, "no-work") == 0 && flush_p50_ns > 0 &&
-	    !vb_flush_yardstick(flush_p50_ns, write_p50_ns))
+	    !vb_flush_yardstick(flush_p50_ns, flush_p50_ns, write_p50_ns))
 		what = "the flush probe could not tell: a small write costs far more than a "
 		       "flush, so it is no yardstick";
 	if (flush_p50_ns > 0 && write_p50_ns > 0)
