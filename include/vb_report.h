@@ -67,12 +67,18 @@ struct vb_storage_note {
 	char *text;            /* owned */
 };
 
+/* An open-addressed hash index: slot[k] holds an entry's number + 1, 0 when empty; cap is
+ * a power of two, or 0 before the first entry. */
+struct vb_slots {
+	size_t *slot;
+	size_t cap;
+};
+
 /* Every run read so far; labels are interned in first-seen order. */
 struct vb_dataset {
 	char **labels;         /* NUL-terminated, owned */
 	size_t n_labels, cap_labels;
-	size_t *index;         /* hash index of labels: label number + 1, 0 for empty */
-	size_t index_cap;      /* a power of two, or 0 */
+	struct vb_slots label_ix;   /* hash index of the labels */
 	struct vb_sample *samples;
 	size_t n_samples, cap_samples;
 	size_t skipped_warmup; /* warm-up and partial runs left out */
@@ -81,8 +87,7 @@ struct vb_dataset {
 	size_t n_notes, cap_notes;
 	struct vb_place *places;         /* interned, first-seen order */
 	size_t n_places, cap_places;
-	size_t *runs_index;    /* hash index of the runs that name their session: sample + 1 */
-	size_t runs_index_cap; /* a power of two, or 0 */
+	struct vb_slots run_ix;     /* hash index of the runs that name their session */
 	size_t n_keyed;        /* runs in it */
 	size_t skipped_dup;    /* runs read a second time (same session and run) left out */
 	size_t skipped_ddlike; /* lines of text logs in dd's words, not in its form */

@@ -46,12 +46,12 @@ void vb_dataset_free(struct vb_dataset *d)
 		free(d->labels[i]);
 	free(d->labels);
 	free(d->samples);
-	free(d->index);
+	free(d->label_ix.slot);
 	vbr_notes_drop(d, 0);
 	free(d->notes);
 	places_drop(d, 0);
 	free(d->places);
-	free(d->runs_index);
+	free(d->run_ix.slot);
 	vb_dataset_init(d);
 }
 
@@ -66,32 +66,40 @@ static size_t hash(const char *s)
 	return (size_t)h;
 }
 
-/* Puts label number i into the open-addressed index (slots hold i + 1; 0 is empty). */
-static void index_put(struct vb_dataset *d, size_t i)
+/* Puts entry i, of hash h, into the index. */
+static void slots_put(struct vb_slots *x, size_t h, size_t i)
 {
-	size_t mask = d->index_cap - 1, k = hash(d->labels[i]) & mask;
+	size_t mask = x->cap - 1, k = h & mask;
 
-	while (d->index[k] != 0)
+	while (x->slot[k] != 0)
 		k = (k + 1) & mask;
-	d->index[k] = i + 1;
+	x->slot[k] = i + 1;
 }
 
-/* Makes the index hold every label again, at a size that keeps it at most half full;
- * -1 without memory. */
-static int index_rebuild(struct vb_dataset *d, size_t want)
+/* Empties the index, at a size that keeps want entries at most half full; -1 without
+ * memory (the index is then as it was). */
+static int slots_reset(struct vb_slots *x, size_t want)
 {
 	size_t cap = 16;
 
 	while (cap < 2 * want)
 		cap *= 2;
-	size_t *idx = calloc(cap, sizeof *idx);
-	if (idx == NULL)
+	size_t *slot = calloc(cap, sizeof *slot);
+	if (slot == NULL)
 		return -1;
-	free(d->index);
-	d->index = idx;
-	d->index_cap = cap;
+	free(x->slot);
+	x->slot = slot;
+	x->cap = cap;
+	return 0;
+}
+
+/* Makes the index hold every label again, at most half full with want of them. */
+static int index_rebuild(struct vb_dataset *d, size_t want)
+{
+	if (slots_reset(&d->label_ix, want) < 0)
+		return -1;
 	for (size_t i = 0; i < d->n_labels; i++)
-		index_put(d, i);
+		slots_put(&d->label_ix, hash(d->labels[i]), i);
 	return 0;
 }
 
@@ -99,21 +107,22 @@ static int index_rebuild(struct vb_dataset *d, size_t want)
  * in a hash index, so that many labels cost linear time, not quadratic. */
 static size_t intern(struct vb_dataset *d, const char *label)
 {
-	if (d->index_cap != 0) {
-		size_t mask = d->index_cap - 1;
-		for (size_t k = hash(label) & mask; d->index[k] != 0; k = (k + 1) & mask)
-			if (strcmp(d->labels[d->index[k] - 1], label) == 0)
-				return d->index[k] - 1;
+	const struct vb_slots *x = &d->label_ix;
+	if (x->cap != 0) {
+		size_t mask = x->cap - 1;
+		for (size_t k = hash(label) & mask; x->slot[k] != 0; k = (k + 1) & mask)
+			if (strcmp(d->labels[x->slot[k] - 1], label) == 0)
+				return x->slot[k] - 1;
 	}
 	if (vbr_grow((void **)&d->labels, &d->cap_labels, d->n_labels + 1, sizeof *d->labels) < 0)
 		return SIZE_MAX;
-	if (2 * (d->n_labels + 1) > d->index_cap && index_rebuild(d, d->n_labels + 1) < 0)
+	if (2 * (d->n_labels + 1) > d->label_ix.cap && index_rebuild(d, d->n_labels + 1) < 0)
 		return SIZE_MAX;
 	char *copy = vbr_dup_n(label, strlen(label));
 	if (copy == NULL)
 		return SIZE_MAX;
 	d->labels[d->n_labels] = copy;
-	index_put(d, d->n_labels);
+	slots_put(&d->label_ix, hash(copy), d->n_labels);
 	return d->n_labels++;
 }
 
@@ -152,34 +161,16 @@ static bool same_run(const struct vb_sample *x, const struct vb_sample *y)
 	       strcmp(x->cfg.session, y->cfg.session) == 0;
 }
 
-/* Puts sample i into the index of runs. */
-static void runs_put(struct vb_dataset *d, size_t i)
-{
-	size_t mask = d->runs_index_cap - 1, k = run_hash(&d->samples[i]) & mask;
-
-	while (d->runs_index[k] != 0)
-		k = (k + 1) & mask;
-	d->runs_index[k] = i + 1;
-}
-
 /* Makes the index of runs hold every run that names its session, at most half full with
  * want of them; -1 without memory. */
 static int runs_rebuild(struct vb_dataset *d, size_t want)
 {
-	size_t cap = 16;
-
-	while (cap < 2 * want)
-		cap *= 2;
-	size_t *idx = calloc(cap, sizeof *idx);
-	if (idx == NULL)
+	if (slots_reset(&d->run_ix, want) < 0)
 		return -1;
-	free(d->runs_index);
-	d->runs_index = idx;
-	d->runs_index_cap = cap;
 	d->n_keyed = 0;
 	for (size_t i = 0; i < d->n_samples; i++)
 		if (d->samples[i].cfg.session[0] != '\0') {
-			runs_put(d, i);
+			slots_put(&d->run_ix, run_hash(&d->samples[i]), i);
 			d->n_keyed++;
 		}
 	return 0;
@@ -188,12 +179,13 @@ static int runs_rebuild(struct vb_dataset *d, size_t want)
 /* The run read before with the identity of s, or NULL. */
 static const struct vb_sample *runs_find(const struct vb_dataset *d, const struct vb_sample *s)
 {
-	if (d->runs_index_cap == 0)
+	const struct vb_slots *x = &d->run_ix;
+	if (x->cap == 0)
 		return NULL;
-	size_t mask = d->runs_index_cap - 1;
-	for (size_t k = run_hash(s) & mask; d->runs_index[k] != 0; k = (k + 1) & mask)
-		if (same_run(&d->samples[d->runs_index[k] - 1], s))
-			return &d->samples[d->runs_index[k] - 1];
+	size_t mask = x->cap - 1;
+	for (size_t k = run_hash(s) & mask; x->slot[k] != 0; k = (k + 1) & mask)
+		if (same_run(&d->samples[x->slot[k] - 1], s))
+			return &d->samples[x->slot[k] - 1];
 	return NULL;
 }
 
@@ -209,15 +201,15 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	for (size_t i = m.n_labels; i < d->n_labels; i++)
 		free(d->labels[i]);
 	d->n_labels = m.n_labels;
-	if (d->index_cap != 0)
+	if (d->label_ix.cap != 0)
 		index_rebuild(d, d->n_labels);   /* the dropped labels leave the index too */
 	d->n_samples = m.n_samples;
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;
 	d->skipped_dup = m.skipped_dup;
 	d->skipped_ddlike = m.skipped_ddlike;
-	if (d->runs_index_cap != 0)
-		runs_rebuild(d, d->runs_index_cap / 2);   /* the dropped runs leave it too */
+	if (d->run_ix.cap != 0)
+		runs_rebuild(d, d->run_ix.cap / 2);   /* the dropped runs leave it too */
 	vbr_notes_drop(d, m.n_notes);
 	places_drop(d, m.n_places);
 }
@@ -380,11 +372,11 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 		d->skipped_dup++;
 		return 0;
 	}
-	if (2 * (d->n_keyed + 1) > d->runs_index_cap && runs_rebuild(d, d->n_keyed + 1) < 0) {
+	if (2 * (d->n_keyed + 1) > d->run_ix.cap && runs_rebuild(d, d->n_keyed + 1) < 0) {
 		d->n_samples--;
 		return -1;
 	}
-	runs_put(d, d->n_samples - 1);
+	slots_put(&d->run_ix, run_hash(s), d->n_samples - 1);
 	d->n_keyed++;
 	return 0;
 }
