@@ -635,13 +635,13 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 		return vbr_fail(err, errlen, name, ver->line, "\"" VB_JK_SCHEMA "\" is not one "
 				"this vbench reads (0 to %d): a newer vbench wrote it, or it is "
 				"not a number", VB_SCHEMA_VERSION);
+	if (jcheck_config(doc, name, err, errlen) < 0)
+		return -1;
 	char *label;
 	if (jlabel(doc, name, &label, err, errlen) < 0)
 		return -1;
 	struct vb_runcfg cfg;
 	jconfig(doc, &cfg);
-	if (jcheck_config(doc, name, err, errlen) < 0)
-		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
 		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
