@@ -8,7 +8,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mainobj=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-cflags=$3
+# The version's quotes do not survive being passed as one word: the planted main.c gets
+# a version of its own.
+cflags=$(printf '%s\n' "$3" | sed 's/-DVB_VERSION=[^ ]*//')
 work=$(mktemp -d "${TMPDIR:-/tmp}/vbench-layers.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 status=0
@@ -45,7 +47,8 @@ copy
 (cd "$work/tree" && awk '/^int main\(/ { main = 1 } main && /^{/ { print; print "\tvb_os_isatty(2);"; main = 0; next } 1' \
 	src/main.c >"$work/main.c" && mv "$work/main.c" src/main.c)
 # shellcheck disable=SC2086
-if ! (cd "$work/tree" && ${CC:-cc} $cflags -c -o "$work/main.o" src/main.c) >"$work/out" 2>&1; then
+if ! (cd "$work/tree" && ${CC:-cc} $cflags -DVB_VERSION='"planted"' -c -o "$work/main.o" \
+	src/main.c) >"$work/out" 2>&1; then
 	echo "test-check-layers: the planted main.c does not compile:"
 	cat "$work/out"
 	status=1
