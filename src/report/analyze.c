@@ -377,46 +377,24 @@ static void unknown_baseline(const struct vb_comparison *a, const char *label, c
 					 a->groups[g].label);
 }
 
-/* The error for --baseline naming a label that was split: names its groups; 0 when
- * label is not such a label. */
-static int split_label(const struct vb_comparison *a, const char *label, char *err,
-		       size_t errlen)
-{
-	size_t used = 0;
-	bool found = false;
-
-	for (size_t g = 0; g < a->n_groups; g++) {
-		const struct vb_group *gr = &a->groups[g];
-		if (!gr->split || gr->label_len != strlen(label) ||
-		    strncmp(gr->label, label, gr->label_len) != 0)
-			continue;
-		if (!found && err != NULL && errlen > 0)
-			used = (size_t)snprintf(err, errlen, "--baseline \"%s\" holds runs with "
-						"different settings; name one of", label);
-		else if (err != NULL && used < errlen)
-			used += (size_t)snprintf(err + used, errlen - used, ",");
-		if (err != NULL && used < errlen)
-			used += (size_t)snprintf(err + used, errlen - used, " \"%s\"", gr->label);
-		found = true;
-	}
-	return found;
-}
-
-/* The error for --baseline naming what two groups or more were both called before they
- * were told apart (" #1", " #2"): names them; 0 when label is no such name. */
-static int shared_name(const struct vb_comparison *a, const char *label, char *err,
-		       size_t errlen)
+/* The error for --baseline naming what stands for two groups or more: names them, after
+ * "--baseline "LABEL" WHY; name one of"; 0 when label stands for none. A label that was
+ * split stands for its groups (by_shared false); a name that groups shared before they
+ * were told apart (" #1", " #2") stands for those (by_shared true). */
+static int name_groups(const struct vb_comparison *a, const char *label, bool by_shared,
+		       const char *why, char *err, size_t errlen)
 {
 	size_t used = 0, len = strlen(label);
 	bool found = false;
 
 	for (size_t g = 0; g < a->n_groups; g++) {
 		const struct vb_group *gr = &a->groups[g];
-		if (gr->shared_len != len || strncmp(gr->label, label, len) != 0)
+		bool named = by_shared ? gr->shared_len == len : gr->split && gr->label_len == len;
+		if (!named || strncmp(gr->label, label, len) != 0)
 			continue;
 		if (!found && err != NULL && errlen > 0)
-			used = (size_t)snprintf(err, errlen, "--baseline \"%s\" is ambiguous: two "
-						"groups or more have that name; name one of", label);
+			used = (size_t)snprintf(err, errlen, "--baseline \"%s\" %s; name one of",
+						label, why);
 		else if (err != NULL && used < errlen)
 			used += (size_t)snprintf(err + used, errlen - used, ",");
 		if (err != NULL && used < errlen)
@@ -544,8 +522,10 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 		return -1;
 	}
 	a->baseline = base ? group_index(a, base) : 0;
-	if (a->baseline == SIZE_MAX && (shared_name(a, base, err, errlen) ||
-					split_label(a, base, err, errlen))) {
+	if (a->baseline == SIZE_MAX && (name_groups(a, base, true, "is ambiguous: two groups or more have that name",
+					err, errlen) ||
+					name_groups(a, base, false, "holds runs with different settings",
+					err, errlen))) {
 		free(base);
 		vb_comparison_free(a);
 		return -1;
