@@ -15,6 +15,19 @@ uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs)
 	return bs == 0 ? 0 : usable(avail, on_fs) / bs;
 }
 
+/* Ends a refusal that len bytes of buf already hold with the count that fits; a cut
+ * (len negative or past n) is left as it is. */
+static void fits_tail(char *buf, size_t n, int len, uint64_t fits, uint64_t bs)
+{
+	if (len < 0 || (size_t)len >= n)
+		return;
+	if (fits == 0)
+		snprintf(buf + len, n - (size_t)len, "not one block of bs=%llu fits",
+			 (unsigned long long)bs);
+	else
+		snprintf(buf + len, n - (size_t)len, "count=%llu fits", (unsigned long long)fits);
+}
+
 int vb_fsize_short(const struct vb_config *cfg, uint64_t limit, char *buf, size_t n)
 {
 	uint64_t need = vb_run_bytes(cfg), fits = vb_count_that_fits(limit, cfg->bs_bytes, false);
@@ -25,13 +38,7 @@ int vb_fsize_short(const struct vb_config *cfg, uint64_t limit, char *buf, size_
 			   "the %llu bytes this process may put in a file (ulimit -f); ",
 			   (unsigned long long)need, (unsigned long long)cfg->bs_bytes,
 			   (unsigned long long)cfg->count_blocks, (unsigned long long)limit);
-	if (len < 0 || (size_t)len >= n)
-		return 1;
-	if (fits == 0)
-		snprintf(buf + len, n - (size_t)len, "not one block of bs=%llu fits",
-			 (unsigned long long)cfg->bs_bytes);
-	else
-		snprintf(buf + len, n - (size_t)len, "count=%llu fits", (unsigned long long)fits);
+	fits_tail(buf, n, len, fits, cfg->bs_bytes);
 	return 1;
 }
 
@@ -58,12 +65,6 @@ int vb_space_short(const struct vb_config *cfg, const char *where, uint64_t avai
 	else
 		len = snprintf(buf, n, "%s holds %llu bytes, less than the %llu bytes of one run "
 			       "(bs=%llu count=%llu); ", where, got, run, bs, count);
-	if (len < 0 || (size_t)len >= n)
-		return 1;
-	if (fits == 0)
-		snprintf(buf + len, n - (size_t)len, "not one block of bs=%llu fits",
-			 (unsigned long long)cfg->bs_bytes);
-	else
-		snprintf(buf + len, n - (size_t)len, "count=%llu fits", (unsigned long long)fits);
+	fits_tail(buf, n, len, fits, cfg->bs_bytes);
 	return 1;
 }
