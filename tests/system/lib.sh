@@ -236,6 +236,22 @@ wait_for() {
 	done
 }
 
+# wait_blocked PID: waits up to 60 s until PID or one of its descendants sleeps in the
+# kernel uninterruptibly (state D in /proc: a frozen file system holds it there); fails
+# when none does, or when PID ends first. Linux only.
+wait_blocked() {
+	_i=0
+	while [ $_i -lt 600 ] && kill -0 "$1" 2>/dev/null; do
+		for _k in "$1" $(worker_of "$1"); do
+			# (the state follows the name's closing parenthesis)
+			case $(sed 's/.*) //' "/proc/$_k/stat" 2>/dev/null) in D*) return 0 ;; esac
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # wait_pid PID SECS: waits at most SECS seconds for PID to end, then kills it; the
 # status is in WAIT_RC (137 when it had to be killed).
 wait_pid() {

@@ -89,20 +89,26 @@ fi
 # --- a stop during the flush probe: as during the runs ------------------------------------
 # With --sync dsync the runs make no fdatasync and the probe's are its only ones: strace
 # holds the first back (delay_enter, in us), so that the signal, or --timeout, comes
-# while the probe waits in it.
+# while the probe waits in it. The signal is sent once strace's log shows that call
+# entered (strace writes the entry before the delay), however slow the setup before it.
 if command -v strace >/dev/null 2>&1; then
 	for s in TERM:15 HUP:1; do
 		sig=${s%:*} num=${s#*:}
 		d=$(new_dir)
-		strace -f -qq -o /dev/null -e trace=fdatasync -e inject=fdatasync:delay_enter=4000000:when=1 \
+		rm -f "$SCRATCH/s.trace"
+		strace -f -qq -e signal=none -o "$SCRATCH/s.trace" -e trace=fdatasync \
+			-e inject=fdatasync:delay_enter=4000000:when=1 \
 			"$VBENCH" --no-progress --sync dsync --check-flush bs=4k count=16 runs=1 "$d" \
 			>"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
 		spid=$!
 		watch_run "$SCRATCH/s.out" "$SCRATCH/s.err"
-		sleep 2
+		if ! wait_for "fdatasync\(" "$SCRATCH/s.trace" "$spid"; then
+			not_started "SIG$sig during the flush probe: the probe" "$spid"
+			continue
+		fi
 		pid=$(pgrep -P "$spid" | head -n 1)
 		kill -s "$sig" "${pid:-$spid}"
-		wait_pid "$spid" 30
+		wait_pid "$spid" 60
 		check "SIG$sig during the flush probe: dies of the signal (status $WAIT_RC, want $((128 + num)))" \
 			[ "$WAIT_RC" = $((128 + num)) ]
 		check "SIG$sig during the flush probe: the summary says the probe was stopped" \
