@@ -219,11 +219,17 @@ void vb_os_worker_detach(int fd);
  * are no processes (errno ENOSYS) or none can be made. */
 struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg);
 
-/* Waits at most ms for output of the child started by vb_os_guard_start and copies all
- * there is to this process's standard output and error, never waiting for the pipes'
- * end; true when anything was copied. What cannot be written (a reader gone) is read
- * and dropped, so that the child never blocks on a full pipe. */
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms);
+/* Waits at most ms for output of the child started by vb_os_guard_start, or for this
+ * process's standard output or error to take what it holds of it, and moves some on;
+ * true when anything moved. It never blocks on the user's descriptors: what they have
+ * not taken waits here, and the child waits on its full pipe. With drop (a stop signal
+ * is pending and the reader has not taken the output since), what is held is dropped, as
+ * is all that follows, so that the child can end. What cannot be written (a reader gone)
+ * is read and dropped as well. */
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop);
+
+/* Whether output of the child waits for this process's standard output or error. */
+bool vb_os_guard_pending(const struct vb_worker *w);
 
 /* Why what vb_os_guard_pump copied could not all be written to this process's standard
  * output (*out) and error (*err): the errno of the first write that failed, else 0. */

@@ -14,6 +14,9 @@
 #define STOP_GRACE_NS 10000000000ULL
 /* A wake-up sent just before the call began is lost; it is sent again this often. */
 #define REWAKE_NS 200000000ULL
+/* Output the user's reader has not taken this long after a stop signal is dropped, so
+ * that a full pipe (`vbench | sleep 40`) never holds the stop back. */
+#define DROP_GRACE_NS 500000000ULL
 
 void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p)
 {
@@ -48,6 +51,30 @@ struct guard {
 	uint64_t stop_seen, woken, warned_start, next_warn;
 	int forwarded;
 };
+
+/* Whether output not yet taken by the user's reader is now dropped: a stop signal came
+ * DROP_GRACE_NS ago or more. */
+static bool dropping(struct guard *g)
+{
+	uint64_t now = vb_now_ns();
+
+	if (atomic_load(&g->sh->flags.stop) <= 0)
+		return false;
+	if (g->stop_seen == 0)
+		g->stop_seen = now;
+	return now - g->stop_seen >= DROP_GRACE_NS;
+}
+
+/* Moves on what the session left in its pipes, never waiting for their end (a worker
+ * left behind may hold them), and waits for the user's reader to take it unless a stop
+ * makes it dropped. */
+static void drain(struct guard *g)
+{
+	while (vb_os_guard_pump(g->w, vb_os_guard_pending(g->w) ? VB_WATCH_POLL_MS : 0,
+				dropping(g)) ||
+	       vb_os_guard_pending(g->w))
+		;
+}
 
 /* Looks at the stop flag and the session's own call; true when it must be given up. */
 static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
@@ -125,8 +152,11 @@ static enum vb_status ended(struct guard *g, int status, int signo, int *exit_st
 	vb_os_guard_lost(g->w, &out, &err);
 	vb_os_worker_free(g->w);
 	/* A stop signal sent to vbench: the session passed it on by dying of it. */
-	if (signo != 0 && atomic_load(&g->sh->flags.stop) > 0)
+	int stop = atomic_load(&g->sh->flags.stop);
+	if (signo != 0 && stop > 0)
 		vb_os_die(signo);
+	if (stop > 0 && (out == EAGAIN || err == EAGAIN))
+		vb_os_die(stop);   /* its output was dropped for the stop: the stop wins */
 	if (signo != 0) {
 		/* Killed from outside (kill -9) or crashed: it could clean nothing up. */
 		snprintf(msg, sizeof msg, "the process running the session died of signal %d",
@@ -161,13 +191,12 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 		return VB_OK;
 	}
 	for (;;) {
-		vb_os_guard_pump(g.w, VB_WATCH_POLL_MS);
+		vb_os_guard_pump(g.w, VB_WATCH_POLL_MS, dropping(&g));
 		if (vb_os_worker_wait(g.w, 0, &status, &signo))
 			break;
 		if (watch(&g, vb_now_ns(), &held)) {
 			/* What the session wrote before it got stuck goes out first. */
-			while (vb_os_guard_pump(g.w, 0))
-				;
+			drain(&g);
 			give_up(&g, held);
 			vb_os_worker_free(g.w);
 			if (g.stop_seen != 0 && atomic_load(&sh->flags.stop) > 0)
@@ -177,9 +206,6 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 											  : VB_E_IO;
 		}
 	}
-	/* The session has ended; a worker it left behind may still hold the pipes, so what
-	 * is in them is taken without waiting for their end. */
-	while (vb_os_guard_pump(g.w, 0))
-		;
+	drain(&g);
 	return ended(&g, status, signo, exit_status);
 }

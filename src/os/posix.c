@@ -37,20 +37,12 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-/* The worker is a child process where memory can be shared with it and it can be waited
- * for; a thread otherwise. Decided by the headers, which every real POSIX system has,
- * but which a header-only sysroot may not. */
-#if defined(__has_include) && !defined(VB_THREAD_WORKER)
-#if __has_include(<sys/mman.h>) && __has_include(<sys/wait.h>)
-#define VB_PROCESS_WORKER 1
+/* The worker and the session are child processes, which every supported system makes
+ * (fork, waitpid, and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
+ * sys/mman.h and sys/wait.h). */
 #include <sys/mman.h>
 #include <sys/wait.h>
-#endif
-#endif
-#ifndef VB_PROCESS_WORKER
-#define VB_PROCESS_WORKER 0
-#endif
-#if VB_PROCESS_WORKER && !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
 #define MAP_ANONYMOUS MAP_ANON
 #endif
 
@@ -617,24 +609,23 @@ void vb_os_thread_wake(vb_os_thread_t h)
 
 bool vb_os_worker_is_process(void)
 {
-	return VB_PROCESS_WORKER;
+	return true;
 }
+
+/* One of a guarded session's output pipes and what of it could not be written yet. */
+struct relay {
+	int from, to;    /* the pipe's read end (-1 once closed), and 1 or 2 */
+	int lost;        /* why what it carries can no longer be written, or 0 */
+	size_t off, len; /* buf[off..len) waits for `to` to take it */
+	char buf[65536];
+};
 
 struct vb_worker {
 	int chan;
 	bool ended;
 	int status, signo;
-	int out, err;              /* a guarded session's output pipes, -1 when closed */
-	int out_lost, err_lost;    /* why what they carry can no longer be written, or 0 */
-#if VB_PROCESS_WORKER
 	pid_t pid;
-#else
-	pthread_t thread;
-	int (*fn)(void *arg, int channel);
-	void *arg;
-	int wchan;
-	atomic_int done;
-#endif
+	struct relay rel[2];   /* a guarded session's standard output and error */
 };
 
 /* Reads from the channel, waiting at most ms. (poll, not select: an fd_set holds only
@@ -659,18 +650,11 @@ void vb_os_worker_free(struct vb_worker *w)
 		return;
 	if (w->chan >= 0)
 		close(w->chan);
-	if (w->out >= 0)
-		close(w->out);
-	if (w->err >= 0)
-		close(w->err);
-#if !VB_PROCESS_WORKER
-	if (!w->ended)
-		return;   /* a thread still running owns w; the process ends before it */
-#endif
+	for (int i = 0; i < 2; i++)
+		if (w->rel[i].from >= 0)
+			close(w->rel[i].from);
 	free(w);
 }
-
-#if VB_PROCESS_WORKER
 
 /* The supervisor's pid, as the worker saw it when it started; 0 outside a worker. */
 static pid_t supervisor;
@@ -822,167 +806,108 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	close(po[1]);
 	close(pe[1]);
 	w->chan = -1;
-	w->out = po[0];
-	w->err = pe[0];
+	w->rel[0].from = po[0];
+	w->rel[1].from = pe[0];
 	for (int i = 0; i < 2; i++) {
-		int fd = i ? w->err : w->out;
+		int fd = w->rel[i].from;
+		w->rel[i].to = i + 1;
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	}
 	return w;
 }
 
-/* Copies what can be read from *from to descriptor to; true when anything was read.
- * The first write that fails puts its errno in *lost, and the rest is dropped. */
-static bool copy_out(int *from, int to, int *lost)
+/* Writes what r holds to its descriptor, without blocking: standard output is the user's
+ * (a terminal, a pipe) and is left blocking, so no more is written at once than a pipe
+ * that polled writable takes whole (PIPE_BUF). */
+static bool relay_write(struct relay *r)
 {
-	char buf[65536];
-	bool moved = false;
+	size_t n = r->len - r->off;
 
-	while (*from >= 0) {
-		ssize_t n = read(*from, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			break;
-		if (n <= 0) {
-			close(*from);
-			*from = -1;
-			break;
-		}
-		moved = true;
-		if (*lost == 0 && vb_os_write_all(to, buf, (size_t)n) != 0)
-			*lost = errno != 0 ? errno : EIO;
-	}
-	return moved;
-}
-
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
-{
-	struct timeval tv = {(time_t)(ms / 1000), (suseconds_t)(ms % 1000) * 1000};
-	fd_set rd;
-	int top = w->out > w->err ? w->out : w->err;
-
-	if (top < 0) {
-		vb_os_sleep_ms(ms);
+	if (n > PIPE_BUF)
+		n = PIPE_BUF;
+	ssize_t k = write(r->to, r->buf + r->off, n);
+	if (k < 0 && (errno == EINTR || errno == EAGAIN))
+		return false;
+	if (k <= 0) {
+		r->lost = errno != 0 && k < 0 ? errno : EIO;
+		r->off = r->len = 0;
 		return false;
 	}
-	FD_ZERO(&rd);
-	if (w->out >= 0)
-		FD_SET(w->out, &rd);
-	if (w->err >= 0)
-		FD_SET(w->err, &rd);
-	if (select(top + 1, &rd, NULL, NULL, &tv) <= 0)
-		return false;
-	/* Standard output first: the session flushes it before it writes to stderr. */
-	bool moved = copy_out(&w->out, 1, &w->out_lost);
-	return copy_out(&w->err, 2, &w->err_lost) || moved;
-}
-
-#else /* a thread */
-
-bool vb_os_worker_orphaned(void)
-{
-	return false;   /* a thread dies with its process */
-}
-
-void *vb_os_shared(size_t n)
-{
-	return calloc(1, n);
-}
-
-static void *worker_thread(void *p)
-{
-	struct vb_worker *w = p;
-	sigset_t none;
-
-	/* The thread takes the signals that interrupt its calls; the others stay with the
-	 * supervising thread, which passes stops on through the shared flags. */
-	sigemptyset(&none);
-	sigaddset(&none, VB_WAKE_SIGNAL);
-	pthread_sigmask(SIG_UNBLOCK, &none, NULL);
-	w->status = w->fn(w->arg, w->wchan);
-	close(w->wchan);
-	atomic_store(&w->done, 1);
-	return NULL;
-}
-
-/* Starts fn(arg, chan[1]) in a thread; 0, or an errno value. */
-static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *arg,
-		  const int chan[2])
-{
-	pthread_attr_t attr;
-
-	w->wchan = chan[1];
-	w->fn = fn;
-	w->arg = arg;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 1u << 20);
-	int rc = pthread_create(&w->thread, &attr, worker_thread, w);
-	pthread_attr_destroy(&attr);
-	return rc;
-}
-
-void vb_os_worker_signal(struct vb_worker *w, int signo)
-{
-	(void)w;
-	(void)signo;   /* the flags the signal set are the worker's too */
-}
-
-void vb_os_worker_wake(struct vb_worker *w)
-{
-	if (!atomic_load(&w->done))
-		pthread_kill(w->thread, VB_WAKE_SIGNAL);
-}
-
-bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
-{
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
-
-	while (!atomic_load(&w->done)) {
-		if (vb_now_ns() >= until)
-			return false;
-		vb_os_sleep_ms(5);
-	}
-	if (!w->ended)
-		pthread_join(w->thread, NULL);
-	w->ended = true;
-	*status = w->status;
-	*signo = 0;
+	r->off += (size_t)k;
+	if (r->off == r->len)
+		r->off = r->len = 0;
 	return true;
 }
 
-void vb_os_worker_abandon(struct vb_worker *w)
+/* Reads what the pipe holds into r; what can no longer be written is read and dropped,
+ * so that the session never blocks on a full pipe. */
+static bool relay_read(struct relay *r)
 {
-	(void)w;   /* a thread stuck in the kernel cannot be killed: the process exits */
+	ssize_t n = read(r->from, r->buf, sizeof r->buf);
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+		return false;
+	if (n <= 0) {
+		close(r->from);
+		r->from = -1;
+		return false;
+	}
+	if (r->lost == 0)
+		r->len = (size_t)n;
+	return true;
 }
 
-void vb_os_worker_detach(int fd)
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 {
-	(void)fd;   /* the worker is a thread: the descriptors are the process's */
+	struct pollfd pfd[2];
+	nfds_t n = 0;
+	int wi = -1;
+
+	for (int i = 0; i < 2 && wi < 0; i++)
+		if (w->rel[i].len > w->rel[i].off)
+			wi = i;
+	/* In the order the session wrote: what output holds goes before error's, and held
+	 * output goes before anything more is read. */
+	if (wi >= 0) {
+		pfd[n++] = (struct pollfd){w->rel[wi].to, POLLOUT, 0};
+	} else {
+		for (int i = 0; i < 2; i++)
+			if (w->rel[i].from >= 0)
+				pfd[n++] = (struct pollfd){w->rel[i].from, POLLIN, 0};
+	}
+	if (n == 0) {
+		vb_os_sleep_ms(ms);
+		return false;
+	}
+	int ready = poll(pfd, n, ms > INT_MAX ? INT_MAX : (int)ms);
+	if (ready == 0 && wi >= 0 && drop) {
+		/* not taken, a stop pending: dropped, and so is all that follows there */
+		w->rel[wi].off = w->rel[wi].len = 0;
+		w->rel[wi].lost = EAGAIN;
+		return true;
+	}
+	if (ready <= 0)
+		return false;
+	if (wi >= 0)
+		return relay_write(&w->rel[wi]);
+	/* Standard output first: the session flushes it before it writes to stderr. */
+	bool moved = false;
+	for (int i = 0; i < 2 && !moved; i++)
+		if (w->rel[i].from >= 0)
+			moved = relay_read(&w->rel[i]);
+	return moved;
 }
 
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
+bool vb_os_guard_pending(const struct vb_worker *w)
 {
-	(void)fn;
-	(void)arg;
-	errno = ENOSYS;
-	return NULL;
+	return w->rel[0].len > w->rel[0].off || w->rel[1].len > w->rel[1].off;
 }
-
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
-{
-	(void)w;
-	vb_os_sleep_ms(ms);
-	return false;
-}
-
-#endif
 
 void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err)
 {
-	*out = w->out_lost;
-	*err = w->err_lost;
+	*out = w->rel[0].lost;
+	*err = w->rel[1].lost;
 }
 
 struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
@@ -992,7 +917,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 
 	if (w == NULL)
 		return NULL;
-	w->out = w->err = -1;
+	w->rel[0].from = w->rel[1].from = -1;
 	if (pipe(chan) != 0) {
 		free(w);
 		return NULL;

@@ -1470,10 +1470,17 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	return NULL;
 }
 
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms)
+bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 {
 	(void)w;
+	(void)drop;
 	Sleep(ms);
+	return false;
+}
+
+bool vb_os_guard_pending(const struct vb_worker *w)
+{
+	(void)w;
 	return false;
 }
 

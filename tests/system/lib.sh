@@ -252,6 +252,21 @@ wait_blocked() {
 	return 1
 }
 
+# wait_wchan PID ERE: waits up to 60 s until PID or one of its descendants sleeps in a
+# kernel function matching ERE (/proc/PID/wchan: pipe_write, a full pipe); fails when
+# none does, or when PID ends first. Linux only.
+wait_wchan() {
+	_i=0
+	while [ $_i -lt 600 ] && kill -0 "$1" 2>/dev/null; do
+		for _k in "$1" $(worker_of "$1"); do
+			grep -qE -- "$2" "/proc/$_k/wchan" 2>/dev/null && return 0
+		done
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
 # wait_pid PID SECS: waits at most SECS seconds for PID to end, then kills it; the
 # status is in WAIT_RC (137 when it had to be killed).
 wait_pid() {

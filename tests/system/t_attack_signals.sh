@@ -68,6 +68,37 @@ for sig in QUIT USR2 ALRM XCPU VTALRM PROF; do
 	fi
 done
 
+# --- SIGTERM while standard output is a full pipe nobody reads ------------------------------
+# (the reader holds the FIFO open and never reads; the signal comes once vbench's output
+# has filled it and a vbench process waits to write; a hang waits for the reader's 60 s)
+if [ "$(uname -s)" = Linux ]; then
+	d=$(new_dir)
+	mkfifo "$SCRATCH/full"
+	sleep 60 <"$SCRATCH/full" &
+	rd=$!
+	"$VBENCH" --no-progress bs=4k count=1 runs=20000 "$d" >"$SCRATCH/full" 2>"$SCRATCH/f.err" &
+	pid=$!
+	watch_run "$SCRATCH/full" "$SCRATCH/f.err"
+	SEEN="$SCRATCH/f.err"
+	if wait_wchan "$pid" pipe_write; then
+		kill -TERM "$pid"
+		bound=2
+		under_tool && bound=10   # (each process's exit under a tool takes seconds)
+		wait_pid "$pid" $bound
+		check "full stdout pipe, SIGTERM: vbench ends within $bound s (status $WAIT_RC)" [ "$WAIT_RC" != 137 ]
+		check "full stdout pipe, SIGTERM: dies of it (status $WAIT_RC)" [ "$WAIT_RC" = 143 ]
+		wait_pid "$pid" 30
+		check "full stdout pipe, SIGTERM: the created file is removed" empty_dir "$d"
+	else
+		not_started "the run writing into a full pipe" "$pid"
+	fi
+	kill "$rd" 2>/dev/null
+	wait "$rd" 2>/dev/null
+	rm -f "$SCRATCH/full"
+else
+	skip "not Linux: the wait for a full pipe reads /proc/PID/wchan"
+fi
+
 # --- a file-size limit: known at setup, refused there, not death by SIGXFSZ ---------------
 d=$(new_dir)
 (ulimit -f 64 && exec "$VBENCH" --no-progress bs=64k count=100 runs=2 "$d/big") >"$SCRATCH/f.out" 2>"$SCRATCH/f.err"
