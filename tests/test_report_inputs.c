@@ -198,6 +198,18 @@ static void test_runs_read_twice(void **state)
 	assert_int_equal(d.n_samples, 2);
 	assert_int_equal(d.skipped_dup, 2);
 	vb_dataset_free(&d);
+	/* many runs of one session: each is in the index of runs once, however it grew */
+	char many[16384];
+	size_t k = (size_t)snprintf(many, sizeof many, "{\"label\": \"a\", \"session\": "
+				    "\"00112233aabbccdd\", \"runs\": [");
+	for (int r = 1; r <= 100; r++)
+		k += (size_t)snprintf(many + k, sizeof many - k, "%s{\"run\": %d, \"bytes\": 5, "
+				      "\"secs\": 1.000000, \"bytes_per_sec\": 5}",
+				      r > 1 ? ", " : "", r);
+	snprintf(many + k, sizeof many - k, "]}\n");
+	read_ok(&d, many, 100);
+	assert_int_equal(d.n_keyed, 100);
+	vb_dataset_free(&d);
 	/* one JSON document twice in one file */
 	const char *doc = "{\"label\": \"a\", \"session\": \"00112233aabbccdd\", \"runs\": ["
 			  "{\"run\": 1, \"bytes\": 1048576, \"secs\": 0.010000, "

@@ -372,9 +372,12 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 		d->skipped_dup++;
 		return 0;
 	}
-	if (2 * (d->n_keyed + 1) > d->run_ix.cap && runs_rebuild(d, d->n_keyed + 1) < 0) {
-		d->n_samples--;
-		return -1;
+	if (2 * (d->n_keyed + 1) > d->run_ix.cap) {
+		if (runs_rebuild(d, d->n_keyed + 1) < 0) {
+			d->n_samples--;
+			return -1;
+		}
+		return 0;   /* the rebuild took s in with the others */
 	}
 	slots_put(&d->run_ix, run_hash(s), d->n_samples - 1);
 	d->n_keyed++;
