@@ -695,6 +695,7 @@ awk -F, -v OFS=, -v n="$f_labels" -v row="$row" 'BEGIN {
 	for (l = 1; l <= n; l++)
 		for (r = 1; r <= 2; r++) {
 			f[1] = "label" l; f[2] = r; f[5] = 1000000 + l * 7 + r
+			f[4] = sprintf("%.6f", f[3] / f[5])   # (the report checks rate = bytes / secs)
 			line = f[1]
 			for (i = 2; i <= length(f); i++) line = line OFS f[i]
 			print line
