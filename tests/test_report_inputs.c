@@ -182,6 +182,31 @@ static void read_all(struct vb_dataset *d, const char *const *texts, size_t n, c
 	}
 }
 
+/* The runs of one session under many labels spread over the index of runs: with a hash
+ * that let the label reach only its high bits, they all took one slot and reading 100,000
+ * labels took minutes instead of a second. */
+static void test_run_hash_spreads_labels(void **state)
+{
+	(void)state;
+	enum { N = 8192, SLOTS = 16384 };
+	static unsigned char seen[SLOTS];
+	struct vb_sample s;
+	size_t distinct = 0;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.cfg.session, sizeof s.cfg.session, "00112233aabbccdd");
+	for (size_t i = 0; i < N; i++) {
+		s.label = i / 2;
+		s.run = 1 + i % 2;
+		size_t k = vbr_run_hash(&s) & (SLOTS - 1);
+		distinct += !seen[k];
+		seen[k] = 1;
+	}
+	/* (a uniform hash fills about 6,400 of them; the flawed one filled 2) */
+	if (distinct < N / 2)
+		fail_msg("%zu runs took only %zu of %d slots", (size_t)N, distinct, SLOTS);
+}
+
 /* The same runs read twice (a copy of a file, a JSON document twice) count once. */
 static void test_runs_read_twice(void **state)
 {
@@ -571,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_cut_rows),
 		cmocka_unit_test(test_stopped_status),
 		cmocka_unit_test(test_runs_read_twice),
+		cmocka_unit_test(test_run_hash_spreads_labels),
 		cmocka_unit_test(test_one_escaping_rule),
 		cmocka_unit_test(test_rate_agrees),
 		cmocka_unit_test(test_apart_by_size_and_disk),

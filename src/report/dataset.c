@@ -148,11 +148,14 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 }
 
 /* The hash of a run's identity: its session, label and run number (one invocation of
- * vbench is one session, of one label, numbering its runs from 1). */
-static size_t run_hash(const struct vb_sample *s)
+ * vbench is one session, of one label, numbering its runs from 1). The index takes its
+ * low bits, so label and run each reach them: many labels of one session must not share
+ * a slot. */
+size_t vbr_run_hash(const struct vb_sample *s)
 {
-	return hash(s->cfg.session) ^ (size_t)((s->run ^ (uint64_t)s->label << 32) *
-					       0x9e3779b97f4a7c15ULL);
+	uint64_t k = s->run * 0x9e3779b97f4a7c15ULL ^ (uint64_t)s->label * 0xc2b2ae3d27d4eb4fULL;
+
+	return hash(s->cfg.session) ^ (size_t)(k ^ k >> 29);
 }
 
 static bool same_run(const struct vb_sample *x, const struct vb_sample *y)
@@ -170,7 +173,7 @@ static int runs_rebuild(struct vb_dataset *d, size_t want)
 	d->n_keyed = 0;
 	for (size_t i = 0; i < d->n_samples; i++)
 		if (d->samples[i].cfg.session[0] != '\0') {
-			slots_put(&d->run_ix, run_hash(&d->samples[i]), i);
+			slots_put(&d->run_ix, vbr_run_hash(&d->samples[i]), i);
 			d->n_keyed++;
 		}
 	return 0;
@@ -183,7 +186,7 @@ static const struct vb_sample *runs_find(const struct vb_dataset *d, const struc
 	if (x->cap == 0)
 		return NULL;
 	size_t mask = x->cap - 1;
-	for (size_t k = run_hash(s) & mask; x->slot[k] != 0; k = (k + 1) & mask)
+	for (size_t k = vbr_run_hash(s) & mask; x->slot[k] != 0; k = (k + 1) & mask)
 		if (same_run(&d->samples[x->slot[k] - 1], s))
 			return &d->samples[x->slot[k] - 1];
 	return NULL;
@@ -379,7 +382,7 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 		}
 		return 0;   /* the rebuild took s in with the others */
 	}
-	slots_put(&d->run_ix, run_hash(s), d->n_samples - 1);
+	slots_put(&d->run_ix, vbr_run_hash(s), d->n_samples - 1);
 	d->n_keyed++;
 	return 0;
 }

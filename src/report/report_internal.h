@@ -189,6 +189,9 @@ void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
  * whose session, label and run number were read before is the same run read twice (a
  * copy of a file, a document given twice): left out and counted in skipped_dup when its
  * figures are the same, else -2 (two different runs cannot have one identity). */
+/* The hash of a run's identity (session, label, run), for the index of runs read. */
+size_t vbr_run_hash(const struct vb_sample *s);
+
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg);
 
