@@ -9,7 +9,7 @@ CC       ?= cc
 CFLAGS   ?= -O2 -g
 WARN      = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 STD       = -std=c11
-VB_CPPFLAGS = -Iinclude -Isrc/os -Isrc/report -DVB_VERSION='"$(VERSION)"' \
+VB_CPPFLAGS = -Iinclude -DVB_VERSION='"$(VERSION)"' \
 	-D_FILE_OFFSET_BITS=64
 LIBS      = -lm -lpthread
 PREFIX   ?= /usr/local

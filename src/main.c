@@ -8,14 +8,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "vb_csvfile.h"
-#include "vb_guard.h"
-#include "vb_opts.h"
-#include "vb_output.h"
-#include "vb_report.h"
-#include "vb_session.h"
-#include "vb_source.h"
-#include "vb_target.h"
+#include "output/vb_csvfile.h"
+#include "bench/vb_guard.h"
+#include "cli/vb_opts.h"
+#include "output/vb_output.h"
+#include "report/vb_report.h"
+#include "bench/vb_session.h"
+#include "bench/vb_source.h"
+#include "bench/vb_target.h"
 
 /* Exit statuses, as documented in vbench(1). */
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_SETUP = 2, EXIT_IO = 3 };

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "vb_io.h"
-#include "vb_os.h"
-#include "vb_writer.h"
+#include "common/vb_io.h"
+#include "os/vb_os.h"
+#include "bench/vb_writer.h"
 
 /* The descriptors the fake hands out. */
 #define FAKE_DIRFD 30

@@ -2,8 +2,7 @@
 #include "vb_test.h"
 #include <stdlib.h>
 #include <string.h>
-#include "vb_analysis.h"
-#include "vb_analysis_test.h"
+#include "bench/vb_analysis.h"
 
 /* Analyses five one-second runs with the given rates (default configuration). */
 static void analyze_rates(const double *rates, struct vb_run_analysis *a)

@@ -2,7 +2,7 @@
  * the comments are worked by hand: t(0.975, 2) = 4.303, t(0.975, 19) = 2.093. */
 #include "vb_test.h"
 #include <string.h>
-#include "vb_autoruns.h"
+#include "bench/vb_autoruns.h"
 
 static struct vb_config cfg;
 static double secs[64];

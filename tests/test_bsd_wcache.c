@@ -3,7 +3,7 @@
  * enum vtblk_cache_mode). */
 #include "vb_test.h"
 #include <string.h>
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 static void test_vtbd_disks_name_their_sysctl(void **state)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "vb_csvfile.h"
+#include "output/vb_csvfile.h"
 
 static char dir[64], path[128];
 static struct vb_err err;

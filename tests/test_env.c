@@ -2,7 +2,7 @@
 #include "vb_test.h"
 #include <stdio.h>
 #include <string.h>
-#include "vb_env.h"
+#include "common/vb_env.h"
 
 static void label_of(const char *fs, const char *driver, char *buf, size_t n)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fake_io.h"
-#include "vb_flush.h"
-#include "vb_flushprobe.h"
-#include "vb_os.h"
+#include "common/vb_flushverdict.h"
+#include "bench/vb_flushprobe.h"
+#include "os/vb_os.h"
 
 /* A result holding the pairs given, as the probe records them. */
 static struct vb_flush_result pairs(const uint64_t *flush, const uint64_t *write, size_t n)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "vb_guard.h"
-#include "vb_os.h"
-#include "vb_supervise.h"
+#include "bench/vb_guard.h"
+#include "os/vb_os.h"
+#include "bench/vb_supervise.h"
 
 static struct vb_shared *sh;
 static struct vb_config cfg;

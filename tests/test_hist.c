@@ -2,7 +2,7 @@
 #include "vb_test.h"
 #include <math.h>
 #include <stdlib.h>
-#include "vb_hist.h"
+#include "common/vb_hist.h"
 
 /* The documented bound: a reported value is within 1/VB_HIST_SUB of the true one. */
 static void within_bound(uint64_t got, uint64_t want)

@@ -4,8 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vb_knee.h"
-#include "vb_result.h"
+#include "common/vb_knee.h"
+#include "common/vb_result.h"
 
 #define N 60
 #define STEP 0.5

@@ -3,8 +3,8 @@
 #include "vb_test.h"
 #include <stdio.h>
 #include <string.h>
-#include "vb_memfit.h"
-#include "vb_source.h"
+#include "bench/vb_memfit.h"
+#include "bench/vb_source.h"
 
 /* A probe that has up to *arg bytes, and counts its calls. */
 static int probes;

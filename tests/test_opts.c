@@ -2,8 +2,8 @@
 #include "vb_test.h"
 #include <stdio.h>
 #include <string.h>
-#include "vb_args.h"
-#include "vb_opts.h"
+#include "common/vb_args.h"
+#include "cli/vb_opts.h"
 
 static struct vb_err err;
 static enum vb_opts_action action;

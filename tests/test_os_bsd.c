@@ -1,7 +1,7 @@
 /* The pure rules of the BSD backend, checked wherever the tests run: disk names and
  * their drivers, partitions, slices and labels to their disk, filesystem names, and the
  * in-use decision fed with what getmntinfo, swap and GEOM would report. */
-#include "vb_bsd.h"
+#include "os/vb_bsd.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * directory, shaped like the real sysfs (device links, driver links, partitions inside
  * their disks, holders, loop devices): environment detection and the in-use decision;
  * plus a few checks against the machine the tests run on. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <ftw.h>
 #include <limits.h>
@@ -26,9 +26,9 @@
 #include <time.h>
 
 #include "vb_test.h"
-#include "vb_env.h"
-#include "vb_io.h"
-#include "vb_os.h"
+#include "common/vb_env.h"
+#include "common/vb_io.h"
+#include "os/vb_os.h"
 
 #if VB_OS_LINUX
 

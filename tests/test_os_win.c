@@ -2,7 +2,7 @@
  * filesystem labels made of what Windows reports, the in-use decision for a disk, the
  * names refused before anything is opened, the flags CreateFileW is given, long paths,
  * and the name of the Windows version. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <stdio.h>
 #include <string.h>

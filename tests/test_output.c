@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vb_escape.h"
-#include "vb_analysis.h"
-#include "vb_output.h"
-#include "vb_units.h"
+#include "common/vb_escape.h"
+#include "bench/vb_analysis.h"
+#include "output/vb_output.h"
+#include "common/vb_units.h"
 
 static char buf[65536];
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 #include "fake_io.h"
-#include "vb_source_test.h"
-#include "vb_writer.h"
+#include "bench/vb_source.h"
+#include "bench/vb_writer.h"
 
 /* Sleeps us microseconds (usleep is no longer POSIX). */
 static void sleep_us(long us)

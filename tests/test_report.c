@@ -6,11 +6,10 @@
 #include <unistd.h>
 
 #include "vb_test.h"
-#include "vb_escape.h"
-#include "vb_output.h"
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "vb_escape_test.h"
+#include "common/vb_escape.h"
+#include "output/vb_output.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Helpers                                                                            */

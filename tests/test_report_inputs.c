@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "vb_schema.h"
-#include "report_internal.h"
+#include "report/vb_report.h"
+#include "common/vb_schema.h"
+#include "report/report_internal.h"
 
 /* The header vbench writes, with its CRLF. */
 static void header(char *buf, size_t n)

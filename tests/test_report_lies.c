@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "vb_analysis.h"
-#include "vb_output.h"
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "report_internal.h"
+#include "bench/vb_analysis.h"
+#include "output/vb_output.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 static char *written(void)
 {

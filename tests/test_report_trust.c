@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "report_internal.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 /* Reading text (auto-detected) fails, with a message holding want. */
 static void refused(const char *text, const char *name, const char *want)

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "fake_io.h"
-#include "vb_analysis.h"
-#include "vb_output.h"
-#include "vb_plan.h"
-#include "vb_runner.h"
+#include "bench/vb_analysis.h"
+#include "output/vb_output.h"
+#include "bench/vb_plan.h"
+#include "bench/vb_runner.h"
 
 #define MS 1000000ULL
 

@@ -1,7 +1,7 @@
 /* SIZE parsing: every suffix, products, and every way a size can be wrong. */
 #include "vb_test.h"
 #include <string.h>
-#include "vb_size.h"
+#include "cli/vb_size.h"
 
 static uint64_t ok(const char *text)
 {

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "vb_source.h"
-#include "vb_source_test.h"
+#include "bench/vb_source.h"
 
 /* Sleeps us microseconds (usleep is no longer POSIX). */
 static void sleep_us(long us)

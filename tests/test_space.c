@@ -1,7 +1,7 @@
 /* Whether one run fits, and which count does when it does not. */
 #include "vb_test.h"
 #include <string.h>
-#include "vb_space.h"
+#include "bench/vb_space.h"
 
 static void test_count_that_fits(void **state)
 {

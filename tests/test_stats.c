@@ -2,7 +2,7 @@
  * against values computed by hand (the comments show how). */
 #include "vb_test.h"
 #include <math.h>
-#include "vb_stats.h"
+#include "common/vb_stats.h"
 
 #define NEAR(a, b, tol) do { double a_ = (a), b_ = (b); \
 	if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.12g, expected %.12g", #a, a_, b_); \

@@ -11,8 +11,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 #include "fake_io.h"
-#include "vb_output.h"
-#include "vb_supervise.h"
+#include "output/vb_output.h"
+#include "bench/vb_supervise.h"
 
 static struct fake fk;
 static struct vb_io_ops ops;

@@ -10,10 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fake_io.h"
-#include "vb_os.h"
-#include "vb_plan.h"
-#include "vb_target.h"
-#include "vb_target_test.h"
+#include "os/vb_os.h"
+#include "bench/vb_plan.h"
+#include "bench/vb_target.h"
 
 static char dir[64];
 static char path[512];

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fake_io.h"
-#include "vb_source_test.h"
-#include "vb_writer.h"
+#include "bench/vb_source.h"
+#include "bench/vb_writer.h"
 
 #define MS 1000000ULL
 

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_analysis.h"
-#include "vb_analysis_test.h"
-#include "vb_env.h"
-#include "vb_escape.h"
-#include "vb_units.h"
+#include "bench/vb_analysis.h"
+#include "common/vb_env.h"
+#include "common/vb_escape.h"
+#include "common/vb_units.h"
 
 /* The allocator, which tests replace with one that fails. */
 static void *(*alloc_zeroed)(size_t, size_t) = calloc;

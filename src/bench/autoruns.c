@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "vb_autoruns.h"
-#include "vb_stats.h"
+#include "bench/vb_autoruns.h"
+#include "common/vb_stats.h"
 
 /* Whether the latest of the n rates lies beyond VB_AUTO_OUTLIER_SD standard deviations
  * of the ones before it. It needs two before it for a deviation; when those are all

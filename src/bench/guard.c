@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_guard.h"
-#include "vb_os.h"
-#include "vb_supervise.h"
+#include "bench/vb_guard.h"
+#include "os/vb_os.h"
+#include "bench/vb_supervise.h"
 
 /* A call still stuck this long after --timeout is given up on, as a run's is. */
 #define ABORT_GRACE_NS 2000000000ULL

@@ -1,9 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 
-#include "vb_memfit.h"
-#include "vb_os.h"
-#include "vb_source.h"
+#include "bench/vb_memfit.h"
+#include "os/vb_os.h"
+#include "bench/vb_source.h"
 
 /* The smallest block size offered as one that fits. */
 #define MIN_BS 512

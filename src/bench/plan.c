@@ -1,8 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
-#include "vb_knee.h"
-#include "vb_plan.h"
+#include "common/vb_knee.h"
+#include "bench/vb_plan.h"
 
 void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t data_run,
 		   bool first, struct vb_write_plan *p)

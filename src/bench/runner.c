@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_autoruns.h"
-#include "vb_flushprobe.h"
-#include "vb_plan.h"
-#include "vb_runner.h"
-#include "vb_source.h"
+#include "bench/vb_autoruns.h"
+#include "bench/vb_flushprobe.h"
+#include "bench/vb_plan.h"
+#include "bench/vb_runner.h"
+#include "bench/vb_source.h"
 
 /* How often the write loop looks at status requests; the progress line is redrawn once
  * a second. */

@@ -6,13 +6,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "vb_autoruns.h"
-#include "vb_memfit.h"
-#include "vb_os.h"
-#include "vb_plan.h"
-#include "vb_session.h"
-#include "vb_source.h"
-#include "vb_space.h"
+#include "bench/vb_autoruns.h"
+#include "bench/vb_memfit.h"
+#include "os/vb_os.h"
+#include "bench/vb_plan.h"
+#include "bench/vb_session.h"
+#include "bench/vb_source.h"
+#include "bench/vb_space.h"
 
 bool vb_session_begin(int *argc, char ***argv)
 {

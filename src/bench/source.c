@@ -8,9 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "vb_os.h"
-#include "vb_source.h"
-#include "vb_source_test.h"
+#include "os/vb_os.h"
+#include "bench/vb_source.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {

@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 
-#include "vb_space.h"
+#include "bench/vb_space.h"
 
 /* What a run may take of avail bytes: on a file system all but the spare its own blocks
  * need (a run that fills the data blocks exactly ends in ENOSPC). */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_supervise.h"
+#include "bench/vb_supervise.h"
 
 /* How long the supervisor waits for its worker before it reads the watch again. */
 #define POLL_MS VB_WATCH_POLL_MS

@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_os.h"
-#include "vb_space.h"
-#include "vb_target.h"
-#include "vb_target_test.h"
+#include "os/vb_os.h"
+#include "bench/vb_space.h"
+#include "bench/vb_target.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
 #define PATH_LIMIT 4000

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vb_writer.h"
+#include "bench/vb_writer.h"
 
 /* A write that returns 0 this many times in a row is not going to finish the block. */
 #define VB_MAX_ZERO_WRITES 8

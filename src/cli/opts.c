@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_args.h"
-#include "vb_opts.h"
-#include "vb_status.h"
-#include "vb_size.h"
+#include "common/vb_args.h"
+#include "cli/vb_opts.h"
+#include "common/vb_status.h"
+#include "cli/vb_size.h"
 
 /* One setting of the configuration; an operand and its option twin share one. */
 enum key {

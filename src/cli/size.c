@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_size.h"
+#include "cli/vb_size.h"
 
 struct suffix {
 	const char *text;

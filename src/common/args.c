@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "vb_args.h"
+#include "common/vb_args.h"
 
 bool vb_arg_is_option(const char *a)
 {

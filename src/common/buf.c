@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_buf.h"
+#include "common/vb_buf.h"
 
 void vb_buf_init(struct vb_buf *b)
 {

@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
-#include "vb_config.h"
+#include "common/vb_config.h"
 
 void vb_config_defaults(struct vb_config *cfg)
 {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_env.h"
+#include "common/vb_env.h"
 
 /* "none" and "unknown" say nothing about the setup, so they are left out of a label. */
 static int telling(const char *s)

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_escape.h"
-#include "vb_escape_test.h"
+#include "common/vb_escape.h"
 
 size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_flush.h"
+#include "common/vb_flushverdict.h"
 
 static int cmp_i64(const void *x, const void *y)
 {

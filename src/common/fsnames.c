@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vb_env.h"
+#include "common/vb_env.h"
 
 /* Type names, as people write them in labels and as the systems report them (Linux
  * /proc/self/mountinfo, the BSDs' f_fstypename, Windows' GetVolumeInformation), each

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "vb_hist.h"
+#include "common/vb_hist.h"
 
 void vb_hist_init(struct vb_hist *h)
 {

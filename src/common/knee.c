@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_knee.h"
-#include "vb_result.h"
+#include "common/vb_knee.h"
+#include "common/vb_result.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -1,7 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 
-#include "vb_result.h"
+#include "common/vb_result.h"
 
 uint64_t vb_rate(uint64_t bytes, double secs)
 {

@@ -1,4 +1,4 @@
-#include "vb_schema.h"
+#include "common/vb_schema.h"
 
 const char *const vb_csv_names[VB_N_COLS] = {
 	[VB_COL_LABEL] = "label", [VB_COL_RUN] = "run", [VB_COL_BYTES] = "bytes",

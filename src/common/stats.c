@@ -2,7 +2,7 @@
 #include <math.h>
 #include <float.h>
 
-#include "vb_stats.h"
+#include "common/vb_stats.h"
 
 void vb_welford_init(struct vb_welford *w)
 {

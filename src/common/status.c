@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "vb_status.h"
+#include "common/vb_status.h"
 
 enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 {

@@ -1,6 +1,6 @@
 #include <stdio.h>
 
-#include "vb_units.h"
+#include "common/vb_units.h"
 
 void vb_size_short(char *buf, size_t n, uint64_t bytes)
 {

@@ -3,7 +3,7 @@
  * (on FreeBSD) GEOM for what uses a disk, sysctl for memory. The pure rules (names,
  * partitions, the in-use decision) are in bsd_names.c. Where the three differ, a small
  * part below says so. */
-#include "vb_bsd.h"
+#include "os/vb_bsd.h"
 
 #if VB_OS_BSD
 

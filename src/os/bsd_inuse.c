@@ -2,7 +2,7 @@
  * the swap areas, the vnode disks and GEOM say holds it, and the parsers of the kernels'
  * answers. Pure code over the calls of a vb_bsd_sys, so that tests run it anywhere. A
  * question the system does not answer refuses the target, naming what was asked. */
-#include "vb_bsd.h"
+#include "os/vb_bsd.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The pure rules of the BSD backend: disk names and their drivers, partitions and
  * slices, filesystem names, and the in-use decision. Compiled on every system, so that
  * the unit tests check them where the tests run. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * write back (sys/dev/virtio/block/virtio_blk.c, vtblk_setup_sysctl and
  * vtblk_write_cache_sysctl). The disk vtbdN is unit N of vtblk (vtblk_alloc_disk names
  * it VTBLK_DISK_NAME with the device's unit). Pure, compiled on every system. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <stdio.h>
 #include <string.h>

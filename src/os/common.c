@@ -1,5 +1,5 @@
 /* Small helpers every platform file shares; compiled on every system. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* The family calls of os_internal.h that most POSIX families do the same way, defined
  * once here (fio's os/ way); a family with its own says so with a VB_FAM_HAS_ macro in
  * os_internal.h, and this default is left out for it. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_POSIX
 

@@ -2,7 +2,7 @@
  * /proc and /sys: the mount, device and driver under a target, and whether anything is
  * layered on a disk or a file (a mount, a dm or md holder, swap, a loop device, a lock).
  * The readers take a root prefix, so that tests can hand them a fake tree. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_LINUX
 

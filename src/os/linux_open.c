@@ -3,7 +3,7 @@
  * open is called, a FIFO's reader is not woken), and then reopened through
  * /proc/self/fd, which opens that very inode whatever its name has become meanwhile.
  * Without /proc (an initramfs), by the name, as other systems do. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_LINUX
 

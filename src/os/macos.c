@@ -1,7 +1,7 @@
 /* macOS: F_NOCACHE for direct I/O, F_FULLFSYNC for a sync that reaches the medium, the
  * DKIOC ioctls for disks, statfs for the filesystem and its device, sysctl for memory.
  * In-use checks are not available here, so disks are refused (see vb_fam_in_use). */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_MACOS
 

@@ -2,7 +2,7 @@
  * signals, the worker process and output files. The parts that differ by family
  * (open flags, disks, in-use checks, detection) are the vb_fam_* functions of linux.c,
  * bsd.c or macos.c. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_POSIX
 

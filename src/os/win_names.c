@@ -3,7 +3,7 @@
  * reports, the in-use decision for a disk, what a target's name names (reserved device
  * names, volumes, NUL), the flags files are opened with, long paths, one component of
  * a name, and the name of the Windows version. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #include <stdio.h>
 #include <string.h>

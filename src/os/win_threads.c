@@ -5,7 +5,7 @@
  * of the line and sets its event, so a wake-up is never lost and never goes to a thread
  * that started waiting after it. Deadlines are on the system time, as in
  * vb_os_deadline_in. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_WINDOWS
 

@@ -8,7 +8,7 @@
  * Descriptors are the C runtime's, over the Win32 handles (_open_osfhandle); paths are
  * UTF-8 inside vbench and UTF-16 at the system. The pure rules are in win_names.c, the
  * threads in win_threads.c. */
-#include "os_internal.h"
+#include "os/os_internal.h"
 
 #if VB_OS_WINDOWS
 

@@ -2,10 +2,10 @@
 #include <errno.h>
 #include <string.h>
 
-#include "vb_csvfile.h"
-#include "vb_escape.h"
-#include "vb_io.h"
-#include "vb_os.h"
+#include "output/vb_csvfile.h"
+#include "common/vb_escape.h"
+#include "common/vb_io.h"
+#include "os/vb_os.h"
 
 /* Another appender holds the lock for one row's write; this is far beyond that. */
 #define LOCK_WAIT_MS 10000

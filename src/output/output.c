@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_escape.h"
-#include "vb_os.h"
-#include "vb_output.h"
-#include "vb_schema.h"
+#include "common/vb_escape.h"
+#include "os/vb_os.h"
+#include "output/vb_output.h"
+#include "common/vb_schema.h"
 
 #define MIB 1048576.0
 #define MB 1000000.0

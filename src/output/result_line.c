@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vb_output.h"
-#include "vb_units.h"
+#include "output/vb_output.h"
+#include "common/vb_units.h"
 
 /* The one line a person pastes: what was measured and its result, in MB/s (10^6). */
 

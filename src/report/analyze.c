@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_env.h"
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_stats.h"
-#include "vb_units.h"
-#include "report_internal.h"
+#include "common/vb_env.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_stats.h"
+#include "common/vb_units.h"
+#include "report/report_internal.h"
 
 /* The analysis of `vbench report`: the runs grouped by label, each label compared with
  * the baseline, and the verdicts. */

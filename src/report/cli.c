@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_args.h"
-#include "vb_escape.h"
-#include "vb_io.h"
-#include "vb_os.h"
-#include "vb_report.h"
-#include "report_internal.h"
+#include "common/vb_args.h"
+#include "common/vb_escape.h"
+#include "common/vb_io.h"
+#include "os/vb_os.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 /* Big enough for a file name, a line number and a sentence. */
 #define ERR_MAX 1024

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_schema.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_schema.h"
+#include "report/report_internal.h"
 
 /* The CSV reader of `vbench report`: RFC 4180 records, the header, the rows. */
 

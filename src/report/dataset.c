@@ -11,11 +11,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "vb_schema.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_schema.h"
+#include "report/report_internal.h"
 
 /* The dataset the readers fill: labels interned in first-seen order, the runs, and
  * what a reader must undo when a file turns out to be bad. */

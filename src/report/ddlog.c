@@ -9,11 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "vb_schema.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_schema.h"
+#include "report/report_internal.h"
 
 /* Plain-text logs: the BSD and GNU dd summary lines. */
 

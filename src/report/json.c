@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_schema.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_schema.h"
+#include "report/report_internal.h"
 
 /* The JSON reader of `vbench report`: a strict RFC 8259 parser and the reading of
  * vbench's documents. */

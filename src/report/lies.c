@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_internal.h"
-#include "vb_escape.h"
-#include "vb_flush.h"
+#include "report/report_internal.h"
+#include "common/vb_escape.h"
+#include "common/vb_flushverdict.h"
 
 static int add(struct vb_dataset *d, const char *label, const char *text)
 {
@@ -44,7 +44,7 @@ int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 		what = "the flush probe could not tell";
 	else
 		return 0;   /* not run, or a word this version does not know: nothing to say */
-	/* A row from before the yardstick rule (vb_flush.h) is judged by it again. */
+	/* A row from before the yardstick rule (vb_flushverdict.h) is judged by it again. */
 	if (strcmp(verdict, "no-work") == 0 && flush_p50_ns > 0 &&
 	    !vb_flush_yardstick(flush_p50_ns, flush_p50_ns, write_p50_ns))
 		what = "the flush probe could not tell: a small write costs far more than a "

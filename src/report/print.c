@@ -7,10 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 /* The printers of `vbench report`: text, markdown, CSV and JSON. */
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vb_escape.h"
-#include "vb_report.h"
-#include "vb_units.h"
-#include "report_internal.h"
+#include "common/vb_escape.h"
+#include "report/vb_report.h"
+#include "common/vb_units.h"
+#include "report/report_internal.h"
 
 /* The SVG chart of `vbench report`, with the XML escaping it needs. */
 

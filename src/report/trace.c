@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_internal.h"
-#include "vb_escape.h"
-#include "vb_knee.h"
-#include "vb_result.h"
+#include "report/report_internal.h"
+#include "common/vb_escape.h"
+#include "common/vb_knee.h"
+#include "common/vb_result.h"
 
 void vbr_trace_free(struct vbr_trace *t)
 {

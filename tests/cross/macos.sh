@@ -74,7 +74,7 @@ trap 'exit 143' TERM
 # linker accepts them for compatibility.
 # shellcheck disable=SC2046
 if ! "$zig" cc -target "$target" -std=c11 -O2 -Wall -Wextra -Wshadow -Wstrict-prototypes \
-	-Wmissing-prototypes -Iinclude -Isrc/os -Isrc/report "-DVB_VERSION=\"$version\"" \
+	-Wmissing-prototypes -Iinclude "-DVB_VERSION=\"$version\"" \
 	-D_FILE_OFFSET_BITS=64 -o "$out" $(find src -name '*.c' | sort) \
 	-lm -lpthread >"$log" 2>&1; then
 	cat "$log" >&2

@@ -29,7 +29,7 @@ label='ext4 "quoted", 1 bytes transferred in 0.000001 secs (9 bytes/sec)'
 "$vb" report -f json "$tmp/runs.csv" >"$tmp/report.json" 2>/dev/null
 "$vb" report -f csv "$tmp/runs.csv" >"$tmp/report.csv" 2>/dev/null
 "$vb" report -f markdown "$tmp/runs.csv" >"$tmp/report.md" 2>/dev/null
-cc -Iinclude -Isrc/os -DVB_VERSION='"corpus"' -o "$tmp/knee_rows" tests/fuzz/knee_rows.c \
+cc -Iinclude -DVB_VERSION='"corpus"' -o "$tmp/knee_rows" tests/fuzz/knee_rows.c \
 	build/libvbench.a -lm -lpthread
 "$tmp/knee_rows" "$tmp/knee.csv" "$tmp/knee.json"
 mkdir -p "$out"

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vb_opts.h"
-#include "vb_size.h"
+#include "cli/vb_opts.h"
+#include "cli/vb_size.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,9 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "vb_report.h"
-#include "vb_report_test.h"
-#include "report_internal.h"
+#include "report/vb_report.h"
+#include "report/report_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

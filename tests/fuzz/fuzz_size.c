@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "vb_size.h"
+#include "cli/vb_size.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,8 +4,8 @@
  * those of a cache of 2.1 GB in front of a disk of 310 MB/s. */
 #include <stdio.h>
 #include <string.h>
-#include "vb_analysis.h"
-#include "vb_output.h"
+#include "bench/vb_analysis.h"
+#include "output/vb_output.h"
 
 int main(int argc, char *argv[])
 {

@@ -13,7 +13,7 @@ srcs=$(find src -name '*.c' ! -name main.c | sort)
 for f in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$f" .c)
 	target=${name#fuzz_}
-	clang -g -O1 -std=c11 -Iinclude -Isrc/os -Isrc/report -DVB_VERSION='"fuzz"' -D_FILE_OFFSET_BITS=64 \
+	clang -g -O1 -std=c11 -Iinclude -DVB_VERSION='"fuzz"' -D_FILE_OFFSET_BITS=64 \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-o "$out/$name" "$f" $srcs -lm -lpthread
 	work="$out/corpus-$target"

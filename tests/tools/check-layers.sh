@@ -11,9 +11,9 @@
 #     (read from the same symbols, and main.c's from MAINOBJECT, default build/main.o);
 #     any other edge is a back-edge, and fails.
 #  3. The same holds for #include between layers: a header belongs to the layer of the
-#     directory it is in, or (include/) to the one the table below gives it.
+#     directory it is in (include/<layer>/); one directly in include/ fails.
 #  4. No cycle between headers included with quotes.
-#  5. Nothing outside the platform layer (src/os/) names an operating system.
+#  5. Nothing outside the platform layer (src/os/, include/os/) names an operating system.
 #  6. docs/layout.md names every file of src/ and include/.
 set -u
 cd "$(dirname "$0")/../.."
@@ -88,49 +88,39 @@ if [ -f "$archive" ] && [ -f "$mainobj" ]; then
 		}' || status=1
 fi
 
-# The layer of each header of include/: a header added there must be given its place.
-headers='common: vb_args vb_buf vb_config vb_env vb_escape vb_escape_test vb_flush vb_hist
-	vb_io vb_knee vb_live vb_result vb_schema vb_stats vb_status vb_units
-bench: vb_analysis vb_analysis_test vb_autoruns vb_flushprobe vb_guard vb_memfit vb_plan
-	vb_runner vb_session vb_source vb_source_test vb_space vb_supervise vb_target
-	vb_target_test vb_writer
-cli: vb_opts vb_size
-output: vb_csvfile vb_output
-report: vb_report vb_report_test
-os: vb_os'
+# A header's layer is the directory it is in: include/<layer>/ (or the source's own
+# directory, for a header beside it). One directly in include/ has none, and fails.
+for h in $(find include -maxdepth 1 -name '*.h' | LC_ALL=C sort); do
+	echo "check-layers: $h is in no layer: move it to include/<layer>/"
+	status=1
+done
 for f in $(find include src -name '*.[ch]' | LC_ALL=C sort); do
 	sed -n 's/^#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-		# a header beside the file is its own layer's; else the one of include/
 		if [ -f "$(dirname "$f")/$h" ]; then echo "$f $(dirname "$f")/$h"; else echo "$f include/$h"; fi
 	done
-done | awk -v allowed="$allowed" -v headers="$headers" '
+done | awk -v allowed="$allowed" '
 	BEGIN {
 		n = split(allowed, rules, " ")
 		for (i = 1; i <= n; i++) {
 			split(rules[i], kv, ":")
 			m = split(kv[2], to, ","); for (j = 1; j <= m; j++) ok[kv[1], to[j]] = 1
 		}
-		n = split(headers, w, /[ \t\n]+/)
-		for (i = 1; i <= n; i++)
-			if (w[i] ~ /:$/) l = substr(w[i], 1, length(w[i]) - 1); else layer[w[i]] = l
 	}
-	function layer_of(p,   b) {
+	function layer_of(p) {
 		if (p == "src/main.c") return "main"
-		if (p ~ /^src\/[^\/]+\//) { sub(/^src\//, "", p); sub(/\/.*/, "", p); return p }
-		if (p ~ /^include\/[^\/]+\//) { sub(/^include\//, "", p); sub(/\/.*/, "", p); return p }
-		b = p; sub(/.*\//, "", b); sub(/\.h$/, "", b)
-		return (b in layer) ? layer[b] : ""
+		if (p !~ /^(src|include)\/[^\/]+\//) return ""
+		sub(/^[^\/]+\//, "", p); sub(/\/.*/, "", p); return p
 	}
 	{
 		a = layer_of($1); b = layer_of($2)
-		if (b == "") { print "check-layers: " $2 " (included by " $1 ") has no layer: give it one in tests/tools/check-layers.sh"; bad = 1 }
+		if (b == "") { print "check-layers: " $2 " (included by " $1 ") is in no layer: headers belong in include/<layer>/"; bad = 1 }
 		else if (a != b && !((a, b) in ok)) { print "check-layers: back-edge: " a " -> " b ": " $1 " includes " $2; bad = 1 }
 	}
 	END { exit bad }' || status=1
 
 if ! for f in $(find include src -name '*.[ch]'); do
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-		echo "$(basename "$f") $h"
+		echo "${f#include/} $h"
 	done
 done | grep '\.h$' | find_cycle >/tmp/vbench-cycle.$$; then
 	echo "check-layers: headers include each other in a cycle: $(cat /tmp/vbench-cycle.$$)"
@@ -138,10 +128,10 @@ done | grep '\.h$' | find_cycle >/tmp/vbench-cycle.$$; then
 fi
 rm -f /tmp/vbench-cycle.$$
 
-# docs/layout.md names every file of src/ and include/ (as `file.c`, `dir/file.h`
-# below its layer's directory, or `vb_name.h`).
+# docs/layout.md names every file of src/ and include/ (as `file.c` below its layer's
+# directory, and a header as it is included: `layer/vb_name.h`).
 for f in $(find src include -name '*.[ch]' ! -path src/main.c | LC_ALL=C sort); do
-	case $f in include/*) n=$(basename "$f") ;; *) n=${f#src/*/} ;; esac
+	case $f in include/*) n=${f#include/} ;; *) n=${f#src/*/} ;; esac
 	grep -qF "\`$n\`" docs/layout.md || {
 		echo "check-layers: docs/layout.md does not name $f (as \`$n\`)"
 		status=1
@@ -149,9 +139,9 @@ for f in $(find src include -name '*.[ch]' ! -path src/main.c | LC_ALL=C sort); 
 done
 
 names='__linux__|__linux|_WIN32|_WIN64|__APPLE__|__MACH__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__CYGWIN__|__sun|__HAIKU__'
-if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*'); then
-	echo "check-layers: an operating system is named outside src/os/ (above)"
+if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*' ! -path 'include/os/*'); then
+	echo "check-layers: an operating system is named outside src/os/ and include/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside src/os/; docs/layout.md names every file"
+[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside the os layer; docs/layout.md names every file"
 exit $status

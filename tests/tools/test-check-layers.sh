@@ -1,8 +1,9 @@
 #!/bin/sh
 # test-check-layers.sh ARCHIVE MAIN_OBJECT CFLAGS: check-layers.sh must pass on a copy of
 # the tree and fail on each violation planted in a copy: an include of a bench header by
-# the output layer, a call from main.c into src/os/ (declared through the bench headers
-# it includes; main.c compiled again with CFLAGS, the archive is the tree's own), and a
+# the output layer, a header directly in include/ (in no layer), an include that names
+# no layer, a call from main.c into src/os/ (declared through the bench headers it
+# includes; main.c compiled again with CFLAGS, the archive is the tree's own), and a
 # module docs/layout.md does not name.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,9 +40,9 @@ if ! (cd "$work/tree" && sh tests/tools/check-layers.sh "$archive" "$mainobj") >
 	status=1
 fi
 
-(cd "$work/tree" && awk 'done == 0 && /^#include "/ { print "#include \"vb_target.h\""; done = 1 } 1' \
+(cd "$work/tree" && awk 'done == 0 && /^#include "/ { print "#include \"bench/vb_target.h\""; done = 1 } 1' \
 	src/output/output.c >"$work/output.c" && mv "$work/output.c" src/output/output.c)
-expect_fail "output includes a bench header" "back-edge: output -> bench: src/output/output.c includes include/vb_target.h" "$mainobj"
+expect_fail "output includes a bench header" "back-edge: output -> bench: src/output/output.c includes include/bench/vb_target.h" "$mainobj"
 
 copy
 (cd "$work/tree" && awk '/^int main\(/ { main = 1 } main && /^{/ { print; print "\tvb_os_isatty(2);"; main = 0; next } 1' \
@@ -56,9 +57,19 @@ fi
 expect_fail "main.c calls into os" "back-edge: main -> os: main.o calls vb_os_isatty" "$work/main.o"
 
 copy
+(cd "$work/tree" && cp include/common/vb_units.h include/vb_loose.h)
+expect_fail "a header directly in include/" "include/vb_loose.h is in no layer" "$mainobj"
+
+copy
+(cd "$work/tree" && awk 'done == 0 && /^#include "/ { print "#include \"vb_units.h\""; done = 1 } 1' \
+	src/cli/size.c >"$work/size.c" && mv "$work/size.c" src/cli/size.c)
+expect_fail "an include without its layer" \
+	"include/vb_units.h (included by src/cli/size.c) is in no layer" "$mainobj"
+
+copy
 (cd "$work/tree" && sed 's/`session.c`/`the session`/' docs/layout.md >"$work/layout.md" &&
 	mv "$work/layout.md" docs/layout.md)
 expect_fail "docs/layout.md leaves a module out" "does not name src/bench/session.c" "$mainobj"
 
-[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a main -> os call and a module left out of docs/layout.md"
+[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a header or an include in no layer, a main -> os call and a module left out of docs/layout.md"
 exit $status

@@ -34,7 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-flags="-std=c11 -Wall -Wextra -O2 -Iinclude -Isrc/os -Isrc/report -D_FILE_OFFSET_BITS=64"
+flags="-std=c11 -Wall -Wextra -O2 -Iinclude -D_FILE_OFFSET_BITS=64"
 define="-DVB_VERSION=\"$version\""
 srcs=$(find src -name "*.c" | sort)
 

@@ -112,7 +112,7 @@ flush_modes=${VMTEST_FLUSH_MODES:-unsafe none writethrough writeback}
 sessions=${VMTEST_SESSIONS:-5}
 flush_format=${VMTEST_FLUSH_FORMAT:-human}
 # What a flush costs the host beyond a write for vbench to call it work (its margin,
-# VB_FLUSH_MARGIN_NS in include/vb_flush.h), in ns.
+# VB_FLUSH_MARGIN_NS in include/common/vb_flushverdict.h), in ns.
 margin_ns=20000
 vbench_bin=${VBENCH_STATIC:-$top/vbench-static}
 

@@ -4,7 +4,7 @@
 # msvcrt.dll, and checks that each starts on Windows XP: no import that XP SP3 or XP x64
 # lacks (../shared/winxp/check-imports.sh), and no DLL beyond the few every Windows has.
 #
-# The threads are vbench's own (src/os/win32/pthread.h, src/os/win_threads.c): MinGW's
+# The threads are vbench's own (include/os/win32/pthread.h, src/os/win_threads.c): MinGW's
 # winpthreads imports Vista's functions even when linked statically. The compilers are
 # the "-win32" threading variants where they exist, whose libgcc needs no winpthreads.
 set -eu
@@ -43,7 +43,7 @@ compile() {
 	shift 2
 	"$(compiler "$arch")" -std=c11 -O2 -g0 -Wall -Wextra -Werror -D__USE_MINGW_ANSI_STDIO=1 \
 		-D_WIN32_WINNT=0x0600 -D_FILE_OFFSET_BITS=64 -DVB_VERSION="\"$version\"" \
-		-Isrc/os/win32 -Iinclude -Isrc/os -Isrc/report -static -o "$out" "$@" \
+		-Iinclude/os/win32 -Iinclude -static -o "$out" "$@" \
 		-ladvapi32 -lsetupapi -lcfgmgr32 -lshell32 -lntdll
 }
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "vb_os.h"
+#include "os/vb_os.h"
 
 #include <windows.h>
 

@@ -1,0 +1,72 @@
+#ifndef VB_RUNNER_H
+#define VB_RUNNER_H
+
+/* The engine: the warm-up and measured runs of one invocation, one after the other,
+ * with the live progress line. It runs inside the worker (see vb_supervise.h) or, in
+ * tests, in the calling thread. */
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "common/vb_config.h"
+#include "common/vb_flushverdict.h"
+#include "common/vb_hist.h"
+#include "common/vb_io.h"
+#include "common/vb_live.h"
+#include "os/vb_os.h"
+#include "common/vb_result.h"
+#include "bench/vb_target.h"
+#include "bench/vb_writer.h"
+
+/* How the engine reaches the system and reports. */
+struct vb_engine_io {
+	const struct vb_io_ops *ops;  /* system calls (fakes in tests) */
+	struct vb_live live;          /* progress and status lines (main.c: vb_out_live) */
+	bool progress;                /* draw the live progress line */
+	struct vb_sigflags *flags;    /* stop and status requests */
+	struct vb_watch *watch;       /* the call in progress, for a watchdog (may be NULL) */
+	/* Called after each run with its histogram, to record and show it; returns false
+	 * when it could not (the engine then stops). */
+	bool (*on_run)(void *arg, const struct vb_run *run, const struct vb_hist *latency);
+	void *arg;
+	/* Called with the flush probe's result after the runs (see vb_flushverdict.h); NULL: no
+	 * probe is made. */
+	void (*on_flush)(void *arg, const struct vb_flush_result *flush);
+};
+
+/* How the engine's session ended. */
+struct vb_engine_result {
+	int stop_signal;              /* the signal that ended it, or 0 */
+	bool failed;                  /* a run ended in an error or a timeout */
+	bool not_recorded;            /* on_run said no */
+	int pool_errno;               /* the data could not be prepared (then no run was made) */
+};
+
+/* Runs the warm-up and measured runs of cfg against the prepared target; returns true
+ * when every run completed. */
+bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
+		   const struct vb_engine_io *io, struct vb_engine_result *res);
+
+/* Everything measured by one invocation, in the order it happened (kept by the process
+ * that prints). */
+struct vb_runlog {
+	struct vb_run *runs;          /* warm-up runs first (flagged), then measured ones */
+	uint64_t n_runs;
+	uint64_t cap_runs;
+	struct vb_hist latency;       /* writes of the completed measured runs */
+	bool out_of_memory;           /* a run could not be recorded (never cleared) */
+	struct vb_flush_result flush; /* the flush probe, after the runs (zero: none) */
+};
+
+/* Makes s empty. */
+void vb_runlog_init(struct vb_runlog *s);
+
+/* Appends a copy of r (taking over its interval list) and merges its histogram when it
+ * is a completed measured run; false, with out_of_memory set, when there is no memory
+ * for it. The runs are kept with grow, as realloc(3) (NULL: realloc). */
+bool vb_runlog_add(struct vb_runlog *s, void *(*grow)(void *p, size_t n), struct vb_run *r,
+		   const struct vb_hist *latency);
+
+/* Frees the session's runs. */
+void vb_runlog_free(struct vb_runlog *s);
+
+#endif

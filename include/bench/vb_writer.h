@@ -1,0 +1,100 @@
+#ifndef VB_WRITER_H
+#define VB_WRITER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "common/vb_config.h"
+#include "common/vb_hist.h"
+#include "common/vb_io.h"
+#include "os/vb_os.h"
+#include "common/vb_result.h"
+#include "bench/vb_source.h"
+
+/* One call in progress, published for the watchdog (all fields atomic, and the
+ * structure may live in memory shared with the supervising process). */
+struct vb_watch_slot {
+	atomic_ullong call_start_ns;  /* 0 when no call is in progress */
+	atomic_ullong offset_bytes;   /* file offset of the call */
+	atomic_int stage;             /* enum vb_stage of the call */
+};
+
+/* What the watchdog and the abort path may read of a running session. */
+struct vb_watch {
+	struct vb_watch_slot slot[VB_QD_MAX];   /* one per write in flight */
+	atomic_ullong run;                      /* number of the run in progress */
+	atomic_int warmup;                      /* it is a warm-up run */
+	atomic_int progress_drawn;              /* a progress line is on the terminal */
+	atomic_int name_live;                   /* name below exists in the target directory */
+	char name[64];                          /* the per-run file being created */
+};
+
+/* How a run gets its descriptor. */
+enum vb_acquire {
+	VB_ACQ_ANON,      /* a file with no name in dirfd */
+	VB_ACQ_NEWNAME,   /* a new name in dirfd, unlinked as soon as it is open */
+	VB_ACQ_NAMED,     /* name in dirfd, which must still be the file id describes */
+	VB_ACQ_DISK,      /* a duplicate of held_fd: the disk opened once for the session, or
+			   * the file written before the clock (vb_target.fill_first) */
+	VB_ACQ_SINK,      /* name in dirfd, which must still be the sink id describes */
+	VB_ACQ_DEVICE     /* name in dirfd opened again, which must still be the device id
+			   * describes: flags of its own beside the session's descriptor */
+};
+
+/* Called between writes, at most once per tick interval or when a status line is due;
+ * returns the time of the next call. */
+typedef uint64_t (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t now_ns,
+			       uint64_t run_start_ns);
+
+/* One run: how to open the target, what to write, and how to stop. Made by
+ * vb_plan_build (plan.c) from the configuration and the target; the runner adds the
+ * pointers of its session. */
+struct vb_write_plan {
+	enum vb_acquire acquire;
+	int dirfd;
+	const char *name;             /* VB_ACQ_NEWNAME, _NAMED, _SINK, _DEVICE */
+	int held_fd;                  /* VB_ACQ_DISK */
+	struct vb_open_req req;
+	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; SINK, DEVICE:
+				       * rdev) */
+	bool check_in_use;            /* ask the platform whether anything is layered on it */
+	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
+	bool defer_release;           /* the file has no name: free it after the clock stops */
+	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (sinks) */
+	int *hold;                    /* non-NULL: a run that completes leaves the file open,
+				       * a descriptor of it here (the fill before the clock) */
+	uint64_t bs_bytes;
+	uint64_t count_blocks;
+	uint64_t qd;                  /* writes in flight */
+	enum vb_sync_call end_call;
+	uint64_t run;                 /* 1-based number stamped into the data */
+	struct vb_source_buf *source;
+	double interval_secs;         /* 0: no interval samples */
+	atomic_int *stop;             /* non-zero: stop (a signal number or VB_STOPFLAG_TIMEOUT) */
+	atomic_int *resumed;          /* set when the process was continued: the run paused */
+	struct vb_watch *watch;       /* NULL: nothing published */
+	struct vb_hist *latency;      /* where the run's histogram goes (NULL: a local one) */
+	vb_tick_fn tick;              /* NULL: no callback */
+	void *tick_arg;
+};
+
+/* Performs one run through ops and fills out; returns 0 when every byte was written and
+ * synced, else -1 with out->stop, stage, err, offset (and detail) saying what happened.
+ * Memory that a result needs and cannot have fails the run (ENOMEM): nothing measured
+ * is dropped without a word.
+ * The clock (ops->now_ns) starts just before the first write and stops after the sync
+ * and the close. */
+int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
+		 struct vb_run *out);
+
+/* Closes fd, the file's last descriptor, as a watched call (VB_STAGE_RELEASE): closing
+ * it frees the blocks of a file without a name, which can take long (or hang). */
+void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int fd,
+		      uint64_t offset);
+
+/* Opens and checks the target as a run would (nothing timed, nothing written); the
+ * descriptor, or -1 with out's stop, stage, err (and detail) filled in. */
+int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
+		  struct vb_run *out);
+
+#endif

@@ -1,0 +1,271 @@
+#ifndef VB_REPORT_INTERNAL_H
+#define VB_REPORT_INTERNAL_H
+
+/* What the files behind vb_report.h share; not part of vbench's API. Each definition, with
+ * its fuller comment, is in the file named above its group. */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/vb_report.h"
+
+#include "common/vb_status.h"   /* VB_PRINTF */
+
+/* cli.c: the most bytes read from one input (a file of 10^6 runs is about 270 MB), so
+ * that /dev/zero or an endless pipe is refused instead of filling the memory. */
+#define VBR_INPUT_MAX ((size_t)1 << 30)
+#define VBR_INPUT_MAX_TEXT "1 GiB"
+
+/* Reads all of in (at most limit bytes) into a new buffer: 0, -1 with errno set, or -2
+ * when in holds more than limit bytes. */
+int vbr_slurp(FILE *in, size_t limit, char **out, size_t *len);
+
+/* util.c: small helpers. */
+
+/* Writes "name:line: message" ("name: message" if line is 0) into err (may be NULL); -1. */
+int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
+	VB_PRINTF(5, 6);
+
+/* Makes room for need elements of size bytes in *p (capacity *cap); 0, or -1 without memory. */
+int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
+
+/* A new NUL-terminated copy of the n bytes at s, or NULL without memory. */
+char *vbr_dup_n(const char *s, size_t n);
+
+/* Index of the first pat in the n bytes at s, or SIZE_MAX. */
+size_t vbr_find(const char *s, size_t n, const char *pat);
+
+/* Length of the decimal number at the start of the n bytes at s ("12", "1.5", "1e-05"),
+ * 0 if none: no sign, hex, inf or nan. */
+size_t vbr_decimal_len(const char *s, size_t n);
+
+/* Exactly the n bytes at s as a non-negative finite decimal number. */
+bool vbr_parse_number(const char *s, size_t n, double *out);
+
+/* csv.c: how many of the required column names the first record of text holds. */
+size_t vbr_csv_header_names(const char *text, size_t len);
+
+/* True for '0' to '9'. */
+bool vbr_is_digit(char c);
+
+/* Exactly the n bytes at s as a decimal integer (no sign, no blanks); false if not, or too big. */
+bool vbr_parse_u64(const char *s, size_t n, uint64_t *out);
+
+/* strtod of the n bytes at s, already checked to be a number; false if not finite or no memory. */
+bool vbr_to_double(const char *s, size_t n, double *out);
+
+/* New string: the file name without directory and extension, "stdin" for "-"; NULL, no memory. */
+char *vbr_file_stem(const char *name);
+
+/* 3 when text starts with a UTF-8 byte order mark, else 0. */
+size_t vbr_bom_len(const char *text, size_t len);
+
+/* dataset.c: what every reader does to the dataset. */
+
+/* What a reader must restore when it fails, so that d is left unchanged. */
+struct vbr_mark {
+	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
+	size_t skipped_ddlike;
+};
+
+/* The state of d that vbr_rollback returns to. */
+struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
+
+/* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
+void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
+
+/* svg.c: a round tick step (1, 2 or 5 times a power of ten) near raw. */
+double vbr_nice_step(double raw);
+
+/* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
+ * the top (a whole number of steps) and their number; 0 when max is not a finite
+ * non-negative number, or no round step of it can be added up exactly enough. */
+size_t vbr_axis(double max, size_t want, double *step, double *top);
+
+/* trace.c: a --trace file (interval samples within runs), read, summed up and drawn. */
+struct vbr_tsample {
+	size_t label;          /* index into labels */
+	uint64_t run;
+	bool warmup;
+	double start_secs, secs;
+	uint64_t bytes;
+	double bytes_per_sec;  /* as recorded: from the unrounded seconds */
+};
+struct vbr_trace {
+	char **labels;         /* owned, first-seen order */
+	size_t n_labels, cap_labels;
+	struct vbr_tsample *s;
+	size_t n, cap;
+};
+
+/* Frees what t owns and makes it empty (a zeroed vbr_trace is empty too). */
+void vbr_trace_free(struct vbr_trace *t);
+
+/* Appends a sample under label; 0, or -1 without memory. */
+int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsample *s);
+
+/* csv.c: whether text is a --trace file (its header names start_secs). */
+bool vbr_is_trace(const char *text, size_t len);
+
+/* csv.c: reads a --trace file into t; 0, or -1 with "name:line: ..." in err. */
+int vbr_read_trace(struct vbr_trace *t, const char *text, size_t len, const char *name,
+		   char *err, size_t errlen);
+
+/* trace.c: per label and measured run: the samples, the slowest, mean and fastest rate
+ * in MB/s, and the knee when there is one; 0, or -1 on a write error. */
+int vbr_trace_print(FILE *f, const struct vbr_trace *t);
+
+/* trace.c: the SVG line chart of the rate (MB/s) against time within each measured run
+ * of label (NULL: the first); 0, -1 on a write error, -2 when there is no such label,
+ * -3 when its figures cannot be put on an axis (vbr_axis). */
+int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label);
+
+/* lies.c: the notes on the storage (vb_storage_note). */
+
+/* Adds the note of a flush probe row: its verdict word ("no-work", "works", ...) and its
+ * medians in ns (0: not given); 0, or -1 without memory. */
+int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
+		   uint64_t flush_p50_ns, uint64_t write_p50_ns);
+
+/* Checks a flush row's fields as vbench writes them: verdict one of its words; num, the
+ * flush and write medians and the interval's low and high ends (NULL: the column is
+ * absent), numbers, the ends signed and in order. 0, or -1 with the reason in why. */
+int vbr_check_flush(const char *verdict, const char *const num[4], char *why, size_t n);
+
+/* Adds the note of a run with a knee; 0, or -1 without memory. */
+int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,
+		  double sustained, double at_bytes);
+
+/* Frees the notes from index from on. */
+void vbr_notes_drop(struct vb_dataset *d, size_t from);
+
+/* Prints the notes under a heading ("storage:" as text, a list in markdown); nothing when
+ * there are none. */
+void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown);
+
+/* Rates read back stay below this (2^64 bytes/sec): vbench writes them as 64-bit counts. */
+#define VBR_RATE_LIMIT 18446744073709551616.0
+
+/* Whether v, the duration (rate false) or rate named what, can be a measured value:
+ * finite, not negative, 0 or not subnormal, and a rate below VBR_RATE_LIMIT. 0, or -1
+ * with the sentence in why ("secs 1e-310 is too small to be measured ..."). */
+int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n);
+
+/* The value of a unit of the last digit of the decimal number printed in the n bytes at s
+ * ("0.010000": 1e-6, "104857600": 1, "1e-15": 1e-15, "2,5": 0.1). */
+double vbr_last_digit(const char *s, size_t n);
+
+/* Whether the rate bps, whose last digit printed is worth bps_unit (1 where vbench or BSD
+ * dd print whole bytes/sec, whatever the text: "1e19" is no rate either of them writes), agrees with bytes in
+ * secs, whose last digit is worth secs_unit: the seconds may be off by half a unit
+ * (rounded), the rate by a unit (rounded or cut). 0, or -1 with the sentence in why. A
+ * run of 0 secs has no rate to check. */
+int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
+		   char *why, size_t n);
+
+/* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
+int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		double secs, double bps);
+
+/* Records that the last run added to d (if any since the count before) was measured on
+ * file system fs and device (either may be ""; both "": not recorded); 0, or -1 without
+ * memory. */
+int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device);
+
+/* Sets c->sync from s when s is a plausible sync mode name (lower-case letters, short);
+ * otherwise leaves it not known. */
+void vbr_cfg_sync(struct vb_runcfg *c, const char *s);
+
+/* Sets c->source from s the same way (lower-case letters, short), else not known. */
+void vbr_cfg_source(struct vb_runcfg *c, const char *s);
+
+/* Sets c->session and c->started from id (hex digits) and start (digits, '-', ':', 'T',
+ * 'Z'), each left not known when it is not of that form or too long; NULL is absent. */
+void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
+
+/* The same, with the configuration the input gives for the run (NULL: not known). A run
+ * whose session, label and run number were read before is the same run read twice (a
+ * copy of a file, a document given twice): left out and counted in skipped_dup when its
+ * figures are the same, else -2 (two different runs cannot have one identity). */
+/* The hash of a run's identity (session, label, run), for the index of runs read. */
+size_t vbr_run_hash(const struct vb_sample *s);
+
+int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		    double secs, double bps, const struct vb_runcfg *cfg);
+
+/* The words vbench writes in a run's status (output.c status_word), and "flush". */
+#define VBR_STATUS_WORDS "ok, interrupted, timeout, noprogress, error, flush"
+
+/* Whether a run whose status is s ("": not recorded) is a measured run: 1 for "ok" or
+ * "", 0 for a run that stopped early (interrupted, timeout, noprogress, error), -1 for
+ * any other word. */
+int vbr_status_is_run(const char *s);
+
+/* The error for a file that added no run since m: names the runs skipped, else what; -1. */
+int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
+		char *err, size_t errlen);
+
+/* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
+void vbr_fmt_ratio(double r, char *buf, size_t n);
+
+/* print.c: shared with the SVG chart. */
+
+/* Columns a label takes on a terminal as the text printer writes it. */
+size_t vbr_text_width(const char *s);
+
+/* Ends a printer: flushes f; 0, or -1 on a write error. */
+int vbr_finish(FILE *f);
+
+/* What only the tests and fuzzers of report/ call: its readers' and printers' parts. */
+
+/* Appends one run under label (interned); returns 0, or -1 when memory runs out. */
+int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
+		   double secs, double bytes_per_sec);
+
+/* What a file holds, as vb_report_detect guesses it. */
+enum vb_input_kind { VB_INPUT_CSV, VB_INPUT_JSON, VB_INPUT_TEXT };
+
+/* JSON if the first non-blank byte is '{', CSV if the first record names at least two
+ * of label, run, bytes, secs, bytes_per_sec (so a CSV file missing one is still read as
+ * CSV and reported as such), otherwise a text log. A UTF-8 byte order mark is ignored. */
+enum vb_input_kind vb_report_detect(const char *text, size_t len);
+
+/* Which dd printed a summary line. */
+enum vb_dd_kind { VB_DD_BSD, VB_DD_GNU };
+
+/* The numbers of one dd summary line. */
+struct vb_dd_line {
+	enum vb_dd_kind kind;
+	uint64_t bytes;
+	double secs;
+	double bytes_per_sec;  /* BSD: as printed; GNU: bytes / secs. INFINITY when secs is 0 */
+	size_t at;             /* where N starts in the line: 0 when nothing comes before it */
+	double secs_unit;      /* a unit of the last digit of S as printed */
+	double printed_rate;   /* R as printed, in bytes/sec (GNU: with its unit); -1: none */
+	double rate_unit;      /* a unit of its last digit, in bytes/sec */
+};
+
+/* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs
+ * (R bytes/sec)" or GNU "N bytes (...) copied, S s, R X/s" line; returns 1 and fills out,
+ * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed, text
+ * after the rate is not: dd ends the line there, and a line that goes on is some other
+ * text quoting one (a label in vbench's result line or a warning). */
+int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out);
+
+/* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and
+ * one comparison line per label; returns 0, or -1 on a write error. */
+int vb_report_print_text(FILE *f, const struct vb_comparison *a);
+
+/* The same as GitHub markdown: the run table, then a comparison table; 0 or -1. */
+int vb_report_print_markdown(FILE *f, const struct vb_comparison *a);
+
+/* RFC 4180 CSV, one row per label: summary and comparison columns; 0 or -1. */
+int vb_report_print_csv(FILE *f, const struct vb_comparison *a);
+
+/* One JSON document with the baseline and, per label, its runs, summary and comparison;
+ * numbers that are not finite are null. Returns 0, or -1 on a write error. */
+int vb_report_print_json(FILE *f, const struct vb_comparison *a);
+
+#endif
