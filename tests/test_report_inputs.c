@@ -174,7 +174,7 @@ static void read_all(struct vb_dataset *d, const char *const *texts, size_t n, c
 	vb_dataset_init(d);
 	err[0] = '\0';
 	for (size_t i = 0; i < n; i++) {
-		char name[16];
+		char name[24];
 		snprintf(name, sizeof name, "f%zu", i + 1);
 		if (vb_report_read(d, texts[i], strlen(texts[i]), name, err, errlen) < 0)
 			return;
