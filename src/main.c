@@ -246,7 +246,7 @@ static int parse(struct app *a, int argc, char *argv[])
  * what is left behind and why, when not everything could be removed. */
 static bool cleanup(struct app *a)
 {
-	char msg[4400];
+	char msg[VB_PATH_MSG_MAX];
 	const char *left;
 
 	vb_guard_enter(&a->sh->guard, VB_PHASE_CLEANUP);
@@ -328,7 +328,7 @@ static int refuse(struct app *a, enum vb_say say)
 static void outputs_leftover(struct app *a)
 {
 	struct vb_guard_watch *g = &a->sh->guard;
-	char target[4500];
+	char target[VB_PATH_MSG_MAX];
 
 	snprintf(g->leftover, sizeof g->leftover, "nothing was written; %s%s%s%s%s%s%s, if "
 		 "vbench was creating it, may be left behind, empty",
@@ -386,7 +386,7 @@ static int setup_watched(struct app *a)
 	}
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	if (vb_session_prepare(&a->target, &a->cfg, &a->err) != VB_OK) {
-		char left[4400];
+		char left[VB_PATH_MSG_MAX];
 		stop_if_signalled(a);
 		vb_out_error(stderr, a->err.msg);
 		if (vb_target_cleanup_problem(&a->target, left, sizeof left) != NULL)
@@ -461,7 +461,7 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 		vb_out_error(stderr, "the benchmark process ended without reporting");
 	}
 	if (res->aborted) {
-		char left[4500];
+		char left[VB_PATH_MSG_MAX];
 		const char *what = vb_target_leftover(&a->target, res->name_live ?
 						      res->leftover_name : NULL, left, sizeof left);
 		if (res->stop_signal == 0)
@@ -515,12 +515,12 @@ static int run(struct app *a)
 	/* The header names the file --keep keeps in a directory; without it, this line. */
 	if (a->target.keep && a->ctx.written != NULL &&
 	    (a->cfg.quiet || a->cfg.format != VB_FMT_HUMAN)) {
-		char msg[4500];
+		char msg[VB_PATH_MSG_MAX];
 		snprintf(msg, sizeof msg, "kept %s (--keep)", a->ctx.written);
 		vb_out_error(stderr, msg);
 	}
 	if (a->log.flush.leftover[0] != '\0') {
-		char msg[4500];
+		char msg[VB_PATH_MSG_MAX];
 		vb_out_error(stderr, vb_target_probe_leftover(&a->target, a->log.flush.leftover,
 							      a->log.flush.leftover_err, msg,
 							      sizeof msg));

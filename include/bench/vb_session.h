@@ -97,7 +97,7 @@ struct vb_session_desc {
 	const char *written;         /* vb_target_written, or NULL */
 	uint64_t pool_bytes;         /* bytes of data buffers */
 	uint64_t room_bytes;         /* what a suggested --size must fit in; 0: not known */
-	char note_buf[4200], written_buf[4400], sync_buf[128], data_buf[400];
+	char note_buf[VB_PATH_MSG_MAX], written_buf[VB_PATH_MSG_MAX], sync_buf[128], data_buf[400];
 };
 
 /* Learns the environment of the prepared target and names it into d; decides whether

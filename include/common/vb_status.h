@@ -14,6 +14,10 @@ enum vb_status {
 	VB_E_IO       /* a run failed, or results could not be written */
 };
 
+/* Room for a sentence that names a path: the longest path (PATH_MAX, 4096 on Linux) and
+ * the words around it; a longer one is cut by snprintf, never overrun. */
+#define VB_PATH_MSG_MAX 4608
+
 /* A status with the sentence that explains it (no "vbench:" prefix, no newline). */
 struct vb_err {
 	enum vb_status status;

@@ -600,7 +600,7 @@ const char *vb_target_note(const struct vb_target *t, char *buf, size_t n)
 	switch (t->kind) {
 	case VB_TGT_DIR:
 		if (t->created && t->keep) {
-			char kept[4400];
+			char kept[VB_PATH_MSG_MAX];
 			snprintf(buf, n, "a new file in this directory, kept as %s",
 				 vb_target_written(t, kept, sizeof kept));
 		}

@@ -387,7 +387,7 @@ static struct vb_sigflags svg_signals;
 static int write_svg(const struct report_args *ra, const struct chart *chart,
 		     const struct input *in, size_t n_in, FILE *err)
 {
-	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600], left[4600];
+	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600], left[VB_PATH_MSG_MAX];
 	int dirfd = -1, fd = -1, rc = -1;
 	FILE *f = NULL;
 
