@@ -155,8 +155,8 @@ static enum vb_status ended(struct guard *g, int status, int signo, int *exit_st
 	int stop = atomic_load(&g->sh->flags.stop);
 	if (signo != 0 && stop > 0)
 		vb_os_die(signo);
-	if (stop > 0 && (out == EAGAIN || err == EAGAIN))
-		vb_os_die(stop);   /* its output was dropped for the stop: the stop wins */
+	if (stop > 0)
+		vb_os_die(stop);   /* one that came as the session ended: still a stop */
 	if (signo != 0) {
 		/* Killed from outside (kill -9) or crashed: it could clean nothing up. */
 		snprintf(msg, sizeof msg, "the process running the session died of signal %d",

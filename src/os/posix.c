@@ -467,6 +467,10 @@ static void on_wake(int signo)
 	(void)signo;   /* only interrupts the call in progress */
 }
 
+/* Whether the handlers installed from now on restart the calls they interrupt (see
+ * restart_calls). */
+static bool restarting;
+
 static void install(int signo, void (*fn)(int), bool keep_ignored)
 {
 	struct sigaction sa, old;
@@ -476,7 +480,8 @@ static void install(int signo, void (*fn)(int), bool keep_ignored)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = fn;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;   /* no SA_RESTART: a blocked write returns EINTR */
+	/* no SA_RESTART but in the session: a blocked write returns EINTR */
+	sa.sa_flags = restarting && signo != VB_WAKE_SIGNAL ? SA_RESTART : 0;
 	sigaction(signo, &sa, NULL);
 }
 
@@ -547,6 +552,37 @@ void vb_os_signals_install(struct vb_sigflags *f)
 #ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);   /* a file-size limit is then the write's EFBIG */
 #endif
+}
+
+/* Whether a call the stop, status and resume signals interrupt starts again. Not in the
+ * worker, whose blocked writes must return EINTR at a stop; in the guarded session, whose
+ * stdio output to the guard's pipe is lost when a write fails with EINTR, and whose own
+ * stuck calls the guard interrupts with VB_WAKE_SIGNAL, which always interrupts. */
+static void restart_calls(bool on)
+{
+	static const int more[] = {
+		SIGUSR1, SIGCONT,
+#ifdef SIGINFO
+		SIGINFO,
+#endif
+	};
+	size_t n_stop = sizeof stop_signals / sizeof stop_signals[0];
+	size_t n = n_stop + sizeof more / sizeof more[0];
+
+	restarting = on;
+	int lo = 0, hi = -1;
+#if defined(SIGRTMIN) && defined(SIGRTMAX)
+	lo = SIGRTMIN, hi = SIGRTMAX;
+#endif
+	for (size_t i = 0; i < n + (size_t)(hi - lo + 1); i++) {
+		int s = i < n_stop ? stop_signals[i] : i < n ? more[i - n_stop] : lo + (int)(i - n);
+		struct sigaction sa;
+		if (s == VB_WAKE_SIGNAL || sigaction(s, NULL, &sa) != 0 ||
+		    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
+			continue;
+		sa.sa_flags = on ? SA_RESTART : 0;
+		sigaction(s, &sa, NULL);
+	}
 }
 
 void vb_os_on_resume(atomic_int *flag)
@@ -687,6 +723,7 @@ static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *
 	if (w->pid == 0) {
 		close(chan[0]);
 		supervisor = parent;
+		restart_calls(false);
 		vb_fam_worker_child();
 		if (getppid() != parent)
 			_exit(125);   /* the parent died before the worker could follow it */
@@ -754,14 +791,36 @@ void vb_os_worker_detach(int fd)
 		close(fd);
 }
 
+/* A second pair of descriptors of the pipe p, closed as the first is. */
+static int pipe_dup(const int p[2], int q[2])
+{
+	q[0] = dup(p[0]);
+	q[1] = q[0] < 0 ? -1 : dup(p[1]);
+	if (q[1] < 0) {
+		int e = errno;
+		if (q[0] >= 0)
+			close(q[0]);
+		q[0] = -1;
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 {
 	struct vb_worker *w = calloc(1, sizeof *w);
 	int po[2] = {-1, -1}, pe[2] = {-1, -1};
 
+	struct stat so, se;
+
 	if (w == NULL)
 		return NULL;
-	if (pipe(po) != 0 || pipe(pe) != 0) {
+	/* Standard output and error that are one file (`2>&1`, a terminal) get one pipe, so
+	 * that what the session writes to them stays in the order it wrote it. */
+	bool one = fstat(1, &so) == 0 && fstat(2, &se) == 0 && so.st_dev == se.st_dev &&
+		   so.st_ino == se.st_ino;
+	if (pipe(po) != 0 || (one ? pipe_dup(po, pe) : pipe(pe)) != 0) {
 		int e = errno;
 		if (po[0] >= 0) {
 			close(po[0]);
@@ -786,6 +845,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	}
 	if (w->pid == 0) {
 		free(w);   /* the parent's handle, nothing of the child's */
+		restart_calls(true);
 		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0 && null != 0) {
@@ -807,10 +867,14 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	close(pe[1]);
 	w->chan = -1;
 	w->rel[0].from = po[0];
-	w->rel[1].from = pe[0];
+	w->rel[1].from = one ? -1 : pe[0];
+	if (one)
+		close(pe[0]);
 	for (int i = 0; i < 2; i++) {
 		int fd = w->rel[i].from;
 		w->rel[i].to = i + 1;
+		if (fd < 0)
+			continue;
 		fcntl(fd, F_SETFD, FD_CLOEXEC);
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	}
@@ -877,7 +941,8 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 				pfd[n++] = (struct pollfd){w->rel[i].from, POLLIN, 0};
 	}
 	if (n == 0) {
-		vb_os_sleep_ms(ms);
+		/* (the pipes' end: the session is exiting, and is waited for soon) */
+		vb_os_sleep_ms(ms < 5 ? ms : 5);
 		return false;
 	}
 	int ready = poll(pfd, n, ms > INT_MAX ? INT_MAX : (int)ms);
