@@ -554,35 +554,36 @@ void vb_os_signals_install(struct vb_sigflags *f)
 #endif
 }
 
+/* Sets signo's handler, if vbench installed one, to restart the calls it interrupts. */
+static void restart_one(int signo, bool on)
+{
+	struct sigaction sa;
+
+	if (signo == VB_WAKE_SIGNAL || sigaction(signo, NULL, &sa) != 0 ||
+	    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
+		return;
+	sa.sa_flags = on ? SA_RESTART : 0;
+	sigaction(signo, &sa, NULL);
+}
+
 /* Whether a call the stop, status and resume signals interrupt starts again. Not in the
  * worker, whose blocked writes must return EINTR at a stop; in the guarded session, whose
  * stdio output to the guard's pipe is lost when a write fails with EINTR, and whose own
  * stuck calls the guard interrupts with VB_WAKE_SIGNAL, which always interrupts. */
 static void restart_calls(bool on)
 {
-	static const int more[] = {
-		SIGUSR1, SIGCONT,
-#ifdef SIGINFO
-		SIGINFO,
-#endif
-	};
-	size_t n_stop = sizeof stop_signals / sizeof stop_signals[0];
-	size_t n = n_stop + sizeof more / sizeof more[0];
-
 	restarting = on;
-	int lo = 0, hi = -1;
+	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		restart_one(stop_signals[i], on);
 #if defined(SIGRTMIN) && defined(SIGRTMAX)
-	lo = SIGRTMIN, hi = SIGRTMAX;
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		restart_one(s, on);
 #endif
-	for (size_t i = 0; i < n + (size_t)(hi - lo + 1); i++) {
-		int s = i < n_stop ? stop_signals[i] : i < n ? more[i - n_stop] : lo + (int)(i - n);
-		struct sigaction sa;
-		if (s == VB_WAKE_SIGNAL || sigaction(s, NULL, &sa) != 0 ||
-		    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
-			continue;
-		sa.sa_flags = on ? SA_RESTART : 0;
-		sigaction(s, &sa, NULL);
-	}
+	restart_one(SIGUSR1, on);
+	restart_one(SIGCONT, on);
+#ifdef SIGINFO
+	restart_one(SIGINFO, on);
+#endif
 }
 
 void vb_os_on_resume(atomic_int *flag)
