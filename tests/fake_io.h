@@ -1,7 +1,7 @@
 #ifndef FAKE_IO_H
 #define FAKE_IO_H
 
-/* A fake of the ops table (vb_io.h) for the writer, target, runner and supervisor tests:
+/* A fake of the ops table (vb_io.h) for the writer, target, engine and supervisor tests:
  * a clock that only moves when a call says it took time, scripted answers to writes,
  * and a count of every call. Include after vb_test.h. */
 

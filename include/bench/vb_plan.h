@@ -12,7 +12,7 @@
  * gets its descriptor, what it checks first, the flags, sizes, depth and sync call.
  * data_run is the number stamped into the data (warm-up runs first); first says whether
  * this is the session's first run (--overwrite rewrites in place after it). Fields the
- * runner owns (stop flags, watch, histogram, tick) are left zero. */
+ * engine owns (stop flags, watch, histogram, tick) are left zero. */
 void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t data_run,
 		   bool first, struct vb_write_plan *p);
 

@@ -13,7 +13,7 @@
 #include "common/vb_config.h"
 #include "common/vb_env.h"
 #include "common/vb_io.h"
-#include "bench/vb_runner.h"
+#include "bench/vb_engine.h"
 #include "common/vb_status.h"
 #include "bench/vb_supervise.h"
 #include "bench/vb_target.h"

@@ -1,7 +1,7 @@
 #ifndef VB_SUPERVISE_H
 #define VB_SUPERVISE_H
 
-/* The supervisor: runs the engine (vb_runner.h) in a worker and watches it. The worker
+/* The supervisor: runs the engine (vb_engine.h) in a worker and watches it. The worker
  * is a child process where there are processes, so that a write or sync stuck in the
  * kernel (a frozen filesystem, a hung disk) can never keep vbench from reporting what
  * completed and exiting when --timeout says so. Runs come back over a channel as they
@@ -12,7 +12,7 @@
 #include "common/vb_config.h"
 #include "bench/vb_guard.h"
 #include "os/vb_os.h"
-#include "bench/vb_runner.h"
+#include "bench/vb_engine.h"
 #include "common/vb_status.h"
 #include "bench/vb_target.h"
 #include "bench/vb_writer.h"

@@ -47,7 +47,7 @@ typedef uint64_t (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t n
 			       uint64_t run_start_ns);
 
 /* One run: how to open the target, what to write, and how to stop. Made by
- * vb_plan_build (plan.c) from the configuration and the target; the runner adds the
+ * vb_plan_build (plan.c) from the configuration and the target; the engine adds the
  * pointers of its session. */
 struct vb_write_plan {
 	enum vb_acquire acquire;

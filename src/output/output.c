@@ -107,7 +107,7 @@ static void live_stall(void *arg, const struct vb_stall *s, bool progress_drawn)
 
 	if (s->writers > 1)
 		snprintf(who, sizeof who, " (writer %u of %u)", s->writer, s->writers);
-	/* Warm-up number 0 is the fill before the clock (runner.c). */
+	/* Warm-up number 0 is the fill before the clock (engine.c). */
 	if (s->warmup && s->run == 0)
 		snprintf(kind, sizeof kind, "the fill before the clock");
 	else

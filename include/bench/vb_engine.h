@@ -1,5 +1,5 @@
-#ifndef VB_RUNNER_H
-#define VB_RUNNER_H
+#ifndef VB_ENGINE_H
+#define VB_ENGINE_H
 
 /* The engine: the warm-up and measured runs of one invocation, one after the other,
  * with the live progress line. It runs inside the worker (see vb_supervise.h) or, in

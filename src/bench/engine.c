@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "bench/vb_autoruns.h"
+#include "bench/vb_engine.h"
 #include "bench/vb_flushprobe.h"
 #include "bench/vb_plan.h"
-#include "bench/vb_runner.h"
 #include "bench/vb_source.h"
 
 /* How often the write loop looks at status requests; the progress line is redrawn once

@@ -7,7 +7,7 @@
 #include "bench/vb_analysis.h"
 #include "output/vb_output.h"
 #include "bench/vb_plan.h"
-#include "bench/vb_runner.h"
+#include "bench/vb_engine.h"
 
 #define MS 1000000ULL
 
