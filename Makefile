@@ -18,6 +18,7 @@ MANPREFIX ?= $(PREFIX)/share/man
 BUILD    ?= build
 
 LIB_SRCS  != find src -name '*.c' ! -name main.c | LC_ALL=C sort
+SEAM_SRCS != grep -l VB_TEST_SEAMS $(LIB_SRCS)
 HEADERS   != find include src -name '*.h' | LC_ALL=C sort
 TEST_SRCS != ls tests/test_*.c
 TESTS     != ls tests/test_*.c | sed 's|^tests/|$(BUILD)/|; s|\.c$$||'
@@ -62,10 +63,25 @@ $(BUILD)/libvbench.a: $(LIB_SRCS) $(HEADERS)
 		"$$objs" $@ $@ $@ "$$objs" >>$(BUILD)/objs.mk
 	@$(MAKE) -f Makefile -f $(BUILD)/objs.mk vb-archive
 
-# Unit tests link the library (everything but main.c) with cmocka.
-$(TESTS): $(BUILD)/libvbench.a $(TEST_SRCS) tests/vb_test.h
-	$(CC) $(VB_CFLAGS) -Itests $(TEST_LIBDIRS) $(LDFLAGS) -o $@ tests/`basename $@`.c \
-		$(BUILD)/libvbench.a -lcmocka $(LIBS)
+# The unit tests' copy of the library: the sources with hooks for tests (those that name
+# VB_TEST_SEAMS) compiled again with it, their objects put in place of vbench's, so that
+# vbench itself carries none of those hooks. VB_TEST_SEAMS changes no struct that other
+# objects see.
+$(BUILD)/libvbench-test.a: $(BUILD)/libvbench.a $(SEAM_SRCS) $(HEADERS)
+	@mkdir -p $(BUILD)/seams
+	@objs=""; \
+	for f in $(SEAM_SRCS); do \
+		o=$(BUILD)/seams/`echo $$f | sed 's|^src/||; s|/|_|g; s|\.c$$|.o|'`; \
+		echo "$(CC) -DVB_TEST_SEAMS -c $$f"; \
+		$(CC) $(VB_CFLAGS) -DVB_TEST_SEAMS -c -o $$o $$f || exit 1; \
+		objs="$$objs $$o"; \
+	done; \
+	rm -f $@ && cp $(BUILD)/libvbench.a $@ && ar rcs $@ $$objs
+
+# Unit tests link that library (everything but main.c) with cmocka.
+$(TESTS): $(BUILD)/libvbench-test.a $(TEST_SRCS) tests/vb_test.h
+	$(CC) $(VB_CFLAGS) -DVB_TEST_SEAMS -Itests $(TEST_LIBDIRS) $(LDFLAGS) -o $@ \
+		tests/`basename $@`.c $(BUILD)/libvbench-test.a -lcmocka $(LIBS)
 
 check-cmocka:
 	@CC="$(CC)" sh tests/ensure-cmocka.sh $(TEST_LIBDIRS)

@@ -52,7 +52,9 @@ int vb_analysis_memory_fs_text(const char *fs, bool in_memory, char *buf, size_t
 int vb_analysis_label_fs_text(const char *label, const struct vb_env *e, const char *target,
 			      char *buf, size_t n);
 
-/* Test hook: the allocator vb_analyze uses (NULL restores calloc). */
+#ifdef VB_TEST_SEAMS
+/* Test builds only: the allocator vb_analyze uses (NULL restores calloc). */
 void vb_analysis_set_calloc(void *(*fn)(size_t, size_t));
+#endif
 
 #endif

@@ -91,8 +91,8 @@ void vb_source_run_end(struct vb_source_buf *s);
 /* Releases everything. */
 void vb_source_free(struct vb_source_buf *s);
 
-/* What only the tests of source.c call: the generators, and hooks into the ring's
- * waiting. */
+/* What only the tests of source.c call: the generators, and (test builds only) hooks
+ * into the ring's waiting. */
 
 /* Fills the n bytes at buf with the data of block `block` of run `run`: what
  * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
@@ -115,7 +115,9 @@ void vb_prng_seed(uint64_t state[4], uint64_t seed);
 void vb_random_block_plain(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
 			   size_t n);
 
-/* How the ring waits (the defaults: 20 us, 20 ms, 5 ms, false), and how many naps the
+#ifdef VB_TEST_SEAMS
+/* Test builds only (the unit tests' archive is compiled with VB_TEST_SEAMS; vbench is
+ * not): how the ring waits (the defaults: 20 us, 20 ms, 5 ms), and how many naps the
  * maker took and how many times writers woke it in the current run. A slow source for
  * tests: on_make(on_make_arg) is called before each block is made, and with no_maker
  * the maker thread is not started (as when it cannot be), so that a single writer makes
@@ -130,6 +132,7 @@ struct vb_ring_tuning {
 };
 void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t);
 void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
+#endif
 
 /* The maker's next nap, in ns: the time the writers take to give back want_blocks,
  * judged from done_blocks given back over the last elapsed_ns; twice prev_nap_ns when

@@ -248,13 +248,26 @@ struct vb_ring {
 	bool running;
 	/* the maker's own: its nap, and the writers' progress when it last woke */
 	uint64_t nap_ns, nap_first_ns, nap_max_ns, seen_ns, seen_done;
-	atomic_ullong naps, nudges;   /* naps taken; wake-ups asked for by writers (tests) */
 	uint64_t recheck_ns;          /* a waiting writer looks again this often */
-	bool mute;                    /* (tests) the maker wakes no writer: all wake-ups lost */
-	bool no_maker;                /* (tests) no maker thread: the writer makes each block */
-	void (*on_make)(void *arg);   /* (tests) called before each block is made */
-	void *on_make_arg;
+#ifdef VB_TEST_SEAMS
+	struct vb_ring_tuning seams;  /* what the tests set (vb_source_ring_tune) */
+	atomic_ullong naps, nudges;   /* naps taken; wake-ups asked for by writers */
+#endif
 };
+
+/* The tests' hooks (vb_source.h), which production builds compile to nothing. */
+#ifdef VB_TEST_SEAMS
+#define SEAM_COUNT(r, what) atomic_fetch_add_explicit(&(r)->what, 1, memory_order_relaxed)
+#define SEAM_MUTE(r) ((r)->seams.mute_maker)
+#define SEAM_NO_MAKER(r) ((r)->seams.no_maker)
+#define SEAM_ON_MAKE(r) \
+	((r)->seams.on_make != NULL ? (r)->seams.on_make((r)->seams.on_make_arg) : (void)0)
+#else
+#define SEAM_COUNT(r, what) ((void)0)
+#define SEAM_MUTE(r) false
+#define SEAM_NO_MAKER(r) false
+#define SEAM_ON_MAKE(r) ((void)0)
+#endif
 
 /* Times a waiting side looks again before it sleeps (a few microseconds). */
 #define RING_SPINS 2000
@@ -303,7 +316,7 @@ static void nudge_maker(struct vb_ring *r)
 	if (!atomic_load(&r->maker_waiting))
 		return;
 	pthread_mutex_lock(&r->lock);
-	atomic_fetch_add_explicit(&r->nudges, 1, memory_order_relaxed);
+	SEAM_COUNT(r, nudges);
 	pthread_cond_signal(&r->maker_cond);
 	pthread_mutex_unlock(&r->lock);
 }
@@ -338,7 +351,7 @@ static bool wait_ready(struct vb_ring *r, uint64_t block)
 		/* The maker may be napping with the slot of this block free already (and,
 		 * should that wake-up be lost, it is sent again at the next look). */
 		if (atomic_load(&r->maker_waiting)) {
-			atomic_fetch_add_explicit(&r->nudges, 1, memory_order_relaxed);
+			SEAM_COUNT(r, nudges);
 			pthread_cond_signal(&r->maker_cond);
 		}
 		struct timespec until = vb_os_deadline_in(r->recheck_ns);
@@ -384,7 +397,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	atomic_store(&r->maker_waiting, 1);
 	while (atomic_load(word) < need && !atomic_load(&r->stop)) {
 		struct timespec until = vb_os_deadline_in(r->nap_ns);
-		atomic_fetch_add_explicit(&r->naps, 1, memory_order_relaxed);
+		SEAM_COUNT(r, naps);
 		/* Woken too early (the writers are slower than the nap assumed, or stalled):
 		 * the next nap is twice as long. */
 		if (pthread_cond_timedwait(&r->maker_cond, &r->lock, &until) == ETIMEDOUT &&
@@ -422,11 +435,10 @@ static void *maker(void *p)
 		/* The slot's previous block, b - n_slots, must have been written. */
 		if (b >= r->n_slots && !wait_slot(r, b))
 			break;
-		if (r->on_make != NULL)
-			r->on_make(r->on_make_arg);
+		SEAM_ON_MAKE(r);
 		make_block(r->src, b, slot_mem(r, r->bs, b));
 		atomic_store(&r->ready[b % r->n_slots], b + 1);
-		if (atomic_load(&r->writers_waiting) && !r->mute) {
+		if (atomic_load(&r->writers_waiting) && !SEAM_MUTE(r)) {
 			pthread_mutex_lock(&r->lock);
 			pthread_cond_broadcast(&r->writers_cond);
 			pthread_mutex_unlock(&r->lock);
@@ -608,12 +620,14 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	atomic_store(&r->stop, 0);
 	atomic_store(&r->maker_waiting, 0);
 	atomic_store(&r->writers_waiting, 0);
+#ifdef VB_TEST_SEAMS
 	atomic_store(&r->naps, 0);
 	atomic_store(&r->nudges, 0);
+#endif
 	r->run = run;
 	r->count = count;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
-	int e = r->no_maker ? EAGAIN : vb_os_thread_start(&r->maker, maker, r, false);
+	int e = SEAM_NO_MAKER(r) ? EAGAIN : vb_os_thread_start(&r->maker, maker, r, false);
 	r->running = e == 0;
 	/* Without a second thread (a tight address-space limit) a single writer makes each
 	 * block itself, which the run's time then includes; several could not share the
@@ -651,8 +665,7 @@ const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
 	unsigned char *p = slot_mem(r, s->bs_bytes, block);
 	if (!r->running) {
 		/* One writer (with qd > 1 the writers are threads, so the maker is too). */
-		if (r->on_make != NULL)
-			r->on_make(r->on_make_arg);
+		SEAM_ON_MAKE(r);
 		make_block(s, block, p);
 		return p;
 	}
@@ -693,16 +706,14 @@ void vb_source_run_end(struct vb_source_buf *s)
 	r->running = false;
 }
 
+#ifdef VB_TEST_SEAMS
 void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t)
 {
 	if (s->ring != NULL) {
 		s->ring->nap_first_ns = t->first_nap_ns;
 		s->ring->nap_max_ns = t->nap_max_ns;
 		s->ring->recheck_ns = t->recheck_ns;
-		s->ring->mute = t->mute_maker;
-		s->ring->no_maker = t->no_maker;
-		s->ring->on_make = t->on_make;
-		s->ring->on_make_arg = t->on_make_arg;
+		s->ring->seams = *t;
 	}
 }
 
@@ -713,6 +724,7 @@ void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64
 	*naps = r ? atomic_load(&r->naps) : 0;
 	*nudges = r ? atomic_load(&r->nudges) : 0;
 }
+#endif
 
 void vb_source_free(struct vb_source_buf *s)
 {
