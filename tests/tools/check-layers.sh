@@ -15,6 +15,8 @@
 #  4. No cycle between headers included with quotes.
 #  5. Nothing outside the platform layer (src/os/, include/os/) names an operating system.
 #  6. docs/layout.md names every file of src/ and include/.
+#  7. vbench has no hook that only tests use: no function declared inside
+#     "#ifdef VB_TEST_SEAMS" in a header is defined in ARCHIVE.
 set -u
 cd "$(dirname "$0")/../.."
 archive=${1:-build/libvbench.a}
@@ -138,10 +140,24 @@ for f in $(find src include -name '*.[ch]' ! -path src/main.c | LC_ALL=C sort); 
 	}
 done
 
+# The functions a header declares in its VB_TEST_SEAMS block (the first name before a
+# parenthesis on a line that starts a declaration; a struct's members are indented).
+seams=$(awk '/^#ifdef VB_TEST_SEAMS/ { on = 1; next }
+	on && /^#endif/ { on = 0 }
+	on && /^[A-Za-z]/ && match($0, /[A-Za-z_][A-Za-z_0-9]*\(/) { print substr($0, RSTART, RLENGTH - 1) }' \
+	$(find include src -name '*.h' | LC_ALL=C sort))
+if [ -f "$archive" ] && [ -n "$seams" ]; then
+	for f in $(nm -g "$archive" 2>/dev/null | awk 'NF >= 2 && $(NF-1) ~ /^[TDBR]$/ { print $NF }' |
+		grep -xF "$seams"); do
+		echo "check-layers: $f, a hook for tests (VB_TEST_SEAMS), is in $archive"
+		status=1
+	done
+fi
+
 names='__linux__|__linux|_WIN32|_WIN64|__APPLE__|__MACH__|__FreeBSD__|__NetBSD__|__OpenBSD__|__DragonFly__|__CYGWIN__|__sun|__HAIKU__'
 if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*' ! -path 'include/os/*'); then
 	echo "check-layers: an operating system is named outside src/os/ and include/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside the os layer; docs/layout.md names every file"
+[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside the os layer; docs/layout.md names every file; no hook for tests in vbench"
 exit $status

@@ -1,14 +1,16 @@
 #!/bin/sh
-# test-check-layers.sh ARCHIVE MAIN_OBJECT CFLAGS: check-layers.sh must pass on a copy of
-# the tree and fail on each violation planted in a copy: an include of a bench header by
-# the output layer, a header directly in include/ (in no layer), an include that names
-# no layer, a call from main.c into src/os/ (declared through the bench headers it
-# includes; main.c compiled again with CFLAGS, the archive is the tree's own), and a
-# module docs/layout.md does not name.
+# test-check-layers.sh ARCHIVE MAIN_OBJECT CFLAGS TEST_ARCHIVE: check-layers.sh must pass
+# on a copy of the tree and fail on each violation planted in a copy: an include of a
+# bench header by the output layer, a header directly in include/ (in no layer), an
+# include that names no layer, a call from main.c into src/os/ (declared through the
+# bench headers it includes; main.c compiled again with CFLAGS, the archive is the
+# tree's own), a module docs/layout.md does not name, and the tests' hooks in the
+# archive (TEST_ARCHIVE, the unit tests' own, given as vbench's).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 mainobj=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+testarchive=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
 # The version's quotes do not survive being passed as one word: the planted main.c gets
 # a version of its own.
 cflags=$(printf '%s\n' "$3" | sed 's/-DVB_VERSION=[^ ]*//')
@@ -21,9 +23,9 @@ copy() {
 	(cd "$top" && tar cf - src include tests/tools docs/layout.md) | (cd "$work/tree" && tar xf -)
 }
 
-# expect WHAT PATTERN MAIN_OBJECT: the copy's check fails, saying PATTERN.
+# expect WHAT PATTERN MAIN_OBJECT [ARCHIVE]: the copy's check fails, saying PATTERN.
 expect_fail() {
-	if (cd "$work/tree" && sh tests/tools/check-layers.sh "$archive" "$3") >"$work/out" 2>&1; then
+	if (cd "$work/tree" && sh tests/tools/check-layers.sh "${4:-$archive}" "$3") >"$work/out" 2>&1; then
 		echo "test-check-layers: $1: check-layers passed"
 		status=1
 	elif ! grep -q "$2" "$work/out"; then
@@ -71,5 +73,9 @@ copy
 	mv "$work/layout.md" docs/layout.md)
 expect_fail "docs/layout.md leaves a module out" "does not name src/bench/session.c" "$mainobj"
 
-[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a header or an include in no layer, a main -> os call and a module left out of docs/layout.md"
+copy
+expect_fail "the tests' hooks in vbench" "vb_source_ring_tune, a hook for tests" "$mainobj" \
+	"$testarchive"
+
+[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a header or an include in no layer, a main -> os call, a module left out of docs/layout.md and the tests' hooks in vbench"
 exit $status
