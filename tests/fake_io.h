@@ -294,7 +294,7 @@ static inline bool fk_is_sink(void *ctx, const struct vb_fileinfo *fi)
 
 static inline uint64_t fk_now(void *ctx)
 {
-	return fake_of(ctx)->real_clock ? vb_now_ns() : fake_of(ctx)->now;
+	return fake_of(ctx)->real_clock ? vb_os_now_ns() : fake_of(ctx)->now;
 }
 
 /* The ops table over f. */

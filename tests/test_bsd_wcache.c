@@ -9,9 +9,9 @@ static void test_vtbd_disks_name_their_sysctl(void **state)
 {
 	char name[64];
 	(void)state;
-	assert_true(vb_bsd_vtblk_sysctl("vtbd0", name, sizeof name));
+	assert_true(vb_os_bsd_vtblk_sysctl("vtbd0", name, sizeof name));
 	assert_string_equal(name, "dev.vtblk.0.writecache_mode");
-	assert_true(vb_bsd_vtblk_sysctl("vtbd12", name, sizeof name));
+	assert_true(vb_os_bsd_vtblk_sysctl("vtbd12", name, sizeof name));
 	assert_string_equal(name, "dev.vtblk.12.writecache_mode");
 }
 
@@ -22,17 +22,17 @@ static void test_other_disks_have_none(void **state)
 			     "vtbd1234567", ""};
 	(void)state;
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		assert_false(vb_bsd_vtblk_sysctl(bad[i], name, sizeof name));
-	assert_false(vb_bsd_vtblk_sysctl("vtbd0", name, 10));   /* does not fit */
+		assert_false(vb_os_bsd_vtblk_sysctl(bad[i], name, sizeof name));
+	assert_false(vb_os_bsd_vtblk_sysctl("vtbd0", name, 10));   /* does not fit */
 }
 
 static void test_modes(void **state)
 {
 	(void)state;
-	assert_string_equal(vb_bsd_vtblk_cache_mode(0), "write through");
-	assert_string_equal(vb_bsd_vtblk_cache_mode(1), "write back");
-	assert_null(vb_bsd_vtblk_cache_mode(2));
-	assert_null(vb_bsd_vtblk_cache_mode(-1));
+	assert_string_equal(vb_os_bsd_vtblk_cache_mode(0), "write through");
+	assert_string_equal(vb_os_bsd_vtblk_cache_mode(1), "write back");
+	assert_null(vb_os_bsd_vtblk_cache_mode(2));
+	assert_null(vb_os_bsd_vtblk_cache_mode(-1));
 }
 
 int main(void)

@@ -23,10 +23,10 @@ static void test_driver_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		if (strcmp(vb_bsd_driver_for_name(cases[i][0]), cases[i][1]) != 0)
-			fail_msg("%s: %s, want %s", cases[i][0], vb_bsd_driver_for_name(cases[i][0]),
+		if (strcmp(vb_os_bsd_driver_for_name(cases[i][0]), cases[i][1]) != 0)
+			fail_msg("%s: %s, want %s", cases[i][0], vb_os_bsd_driver_for_name(cases[i][0]),
 				 cases[i][1]);
-	assert_string_equal(vb_bsd_driver_for_name(NULL), "unknown");
+	assert_string_equal(vb_os_bsd_driver_for_name(NULL), "unknown");
 }
 
 /* Partitions (GPT p2), slices (s1) with their labels (s1a), label partitions (a) and
@@ -50,14 +50,14 @@ static void test_partition_to_disk(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		if (!vb_bsd_disk_of(cases[i][0], disk, sizeof disk))
+		if (!vb_os_bsd_disk_of(cases[i][0], disk, sizeof disk))
 			fail_msg("%s: not a disk name", cases[i][0]);
 		assert_string_equal(disk, cases[i][1]);
 	}
 	for (size_t i = 0; i < sizeof not_disks / sizeof not_disks[0]; i++)
-		if (vb_bsd_disk_of(not_disks[i], disk, sizeof disk))
+		if (vb_os_bsd_disk_of(not_disks[i], disk, sizeof disk))
 			fail_msg("%s taken for disk %s", not_disks[i], disk);
-	assert_string_equal(vb_bsd_driver_for_name("zvol/tank/vm/ada1"), "unknown");
+	assert_string_equal(vb_os_bsd_driver_for_name("zvol/tank/vm/ada1"), "unknown");
 }
 
 static void test_fs_names(void **state)
@@ -70,13 +70,13 @@ static void test_fs_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-		assert_string_equal(vb_bsd_fs_name(cases[i][0]), cases[i][1]);
+		assert_string_equal(vb_os_bsd_fs_name(cases[i][0]), cases[i][1]);
 	assert_true(vb_fs_direct_may_cache("zfs"));
 	assert_false(vb_fs_direct_may_cache("ufs"));
-	assert_true(vb_bsd_fs_in_memory("tmpfs"));   /* issue 37: a note says it is memory */
-	assert_true(vb_bsd_fs_in_memory("mfs"));
-	assert_false(vb_bsd_fs_in_memory("ufs"));
-	assert_false(vb_bsd_fs_in_memory("zfs"));
+	assert_true(vb_os_bsd_fs_in_memory("tmpfs"));   /* issue 37: a note says it is memory */
+	assert_true(vb_os_bsd_fs_in_memory("mfs"));
+	assert_false(vb_os_bsd_fs_in_memory("ufs"));
+	assert_false(vb_os_bsd_fs_in_memory("zfs"));
 	assert_false(vb_fs_direct_may_cache("ext4"));
 }
 
@@ -94,16 +94,16 @@ static void test_geom_names_to_disks(void **state)
 	char disk[64];
 
 	(void)state;
-	assert_true(vb_bsd_geom_disk(conftxt, "gpt/rootfs", disk, sizeof disk));
+	assert_true(vb_os_bsd_geom_disk(conftxt, "gpt/rootfs", disk, sizeof disk));
 	assert_string_equal(disk, "ada0");
-	assert_true(vb_bsd_geom_disk(conftxt, "ada0p3", disk, sizeof disk));
+	assert_true(vb_os_bsd_geom_disk(conftxt, "ada0p3", disk, sizeof disk));
 	assert_string_equal(disk, "ada0");
-	assert_true(vb_bsd_geom_disk(conftxt, "diskid/DISK-BHYVE", disk, sizeof disk));
+	assert_true(vb_os_bsd_geom_disk(conftxt, "diskid/DISK-BHYVE", disk, sizeof disk));
 	assert_string_equal(disk, "vtbd1");
-	assert_true(vb_bsd_geom_disk(conftxt, "vtbd1", disk, sizeof disk));
+	assert_true(vb_os_bsd_geom_disk(conftxt, "vtbd1", disk, sizeof disk));
 	assert_string_equal(disk, "vtbd1");
-	assert_false(vb_bsd_geom_disk(conftxt, "ada9", disk, sizeof disk));
-	assert_false(vb_bsd_geom_disk("", "ada0", disk, sizeof disk));
+	assert_false(vb_os_bsd_geom_disk(conftxt, "ada9", disk, sizeof disk));
+	assert_false(vb_os_bsd_geom_disk("", "ada0", disk, sizeof disk));
 
 	/* attack-ports 7: a line of any length is read (g_md_dumpconf writes the vnode's
 	 * path, up to MAXPATHLEN); what follows it lies on its disk, not on the one before */
@@ -114,14 +114,14 @@ static void test_geom_names_to_disks(void **state)
 	snprintf(txt, sizeof txt, "%s0 MD md0 1073741824 512 u 0 s 512 f 0 fs 0 l 1073741824 "
 		 "t vnode file %s label\n1 PART md0p1 1073741824 512 i 1 o 20480 ty freebsd-ufs "
 		 "xs GPT xt 516e7cb6-6ecf-11d6-8ff8-00022d09712b\n", conftxt, path);
-	assert_true(vb_bsd_geom_disk(txt, "md0p1", disk, sizeof disk));
+	assert_true(vb_os_bsd_geom_disk(txt, "md0p1", disk, sizeof disk));
 	assert_string_equal(disk, "md0");
 	/* a disk whose name is too long to keep: what lies on it is not placed at all */
 	char part[256];
 	snprintf(part, sizeof part, "%.200sp1", path + 1);
 	snprintf(txt, sizeof txt, "%s0 DISK %.200s 1073741824 512 hd 16 sc 63\n"
 		 "1 PART %s 1073741824 512 i 1 o 20480 ty freebsd-ufs\n", conftxt, path + 1, part);
-	assert_false(vb_bsd_geom_disk(txt, part, disk, sizeof disk));
+	assert_false(vb_os_bsd_geom_disk(txt, part, disk, sizeof disk));
 }
 
 static const char confxml[] =
@@ -164,12 +164,12 @@ static void test_geom_consumers(void **state)
 	char holder[256];
 
 	(void)state;
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada0", "ada0", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada0", "ada0", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada0p3 is held by GEOM class SWAP (swap, access r1w1e0)");
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada1", "ada1", 0, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
-					  sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada1", "ada1", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
+					     sizeof holder), 0);
 }
 
 /* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and
@@ -253,29 +253,29 @@ static void test_geom_own_open(void **state)
 	(void)state;
 	/* vbench writes ada1p1: PART passes r0w1e1 down; ada1p2 is not open */
 	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 0);
 	/* ... and so does another program */
 	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r1w2e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access "
 			    "r1w2e0, of which vbench's own is r0w1e0)");
 	/* checked before the open (fd -1): any open at all is another's */
 	part_mesh(xml, sizeof xml, "r1w0e1", "r0w0e0", "r1w0e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 0, holder, sizeof holder), 1);
 	/* ada1p2 mounted beside it */
 	part_mesh(xml, sizeof xml, "r1w2e2", "r0w0e0", "r0w1e0", "r0w0e0", "r0w0e0", "r1w1e1");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1p2 is held by GEOM class VFS (ffs.ada1p2, access r1w1e1)");
 	/* the whole disk open by another (a VM given /dev/ada1) */
 	part_mesh(xml, sizeof xml, "r0w1e1", "r1w1e0", "r0w1e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1 open (GEOM DEV access r1w1e0)");
 	/* vbench writes gpt/data: LABEL adds an e bit (g_slice_access), PART passes it on */
 	part_mesh(xml, sizeof xml, "r0w1e2", "r0w0e0", "r0w0e0", "r0w1e0", "r0w1e1", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 0);
 	/* ... while another has ada1p1 under the label open */
 	part_mesh(xml, sizeof xml, "r1w1e2", "r0w0e0", "r1w0e0", "r0w1e0", "r0w1e1", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "gpt/data", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada1p1 open (GEOM DEV access r1w0e0)");
 	/* geli holds its disk r1w1e1 while attached (g_eli_create): its own provider is
 	 * the target's way down; the raw disk under it, held, names its deepest user */
@@ -294,15 +294,15 @@ static void test_geom_own_open(void **state)
 		"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada2.eli</name>\n"
 		"   <consumer id=\"0x400\"><geom ref=\"0x40\"/><provider ref=\"0x501\"/>"
 		"<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n</mesh>\n";
-	assert_int_equal(vb_bsd_geom_busy(eli, "ada2", "ada2.eli", 0, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_bsd_geom_busy(eli, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(eli, "ada2", "ada2.eli", 0, 1, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(eli, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada2.eli open (GEOM DEV access "
 			    "r0w1e0)");
 	/* a mode that is not one, and fewer opens than vbench's own: cannot tell */
 	part_mesh(xml, sizeof xml, "r0w1e1", "r0w0e0", "rw", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
 	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1p1", 0, 1, holder, sizeof holder), -1);
 }
 
 /* kern.geom.confxml with "gconcat label data ada1 ada2" loaded and concat/data not open
@@ -369,25 +369,25 @@ static void test_geom_idle_devices(void **state)
 
 	(void)state;
 	concat_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1 is part of GEOM class CONCAT (data), configured "
 			    "though not open now");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada2", "ada2", 0, 0, holder, sizeof holder), 1);
 	/* the concat itself as the target (conftxt places it on ada1, its first disk): free
 	 * with only vbench's open passed down, held while another has ada2 open */
 	concat_mesh(xml, sizeof xml, "r0w1e1", "r0w1e0", "r0w0e0");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
-					  sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
+					     sizeof holder), 0);
 	concat_mesh(xml, sizeof xml, "r0w1e1", "r0w1e0", "r1w1e0");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
-					  sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "concat/data", 0, 1, holder,
+					     sizeof holder), 1);
 	assert_string_equal(holder, "another program has /dev/ada2 open (GEOM DEV access "
 			    "r1w1e0)");
 	concat_mesh(xml, sizeof xml, "r1w1e1", "r0w0e0", "r0w0e0");
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada1 is held by GEOM class CONCAT (data, access r1w1e1)");
 	part_mesh(xml, sizeof xml, "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", "r0w0e0", NULL);
-	assert_int_equal(vb_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(xml, "ada1", "ada1", 0, 0, holder, sizeof holder), 0);
 }
 
 /* ---- the in-use check against a fake system ---------------------------------------- */
@@ -403,11 +403,11 @@ struct fake {
 	const struct fake_name *names;
 	const struct fake_node *nodes;
 	const struct fake_wedge *wedges;
-	const struct vb_bsd_mount *mounts;
+	const struct vb_os_bsd_mount *mounts;
 	long n_mounts;
-	const struct vb_bsd_swap *swaps;
+	const struct vb_os_bsd_swap *swaps;
 	long n_swaps;
-	const struct vb_bsd_backing *backs;
+	const struct vb_os_bsd_backing *backs;
 	long n_backs;
 	const char *confxml;       /* geom_busy, when set; "" fails */
 	const char *disknames;     /* hw.disknames or kern.disks, when set; "" fails */
@@ -451,7 +451,7 @@ static int f_wedge_parent(void *ctx, const char *name, char *parent, size_t n)
 	return -1;
 }
 
-static long f_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, size_t wn)
+static long f_mounts(void *ctx, const struct vb_os_bsd_mount **out, char *why, size_t wn)
 {
 	const struct fake *f = ctx;
 
@@ -461,7 +461,7 @@ static long f_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, size
 	return f->n_mounts;
 }
 
-static long f_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size_t wn)
+static long f_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, size_t wn)
 {
 	const struct fake *f = ctx;
 
@@ -471,7 +471,7 @@ static long f_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size_t
 	return f->n_swaps;
 }
 
-static long f_backings(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn)
+static long f_backings(void *ctx, const struct vb_os_bsd_backing **out, char *why, size_t wn)
 {
 	const struct fake *f = ctx;
 
@@ -490,7 +490,7 @@ static int f_geom_busy(void *ctx, const char *disk, const char *target, int own_
 		snprintf(holder, n, "cannot read GEOM's configuration");
 		return -1;
 	}
-	return vb_bsd_geom_busy(f->confxml, disk, target, own_r, own_w, holder, n);
+	return vb_os_bsd_geom_busy(f->confxml, disk, target, own_r, own_w, holder, n);
 }
 
 static const char *f_disknames(void *ctx, char *why, size_t wn)
@@ -505,9 +505,9 @@ static const char *f_disknames(void *ctx, char *why, size_t wn)
 }
 
 /* A system of NetBSD's kind (wedges, swapctl) or DragonFly's (neither: no wedge call). */
-static struct vb_bsd_sys fake_sys(struct fake *f, bool wedges)
+static struct vb_os_bsd_sys fake_sys(struct fake *f, bool wedges)
 {
-	struct vb_bsd_sys sys = {f, f_devname, f_stat, wedges ? f_wedge_parent : NULL, NULL,
+	struct vb_os_bsd_sys sys = {f, f_devname, f_stat, wedges ? f_wedge_parent : NULL, NULL,
 				 f_mounts, f_swaps, f_backings, f->confxml ? f_geom_busy : NULL,
 				 f->disknames ? f_disknames : NULL, 0, 1};
 	return sys;
@@ -550,31 +550,31 @@ static const struct fake_wedge netbsd_wedges[] = {
  * NetBSD mounts its root from a wedge ("/dev/dk1 on / type ffs", mount(8)). */
 static void test_netbsd_wedges(void **state)
 {
-	const struct vb_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}, {"tmpfs", "/tmp", "tmpfs"}};
-	const struct vb_bsd_swap swp[] = {{"/dev/dk2", 0, false}};
+	const struct vb_os_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}, {"tmpfs", "/tmp", "tmpfs"}};
+	const struct vb_os_bsd_swap swp[] = {{"/dev/dk2", 0, false}};
 	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = chr(0xa801);
 	char holder[512];
 
 	(void)state;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "/dev/dk1 is mounted on /");
 	fi = blk(0xa801);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	fi = chr(0x0300);   /* the parent, rwd0d */
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	fi = chr(0x0308);   /* another disk */
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
 	/* swapctl names a wedge on wd1 */
 	f.swaps = swp;
 	f.n_swaps = 1;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "/dev/dk2 is used as swap");
 	/* a wedge that does not answer DIOCGWEDGEINFO: cannot tell */
 	f.wedges = NULL;
 	fi = chr(0xa802);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 }
 
 /* Finding 5: a cgd, RAIDframe or ccd unit (NetBSD hw.disknames, as iostati_getnames
@@ -582,47 +582,47 @@ static void test_netbsd_wedges(void **state)
  * no mount shows: every other disk is refused while one is configured. */
 static void test_stacked_units(void **state)
 {
-	const struct vb_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}};
+	const struct vb_os_bsd_mount mnt[] = {{"/dev/dk1", "/", "ffs"}};
 	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL,
 			 "wd0 wd1 cd0 dk0 dk1 dk2"};
-	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = chr(0x0308);   /* rwd1d, nothing mounted on it */
 	char holder[512], unit[32];
 
 	(void)state;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
 	f.disknames = "wd0 wd1 cd0 dk0 dk1 dk2 cgd0";
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: cgd0 is configured, and "
 			    "vbench cannot see which disks it is made of; it refuses every other "
 			    "disk while one is");
 	f.disknames = "";
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_non_null(strstr(holder, "sysctl hw.disknames"));
 	/* a mount on the disk is still named first */
 	f.disknames = "wd0 raid0";
 	fi = chr(0x0300);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
-	assert_true(vb_bsd_stacked_unit("wd0 raid0", "wd0", unit, sizeof unit));
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_true(vb_os_bsd_stacked_unit("wd0 raid0", "wd0", unit, sizeof unit));
 	assert_string_equal(unit, "raid0");
-	assert_true(vb_bsd_stacked_unit("ld0 ccd1", "ld0", unit, sizeof unit));
-	assert_true(vb_bsd_stacked_unit("da0 vn0 mapper/cryptroot", "da0", unit, sizeof unit));
+	assert_true(vb_os_bsd_stacked_unit("ld0 ccd1", "ld0", unit, sizeof unit));
+	assert_true(vb_os_bsd_stacked_unit("da0 vn0 mapper/cryptroot", "da0", unit, sizeof unit));
 	assert_string_equal(unit, "mapper/cryptroot");
-	assert_false(vb_bsd_stacked_unit("da0 vn0 md0 cd0 fd0", "da0", unit, sizeof unit));
-	assert_false(vb_bsd_stacked_unit("ad0 ad1 acd0 vn0 vn1 vn2 vn3", "ad1", unit, sizeof unit));
-	assert_false(vb_bsd_stacked_unit("cgd0", "cgd0", unit, sizeof unit));
+	assert_false(vb_os_bsd_stacked_unit("da0 vn0 md0 cd0 fd0", "da0", unit, sizeof unit));
+	assert_false(vb_os_bsd_stacked_unit("ad0 ad1 acd0 vn0 vn1 vn2 vn3", "ad1", unit, sizeof unit));
+	assert_false(vb_os_bsd_stacked_unit("cgd0", "cgd0", unit, sizeof unit));
 	/* attack-ports 2: an LVM volume attaches under its own name (dm_dev_create_ioctl,
 	 * sys/dev/dm/dm_ioctl.c: disk_init(dmv->diskp, dmv->name, ...)); any name that is
 	 * not a plain disk driver's unit is taken for one that may be made of others */
-	assert_true(vb_bsd_stacked_unit("da0 vn0 md0 cd0 raidx", "da0", unit, sizeof unit));
-	assert_true(vb_bsd_stacked_unit("wd0 wd1 dk0 vg0-lv0", "wd1", unit, sizeof unit));
+	assert_true(vb_os_bsd_stacked_unit("da0 vn0 md0 cd0 raidx", "da0", unit, sizeof unit));
+	assert_true(vb_os_bsd_stacked_unit("wd0 wd1 dk0 vg0-lv0", "wd1", unit, sizeof unit));
 	assert_string_equal(unit, "vg0-lv0");
-	assert_true(vb_bsd_stacked_unit("wd0 wd1x", "wd0", unit, sizeof unit));
-	assert_false(vb_bsd_stacked_unit("wd0 wd1 sd0 ld0 dk0 dk1 vnd0 cd0 md0 fd0\n", "wd1",
-					 unit, sizeof unit));
+	assert_true(vb_os_bsd_stacked_unit("wd0 wd1x", "wd0", unit, sizeof unit));
+	assert_false(vb_os_bsd_stacked_unit("wd0 wd1 sd0 ld0 dk0 dk1 vnd0 cd0 md0 fd0\n", "wd1",
+					    unit, sizeof unit));
 	f.disknames = "wd0 wd1 vg0-lv0";   /* hw.disknames with an LV used raw by a guest */
 	fi = chr(0x0308);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: vg0-lv0 is configured, "
 			    "and vbench cannot see which disks it is made of; it refuses every "
 			    "other disk while one is");
@@ -634,20 +634,20 @@ static void test_stacked_units(void **state)
  * (g_conftxt dumps only DISK and MD), is no disk vbench can name. */
 static void test_names_by_identity(void **state)
 {
-	struct vb_bsd_mount mnt[] = {{"/dev/wd0a", "/", "ffs"},
+	struct vb_os_bsd_mount mnt[] = {{"/dev/wd0a", "/", "ffs"},
 				     {"tank/backup/wd0", "/tank/backup/wd0", "zfs"}};
 	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 2, NULL, 0, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = chr(0x0308);   /* rwd1d, the pool's disk */
 	char holder[512], disk[64];
 
 	(void)state;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: the zfs file system "
 			    "mounted on /tank/backup/wd0 names no device (its source is "
 			    "\"tank/backup/wd0\")");
-	mnt[1] = (struct vb_bsd_mount){"wd0", "/wd0", "zfs"};   /* a pool named wd0 */
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	mnt[1] = (struct vb_os_bsd_mount){"wd0", "/wd0", "zfs"};   /* a pool named wd0 */
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 
 	const struct fake_name names[] = {{0x77, false, "zvol/tank/vm/ada1"}, {0, false, NULL}};
 	const struct fake_node nodes[] = {
@@ -655,10 +655,10 @@ static void test_names_by_identity(void **state)
 		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
 	struct fake z = {names, nodes, NULL, NULL, 0, NULL, 0, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys zs = fake_sys(&z, false);
-	assert_false(vb_bsd_resolve(&zs, "zvol/tank/vm/ada1", disk, sizeof disk));
+	struct vb_os_bsd_sys zs = fake_sys(&z, false);
+	assert_false(vb_os_bsd_resolve(&zs, "zvol/tank/vm/ada1", disk, sizeof disk));
 	fi = chr(0x77);
-	assert_int_equal(vb_bsd_check_in_use(&zs, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&zs, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: /dev/zvol/tank/vm/ada1 "
 			    "is not a disk vbench can name");
 }
@@ -668,44 +668,44 @@ static void test_names_by_identity(void **state)
 static size_t dfly_array(unsigned char *buf, const uint32_t *devs, const int *flags, int n)
 {
 	for (int i = 0; i < n; i++) {
-		struct vb_dfly_xswdev x = {sizeof x, 1, flags[i], devs[i], 4096, 262144, 12};
+		struct vb_os_dfly_xswdev x = {sizeof x, 1, flags[i], devs[i], 4096, 262144, 12};
 		memcpy(buf + i * sizeof x, &x, sizeof x);
 	}
-	return (size_t)n * sizeof(struct vb_dfly_xswdev);
+	return (size_t)n * sizeof(struct vb_os_dfly_xswdev);
 }
 
 /* Finding 2: DragonFly's swap list is read from its own layout; a list that cannot be
  * read refuses the disk, it is not taken for "no swap". */
 static void test_dragonfly_swap(void **state)
 {
-	unsigned char buf[4 * sizeof(struct vb_dfly_xswdev)];
+	unsigned char buf[4 * sizeof(struct vb_os_dfly_xswdev)];
 	const uint32_t devs[4] = {0x30022, UINT32_MAX, 0, 0};
 	const int flags[4] = {1, 1, 0, 0};
-	struct vb_bsd_swap s[4];
+	struct vb_os_bsd_swap s[4];
 	size_t len = dfly_array(buf, devs, flags, 4);
 
 	(void)state;
-	assert_int_equal(vb_dfly_swap_parse(buf, len, s, 4), 2);
+	assert_int_equal(vb_os_dfly_swap_parse(buf, len, s, 4), 2);
 	assert_true(s[0].has_rdev);
 	assert_int_equal(s[0].rdev, 0x30022);
 	assert_false(s[1].has_rdev);   /* NODEV: a swap file on NFS */
-	assert_int_equal(vb_dfly_swap_parse(buf, 0, s, 4), 0);
-	assert_int_equal(vb_dfly_swap_parse(buf, len - 1, s, 4), -1);
-	((struct vb_dfly_xswdev *)(void *)buf)->xsw_size = 8;
-	assert_int_equal(vb_dfly_swap_parse(buf, len, s, 4), -1);
+	assert_int_equal(vb_os_dfly_swap_parse(buf, 0, s, 4), 0);
+	assert_int_equal(vb_os_dfly_swap_parse(buf, len - 1, s, 4), -1);
+	((struct vb_os_dfly_xswdev *)(void *)buf)->xsw_size = 8;
+	assert_int_equal(vb_os_dfly_swap_parse(buf, len, s, 4), -1);
 
 	const struct fake_name names[] = {{0x30011, false, "da1"}, {0x30022, false, "da1s1b"},
 					  {0, false, NULL}};
-	const struct vb_bsd_mount mnt[] = {{"/dev/da0s1a", "/", "ufs"}};
-	struct vb_bsd_swap live[] = {{NULL, 0x30022, true}};
+	const struct vb_os_bsd_mount mnt[] = {{"/dev/da0s1a", "/", "ufs"}};
+	struct vb_os_bsd_swap live[] = {{NULL, 0x30022, true}};
 	struct fake f = {names, NULL, NULL, mnt, 1, live, 1, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_os_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo fi = chr(0x30011);
 	char holder[512];
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "/dev/da1s1b is used as swap");
 	f.n_swaps = -1;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot list swap devices: sysctl vm.swap_info_array: "
 			    "No such file or directory; vbench refuses a disk it cannot check");
 }
@@ -727,20 +727,20 @@ static const char md_conftxt[] =
  * is refused, as is one that cannot be checked. */
 static void test_files_in_use(void **state)
 {
-	struct vb_bsd_backing md[4];
+	struct vb_os_bsd_backing md[4];
 	char store[512];
 
 	(void)state;
-	assert_int_equal(vb_fbsd_md_files(md_conftxt, md, 4, store, sizeof store), 3);
+	assert_int_equal(vb_os_fbsd_md_files(md_conftxt, md, 4, store, sizeof store), 3);
 	assert_string_equal(md[0].unit, "md1");
 	assert_string_equal(md[0].path, "/var/img/my disk.img");
 	assert_string_equal(md[1].unit, "md2");
 	assert_string_equal(md[1].path, "/usr/swap0");
 	assert_string_equal(md[2].path, "/var/img/labels.img");
 	/* attack-ports 5: a path that holds " label " cannot be told from its label */
-	assert_int_equal(vb_fbsd_md_files("0 MD md5 1048576 512 u 5 s 512 f 0 fs 0 l 1048576 "
-					  "t vnode file /img/a label b.img label\n", md, 4, store,
-					  sizeof store), -1);
+	assert_int_equal(vb_os_fbsd_md_files("0 MD md5 1048576 512 u 5 s 512 f 0 fs 0 l 1048576 "
+					     "t vnode file /img/a label b.img label\n", md, 4, store,
+					     sizeof store), -1);
 
 	const struct fake_node files[] = {
 		{"/var/img/my disk.img", {VB_FT_REG, 5, 77, 0, 1, 0, 0}},
@@ -749,38 +749,38 @@ static void test_files_in_use(void **state)
 		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
 	/* vnd(4): VNDIOCGET's vnu_dev and vnu_ino (sys/dev/vnd.c) */
-	const struct vb_bsd_backing vnd[] = {{"vnd0", NULL, 6, 10, true}};
-	const struct vb_bsd_swap swp[] = {{"/dev/wd0b", 0, false}, {"/swapfile", 0, false}};
+	const struct vb_os_bsd_backing vnd[] = {{"vnd0", NULL, 6, 10, true}};
+	const struct vb_os_bsd_swap swp[] = {{"/dev/wd0b", 0, false}, {"/swapfile", 0, false}};
 	struct fake f = {NULL, files, NULL, NULL, 0, swp, 2, md, 2, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
 	char holder[512];
 	struct vb_fileinfo fi = reg(5, 77);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "md1 is a disk made from it");
 	fi = reg(6, 9);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "it is used as swap (/swapfile)");
 	fi = reg(6, 11);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
 	f.backs = vnd;
 	f.n_backs = 1;
 	fi = reg(6, 10);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "vnd0 is a disk made from it");
 	/* what cannot be checked refuses */
 	f.n_backs = -1;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_non_null(strstr(holder, "VNDIOCGET vnd0"));
-	const struct vb_bsd_swap nfs[] = {{NULL, 0, false}};
+	const struct vb_os_bsd_swap nfs[] = {{NULL, 0, false}};
 	f.n_backs = 0;
 	f.swaps = nfs;
 	f.n_swaps = 1;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
-	const struct vb_bsd_backing gone[] = {{"md3", "/tmp/removed.img", 0, 0, false}};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	const struct vb_os_bsd_backing gone[] = {{"md3", "/tmp/removed.img", 0, 0, false}};
 	f.backs = gone;
 	f.n_backs = 1;
 	f.n_swaps = 0;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 }
 
 /* Finding 4: DragonFly mounts by serial number (/dev/serno/SERIAL.s1a, an alias of the
@@ -796,36 +796,36 @@ static void test_dragonfly_mount_sources(void **state)
 		{"/dev/serno/QM00001.s1d", {VB_FT_CHR, 1, 4, 0x14, 1, 0, 0}},
 		{NULL, {0, 0, 0, 0, 0, 0, 0}},
 	};
-	struct vb_bsd_mount mnt[] = {{"/dev/serno/QM00001.s1a", "/", "ufs"},
+	struct vb_os_bsd_mount mnt[] = {{"/dev/serno/QM00001.s1a", "/", "ufs"},
 				     {"tmpfs", "/tmp", "tmpfs"}, {"procfs", "/proc", "procfs"}};
 	struct fake f = {names, nodes, NULL, mnt, 3, NULL, 0, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_os_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo da0 = chr(0x10), da1 = chr(0x20);
 	char holder[512];
 
 	(void)state;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
 	assert_string_equal(holder, "/dev/serno/QM00001.s1a is mounted on /");
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
-	mnt[0] = (struct vb_bsd_mount){"/dev/serno/QM00001.s1d@ROOT", "/", "hammer2"};
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
-	mnt[0] = (struct vb_bsd_mount){"/dev/da1s1a:/dev/serno/QM00001.s1d", "/", "hammer"};
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
+	mnt[0] = (struct vb_os_bsd_mount){"/dev/serno/QM00001.s1d@ROOT", "/", "hammer2"};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
+	mnt[0] = (struct vb_os_bsd_mount){"/dev/da1s1a:/dev/serno/QM00001.s1d", "/", "hammer"};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 1);
 	/* HAMMER's label as its source names no device: every disk is refused */
-	mnt[0] = (struct vb_bsd_mount){"ROOT", "/", "hammer"};
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	mnt[0] = (struct vb_os_bsd_mount){"ROOT", "/", "hammer"};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: the hammer file system "
 			    "mounted on / names no device (its source is \"ROOT\")");
 	/* a root the kernel mounted from "da0s1d" (no /dev/) */
-	mnt[0] = (struct vb_bsd_mount){"da0s1d@ROOT", "/", "hammer2"};
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
-	mnt[0] = (struct vb_bsd_mount){"/dev/serno/GONE.s1a", "/", "ufs"};
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	mnt[0] = (struct vb_os_bsd_mount){"da0s1d@ROOT", "/", "hammer2"};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da0, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), 0);
+	mnt[0] = (struct vb_os_bsd_mount){"/dev/serno/GONE.s1a", "/", "ufs"};
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
 	f.n_mounts = -1;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &da1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot list mounted file systems: getmntinfo: "
 			    "Input/output error; vbench refuses a disk it cannot check");
 }
@@ -864,23 +864,23 @@ static void test_geom_read_grown(void **state)
 	size_t len = 0;
 
 	(void)state;
-	char *buf = vb_bsd_read_grown(grow_get, &g, &len);
+	char *buf = vb_os_bsd_read_grown(grow_get, &g, &len);
 	assert_non_null(buf);
 	assert_int_equal(len, 202000);
 	assert_int_equal(buf[len], '\0');
 	free(buf);
 	g = (struct growing){1000, 1000, 0};   /* it outgrows every retry */
 	errno = 0;
-	assert_null(vb_bsd_read_grown(grow_get, &g, &len));
+	assert_null(vb_os_bsd_read_grown(grow_get, &g, &len));
 	assert_int_equal(errno, ENOMEM);
 
 	const struct fake_name names[] = {{0x10, false, "ada0"}, {0, false, NULL}};
-	const struct vb_bsd_mount mnt[] = {{"zroot/ROOT/default", "/", "zfs"}};
+	const struct vb_os_bsd_mount mnt[] = {{"zroot/ROOT/default", "/", "zfs"}};
 	struct fake f = {names, NULL, NULL, mnt, 1, NULL, -1, NULL, 0, "", NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, false);
+	struct vb_os_bsd_sys sys = fake_sys(&f, false);
 	struct vb_fileinfo fi = chr(0x10);
 	char holder[512];
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot read GEOM's configuration");
 }
 
@@ -888,17 +888,17 @@ static void test_geom_read_grown(void **state)
  * device as a character device (block and character majors differ). */
 static void test_netbsd_block_names(void **state)
 {
-	const struct vb_bsd_mount mnt[] = {{"/dev/wd1a", "/home", "ffs"}};
+	const struct vb_os_bsd_mount mnt[] = {{"/dev/wd1a", "/home", "ffs"}};
 	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL, NULL};
-	struct vb_bsd_sys sys = fake_sys(&f, true);
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
 	struct vb_fileinfo fi = blk(0x000b);
 	char holder[512];
 
 	(void)state;
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
 	assert_string_equal(holder, "/dev/wd1a is mounted on /home");
 	fi = blk(0x0003);
-	assert_int_equal(vb_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 0);
 }
 
 /* Finding 7: a NetBSD partition is sized by itself (DIOCGPARTINFO's pi_secsize *
@@ -910,17 +910,17 @@ static void test_netbsd_partition_size(void **state)
 	const uint64_t disk = 100ULL << 30, part = 10ULL << 30;
 
 	(void)state;
-	assert_true(part == vb_bsd_part_bytes(disk, part, false));
-	assert_true(part == vb_bsd_part_bytes(disk, part, true));
-	assert_true(disk == vb_bsd_part_bytes(disk, 0, true));
-	assert_true(0 == vb_bsd_part_bytes(disk, 0, false));
-	assert_true(vb_bsd_is_raw_part("rwd0d", 'd'));
-	assert_true(vb_bsd_is_raw_part("wd0d", 'd'));
-	assert_true(vb_bsd_is_raw_part("rsd1c", 'c'));
-	assert_false(vb_bsd_is_raw_part("rwd0e", 'd'));
-	assert_false(vb_bsd_is_raw_part("rwd0c", 'd'));
-	assert_false(vb_bsd_is_raw_part("rdk1", 'd'));
-	assert_false(vb_bsd_is_raw_part("d", 'd'));
+	assert_true(part == vb_os_bsd_part_bytes(disk, part, false));
+	assert_true(part == vb_os_bsd_part_bytes(disk, part, true));
+	assert_true(disk == vb_os_bsd_part_bytes(disk, 0, true));
+	assert_true(0 == vb_os_bsd_part_bytes(disk, 0, false));
+	assert_true(vb_os_bsd_is_raw_part("rwd0d", 'd'));
+	assert_true(vb_os_bsd_is_raw_part("wd0d", 'd'));
+	assert_true(vb_os_bsd_is_raw_part("rsd1c", 'c'));
+	assert_false(vb_os_bsd_is_raw_part("rwd0e", 'd'));
+	assert_false(vb_os_bsd_is_raw_part("rwd0c", 'd'));
+	assert_false(vb_os_bsd_is_raw_part("rdk1", 'd'));
+	assert_false(vb_os_bsd_is_raw_part("d", 'd'));
 }
 
 /* NetBSD's VNDIOCGET as vndioctl answers it today (sys/dev/vnd.c): vnd_cget gives -1
@@ -951,33 +951,33 @@ static int f_vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
  * that cannot be asked, refuses. */
 static void test_netbsd_vnd_walk(void **state)
 {
-	struct vb_bsd_backing out[4];
+	struct vb_os_bsd_backing out[4];
 	char names[4][16], why[128];
 	struct fake_vnd v = {{1, 290}, {12, 34}, -1, 0};
 
 	(void)state;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0 dk0 vnd1 dk1 vnd290", "vnd", false, f_vnd_get, &v, out, names,
-					 4, why, sizeof why), 2);
+	assert_int_equal(vb_os_bsd_vnd_walk("wd0 cd0 dk0 vnd1 dk1 vnd290", "vnd", false, f_vnd_get, &v, out, names,
+					    4, why, sizeof why), 2);
 	assert_int_equal(v.calls, 2);
 	assert_string_equal(out[0].unit, "vnd1");
 	assert_string_equal(out[1].unit, "vnd290");
 	assert_true(out[1].has_id && out[1].dev == 0x1a00 && out[1].ino == 34);
 	v.calls = 0;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 cd0", "vnd", false, f_vnd_get, &v, out, names, 4, why,
-					 sizeof why), 0);
+	assert_int_equal(vb_os_bsd_vnd_walk("wd0 cd0", "vnd", false, f_vnd_get, &v, out, names, 4, why,
+					    sizeof why), 0);
 	assert_int_equal(v.calls, 0);
-	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1 vnd2", "vnd", false, f_vnd_get, &v, out, names, 4, why,
-					 sizeof why), -1);
+	assert_int_equal(vb_os_bsd_vnd_walk("wd0 vnd1 vnd2", "vnd", false, f_vnd_get, &v, out, names, 4, why,
+					    sizeof why), -1);
 	assert_string_equal(why, "vnd2 is attached, but VNDIOCGET names no file for it");
 	v.fail_at = 1;
-	assert_int_equal(vb_bsd_vnd_walk("wd0 vnd1", "vnd", false, f_vnd_get, &v, out, names, 4, why,
-					 sizeof why), -1);
+	assert_int_equal(vb_os_bsd_vnd_walk("wd0 vnd1", "vnd", false, f_vnd_get, &v, out, names, 4, why,
+					    sizeof why), -1);
 	assert_string_equal(why, "VNDIOCGET vnd1: Operation not permitted");
 	v.fail_at = -1;
-	assert_int_equal(vb_bsd_vnd_walk("vnd1 vnd290", "vnd", false, f_vnd_get, &v, out, names, 1, why,
-					 sizeof why), -1);
-	assert_int_equal(vb_bsd_vnd_walk("vnd1234567890", "vnd", false, f_vnd_get, &v, out,
-					 names, 4, why, sizeof why), -1);
+	assert_int_equal(vb_os_bsd_vnd_walk("vnd1 vnd290", "vnd", false, f_vnd_get, &v, out, names, 1, why,
+					    sizeof why), -1);
+	assert_int_equal(vb_os_bsd_vnd_walk("vnd1234567890", "vnd", false, f_vnd_get, &v, out,
+					    names, 4, why, sizeof why), -1);
 }
 
 /* DragonFly's VNIOCGET (vnget, sys/dev/disk/vn/vn.c): ENXIO for a unit not on vn_list,
@@ -999,16 +999,16 @@ static int f_vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
  * an idle one is skipped, one listed that VNIOCGET does not know refuses. */
 static void test_dragonfly_vn_walk(void **state)
 {
-	struct vb_bsd_backing out[4];
+	struct vb_os_bsd_backing out[4];
 	char names[4][16], why[128];
 
 	(void)state;
-	assert_int_equal(vb_bsd_vnd_walk("da0 vn0 vn1 vn2 vn3 vn300 vbd0 cd0", "vn", true,
-					 f_vn_get, NULL, out, names, 4, why, sizeof why), 1);
+	assert_int_equal(vb_os_bsd_vnd_walk("da0 vn0 vn1 vn2 vn3 vn300 vbd0 cd0", "vn", true,
+					    f_vn_get, NULL, out, names, 4, why, sizeof why), 1);
 	assert_string_equal(out[0].unit, "vn300");
 	assert_true(out[0].dev == 0x2a00 && out[0].ino == 99);
-	assert_int_equal(vb_bsd_vnd_walk("da0 vn0 vn7", "vn", true, f_vn_get, NULL, out, names,
-					 4, why, sizeof why), -1);
+	assert_int_equal(vb_os_bsd_vnd_walk("da0 vn0 vn7", "vn", true, f_vn_get, NULL, out, names,
+					    4, why, sizeof why), -1);
 	assert_string_equal(why, "VNIOCGET vn7: No such device or address");
 }
 
@@ -1017,12 +1017,12 @@ static void test_dragonfly_vn_walk(void **state)
 static void test_cache_truth(void **state)
 {
 	(void)state;
-	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "ufs", false), VB_CACHE_FS_BUFFERS);
-	assert_int_equal(vb_bsd_cache_truth("DragonFly", "hammer2", false), VB_CACHE_FS_BUFFERS);
-	assert_int_equal(vb_bsd_cache_truth("NetBSD", "ffs", false),
+	assert_int_equal(vb_os_bsd_cache_truth("FreeBSD", "ufs", false), VB_CACHE_FS_BUFFERS);
+	assert_int_equal(vb_os_bsd_cache_truth("DragonFly", "hammer2", false), VB_CACHE_FS_BUFFERS);
+	assert_int_equal(vb_os_bsd_cache_truth("NetBSD", "ffs", false),
 			 VB_CACHE_FS_BUFFERS_EXTENDING);
-	assert_int_equal(vb_bsd_cache_truth("FreeBSD", "none", true), VB_CACHE_NONE);
-	assert_int_equal(vb_bsd_cache_truth("NetBSD", "none", true), VB_CACHE_NONE);
+	assert_int_equal(vb_os_bsd_cache_truth("FreeBSD", "none", true), VB_CACHE_NONE);
+	assert_int_equal(vb_os_bsd_cache_truth("NetBSD", "none", true), VB_CACHE_NONE);
 	/* Finding 4: every other file system, as getmntinfo's f_fstypename names it on each
 	 * system (mount(8) output: "tmpfs on /tmp (tmpfs, local)"), may buffer direct writes */
 	static const char *const others[][2] = {
@@ -1033,8 +1033,8 @@ static void test_cache_truth(void **state)
 		{"NetBSD", "ext2fs"}, {"NetBSD", "lfs"}, {"NetBSD", "zfs"},
 	};
 	for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
-		assert_int_equal(vb_bsd_cache_truth(others[i][0], vb_bsd_fs_name(others[i][1]),
-						    false), VB_CACHE_FS_MAY_BUFFER);
+		assert_int_equal(vb_os_bsd_cache_truth(others[i][0], vb_os_bsd_fs_name(others[i][1]),
+						       false), VB_CACHE_FS_MAY_BUFFER);
 }
 
 int main(void)

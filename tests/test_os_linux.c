@@ -257,7 +257,7 @@ static void detect(struct vb_env *e, const char *path, unsigned major, unsigned 
 
 	memset(e, 0x5a, sizeof *e);
 	vb_os_env_reset(e);
-	vb_linux_detect(e, root, path, &fi);
+	vb_os_linux_detect(e, root, path, &fi);
 }
 
 /* Detects a block device major:minor of the fake tree given as the target itself. */
@@ -266,7 +266,7 @@ static void detect_raw(struct vb_env *e, const char *path, unsigned major, unsig
 	struct vb_fileinfo fi = {VB_FT_BLK, 1, 1, makedev(major, minor), 1, 0, 0};
 
 	vb_os_env_reset(e);
-	vb_linux_detect(e, root, path, &fi);
+	vb_os_linux_detect(e, root, path, &fi);
 }
 
 static void test_virtio_partition(void **state)
@@ -372,28 +372,28 @@ static void test_chroot_fs_by_magic(void **state)
 	char label[64];
 
 	(void)state;
-	assert_string_equal(vb_linux_fs_by_magic(0xEF53), "ext2/3/4");
-	assert_string_equal(vb_linux_fs_by_magic(0x58465342), "xfs");
-	assert_string_equal(vb_linux_fs_by_magic(0x9123683E), "btrfs");
-	assert_string_equal(vb_linux_fs_by_magic(0x01021994), "tmpfs");
-	assert_string_equal(vb_linux_fs_by_magic(0x858458f6), "ramfs");
-	assert_null(vb_linux_fs_by_magic(0x12345678));
+	assert_string_equal(vb_os_linux_fs_by_magic(0xEF53), "ext2/3/4");
+	assert_string_equal(vb_os_linux_fs_by_magic(0x58465342), "xfs");
+	assert_string_equal(vb_os_linux_fs_by_magic(0x9123683E), "btrfs");
+	assert_string_equal(vb_os_linux_fs_by_magic(0x01021994), "tmpfs");
+	assert_string_equal(vb_os_linux_fs_by_magic(0x858458f6), "ramfs");
+	assert_null(vb_os_linux_fs_by_magic(0x12345678));
 	detect(&e, "/srv/chroot/var/tmp", 8, 0);
-	vb_linux_fs_unlisted(&e, 0xEF53);
+	vb_os_linux_fs_unlisted(&e, 0xEF53);
 	assert_string_equal(e.fs, "ext2/3/4");
 	assert_string_equal(e.mount, "unknown");
 	assert_false(e.fs_in_memory);
 	vb_env_label(&e, label, sizeof label);
 	assert_string_equal(label, "ext2_3_4-sd_ahci");
 	detect(&e, "/srv/chroot/var/tmp", 8, 0);
-	vb_linux_fs_unlisted(&e, 0x12345678);
+	vb_os_linux_fs_unlisted(&e, 0x12345678);
 	assert_string_equal(e.fs, "unknown");
 	detect(&e, "/srv/chroot/var/tmp", 8, 0);
-	vb_linux_fs_unlisted(&e, 0x01021994);
+	vb_os_linux_fs_unlisted(&e, 0x01021994);
 	assert_string_equal(e.fs, "tmpfs");
 	assert_true(e.fs_in_memory);
 	detect(&e, "/srv/chroot/var/tmp", 254, 1);   /* listed: mountinfo's name stays */
-	vb_linux_fs_unlisted(&e, 0x58465342);
+	vb_os_linux_fs_unlisted(&e, 0x58465342);
 	assert_string_equal(e.fs, "ext4");
 }
 
@@ -558,17 +558,17 @@ static void test_garbage_and_missing(void **state)
 
 	(void)state;
 	vb_os_env_reset(&e);
-	vb_linux_detect(&e, bad_root, "/x", &fi);
+	vb_os_linux_detect(&e, bad_root, "/x", &fi);
 	assert_all_unknown(&e);
-	vb_linux_detect(&e, "/nonexistent-vbench-root", "/x", &fi);
+	vb_os_linux_detect(&e, "/nonexistent-vbench-root", "/x", &fi);
 	assert_all_unknown(&e);
 	vb_env_label(&e, label, sizeof label);
 	assert_string_equal(label, "unknown");
-	assert_int_equal(vb_linux_meminfo(bad_root, "MemTotal"), 0);
-	assert_int_equal(vb_linux_meminfo("/nonexistent-vbench-root", "MemTotal"), 0);
+	assert_int_equal(vb_os_linux_meminfo(bad_root, "MemTotal"), 0);
+	assert_int_equal(vb_os_linux_meminfo("/nonexistent-vbench-root", "MemTotal"), 0);
 }
 
-/* A fake system for vb_linux_frees_to_host under root/name: the reporting order (NULL:
+/* A fake system for vb_os_linux_frees_to_host under root/name: the reporting order (NULL:
  * no such file), /proc/buddyinfo with `orders` orders (0: no file), and virtio device
  * virtio0 of type dev with the features bit string feats (NULL: no device). */
 static void fake_reporting(char *sub, const char *name, const char *order, int orders,
@@ -629,7 +629,7 @@ static void test_frees_to_host(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		fake_reporting(sub, cases[i].name, cases[i].order, cases[i].orders, cases[i].dev,
 			       cases[i].feats);
-		if (vb_linux_frees_to_host(sub) != cases[i].want)
+		if (vb_os_linux_frees_to_host(sub) != cases[i].want)
 			fail_msg("%s: expected %d", cases[i].name, cases[i].want);
 	}
 }
@@ -719,7 +719,7 @@ static void test_reserve_usable(void **state)
 		assert_int_equal(put(sub, "sys/devices/virtual/block/loop0/size", "131072\n"), 0);
 		assert_int_equal(put(sub, "sys/fs/ext4/loop0/reserved_clusters", "1310\n"), 0);
 		uint64_t kept = 99;
-		if (vb_linux_reserve_usable(sub, makedev(7, 0), &kept) != cases[i].want)
+		if (vb_os_linux_reserve_usable(sub, makedev(7, 0), &kept) != cases[i].want)
 			fail_msg("%s: expected %d", cases[i].name, cases[i].want);
 		if (cases[i].want && kept != 1310)
 			fail_msg("%s: %llu blocks kept back, expected 1310", cases[i].name,
@@ -727,7 +727,7 @@ static void test_reserve_usable(void **state)
 	}
 	/* nothing to read: no */
 	uint64_t kept;
-	assert_false(vb_linux_reserve_usable("/nonexistent-vbench-root", makedev(7, 0), &kept));
+	assert_false(vb_os_linux_reserve_usable("/nonexistent-vbench-root", makedev(7, 0), &kept));
 }
 
 /* What ext4 keeps back even from those who may use the reserve (its reserved clusters)
@@ -761,7 +761,7 @@ static void test_reserve_kept_back(void **state)
 			assert_int_equal(put(sub, "sys/fs/ext4/vdb1/reserved_clusters",
 					     cases[i].clusters), 0);
 		uint64_t kept = 99;
-		if (vb_linux_reserve_usable(sub, makedev(8, 1), &kept) != cases[i].want ||
+		if (vb_os_linux_reserve_usable(sub, makedev(8, 1), &kept) != cases[i].want ||
 		    (cases[i].want && kept != cases[i].kept))
 			fail_msg("%s: expected %d with %llu kept back, got %llu", cases[i].name,
 				 cases[i].want, (unsigned long long)cases[i].kept,
@@ -773,10 +773,10 @@ static void test_reserve_kept_back(void **state)
 static void test_meminfo(void **state)
 {
 	(void)state;
-	assert_int_equal(vb_linux_meminfo(root, "MemTotal"), 2048 * 1024);
-	assert_int_equal(vb_linux_meminfo(root, "MemFree"), 512 * 1024);
-	assert_int_equal(vb_linux_meminfo(root, "MemAvailable"), 0);
-	assert_int_equal(vb_linux_meminfo(root, "Mem"), 0);
+	assert_int_equal(vb_os_linux_meminfo(root, "MemTotal"), 2048 * 1024);
+	assert_int_equal(vb_os_linux_meminfo(root, "MemFree"), 512 * 1024);
+	assert_int_equal(vb_os_linux_meminfo(root, "MemAvailable"), 0);
+	assert_int_equal(vb_os_linux_meminfo(root, "Mem"), 0);
 }
 
 /* Host, system and kernel come from uname, RAM from the running system. */
@@ -937,7 +937,7 @@ static struct vb_fileinfo disk_info(unsigned major, unsigned minor)
 
 static int in_use(const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	return vb_linux_in_use(root, fi, NULL, false, holder, n);
+	return vb_os_linux_in_use(root, fi, NULL, false, holder, n);
 }
 
 static void expect_held(const struct vb_fileinfo *fi, int want, const char *text)
@@ -1082,7 +1082,7 @@ static void add_mounts(const char *lines)
 
 static int in_use_at(const struct vb_fileinfo *fi, const char *path, char *holder, size_t n)
 {
-	return vb_linux_in_use(root, fi, path, false, holder, n);
+	return vb_os_linux_in_use(root, fi, path, false, holder, n);
 }
 
 /* btrfs: stat gives a subvolume's anonymous device, /proc/locks the filesystem's (the
@@ -1279,7 +1279,7 @@ static void expect_shared(const struct vb_fileinfo *fi, const struct vb_fileinfo
 			  int want, const char *text)
 {
 	char why[512];
-	int rc = vb_linux_shared(root, fi, NULL, other, why, sizeof why);
+	int rc = vb_os_linux_shared(root, fi, NULL, other, why, sizeof why);
 
 	if (rc != want || (text != NULL && strstr(why, text) == NULL))
 		fail_msg("shared %d (want %d): '%s', want '%s'", rc, want, why, text ? text : "");

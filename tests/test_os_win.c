@@ -26,12 +26,12 @@ static void test_driver_labels(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		vb_win_driver_label(cases[i].bus, cases[i].service, out, sizeof out);
+		vb_os_win_driver_label(cases[i].bus, cases[i].service, out, sizeof out);
 		if (strcmp(out, cases[i].want) != 0)
 			fail_msg("bus %d service %s: %s, want %s", cases[i].bus,
 				 cases[i].service ? cases[i].service : "(none)", out, cases[i].want);
 	}
-	vb_win_driver_label(1, "averyveryverylongservicename", out, 8);
+	vb_os_win_driver_label(1, "averyveryverylongservicename", out, 8);
 	assert_string_equal(out, "averyve");
 }
 
@@ -45,17 +45,17 @@ static void test_fs_labels(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		vb_win_fs_label(cases[i][0], out, sizeof out);
+		vb_os_win_fs_label(cases[i][0], out, sizeof out);
 		assert_string_equal(out, cases[i][1]);
 	}
-	vb_win_fs_label(NULL, out, sizeof out);
+	vb_os_win_fs_label(NULL, out, sizeof out);
 	assert_string_equal(out, "unknown");
 }
 
 static void test_in_use_decision(void **state)
 {
 	char holder[256];
-	const struct vb_win_volume vols[] = {
+	const struct vb_os_win_volume vols[] = {
 		{"\\\\?\\Volume{1}\\", "C:\\", "NTFS", VB_WIN_VOL_OFF_DISK, NULL},
 		{"\\\\?\\Volume{2}\\", "E:\\", "NTFS", VB_WIN_VOL_ON_DISK, NULL},
 		{"\\\\?\\Volume{3}\\", "", "RAW", VB_WIN_VOL_ON_DISK, NULL},
@@ -67,29 +67,29 @@ static void test_in_use_decision(void **state)
 
 	(void)state;
 	/* a volume with a file system Windows reads */
-	assert_int_equal(vb_win_in_use(vols, 4, true, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_win_in_use(vols, 4, true, holder, sizeof holder), 1);
 	assert_string_equal(holder, "volume E:\\ on it holds a NTFS file system");
 	/* RAW (foreign, BitLocker-locked) is data too, named by its GUID path when it has
 	 * no drive letter */
-	assert_int_equal(vb_win_in_use(vols + 2, 1, true, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_win_in_use(vols + 2, 1, true, holder, sizeof holder), 1);
 	assert_non_null(strstr(holder, "volume \\\\?\\Volume{3}\\ on it holds a file system "
-				       "Windows cannot read"));
+					  "Windows cannot read"));
 	/* a file system that cannot be named at all */
-	assert_int_equal(vb_win_in_use(vols + 3, 1, true, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_win_in_use(vols + 3, 1, true, holder, sizeof holder), 1);
 	assert_non_null(strstr(holder, "volume F:\\ on it holds a file system Windows cannot"));
 	/* a volume that cannot be examined (locked by format or chkdsk) may be on it */
-	assert_int_equal(vb_win_in_use(vols + 4, 2, true, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_win_in_use(vols + 4, 2, true, holder, sizeof holder), 1);
 	assert_string_equal(holder, "volume G:\\ cannot be examined (it cannot be opened: "
 				    "Permission denied), so it may lie on it");
 	/* a volume on the disk is named before one that could not be examined */
-	const struct vb_win_volume mixed[] = {vols[4], vols[0], vols[1]};
-	assert_int_equal(vb_win_in_use(mixed, 3, true, holder, sizeof holder), 1);
+	const struct vb_os_win_volume mixed[] = {vols[4], vols[0], vols[1]};
+	assert_int_equal(vb_os_win_in_use(mixed, 3, true, holder, sizeof holder), 1);
 	assert_string_equal(holder, "volume E:\\ on it holds a NTFS file system");
 	/* only volumes of other disks: free, if the list is all of them */
-	const struct vb_win_volume others[] = {vols[0], vols[5]};
-	assert_int_equal(vb_win_in_use(others, 2, true, holder, sizeof holder), 0);
-	assert_int_equal(vb_win_in_use(others, 0, true, holder, sizeof holder), 0);
-	assert_int_equal(vb_win_in_use(others, 2, false, holder, sizeof holder), -1);
+	const struct vb_os_win_volume others[] = {vols[0], vols[5]};
+	assert_int_equal(vb_os_win_in_use(others, 2, true, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_win_in_use(others, 0, true, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_win_in_use(others, 2, false, holder, sizeof holder), -1);
 	assert_non_null(strstr(holder, "cannot all be listed"));
 }
 
@@ -98,7 +98,7 @@ static void test_names(void **state)
 	char why[512];
 	static const struct {
 		const char *path;
-		enum vb_win_name want;
+		enum vb_os_win_name want;
 		const char *says;
 	} cases[] = {
 		{"NUL", VB_WIN_NAME_NUL, NULL},
@@ -152,7 +152,7 @@ static void test_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		enum vb_win_name got = vb_win_name_kind(cases[i].path, why, sizeof why);
+		enum vb_os_win_name got = vb_os_win_name_kind(cases[i].path, why, sizeof why);
 		if (got != cases[i].want)
 			fail_msg("%s: kind %d, want %d (%s)", cases[i].path, (int)got,
 				 (int)cases[i].want, why);
@@ -161,13 +161,13 @@ static void test_names(void **state)
 		if (got != VB_WIN_NAME_REFUSED && why[0] != '\0')
 			fail_msg("%s: a reason where none is due: %s", cases[i].path, why);
 	}
-	assert_true(vb_win_is_reserved("com1.dat"));
-	assert_true(vb_win_is_reserved("NUL"));
-	assert_true(vb_win_is_reserved("aux "));
-	assert_false(vb_win_is_reserved("vbench-abcdefgh.tmp"));
-	assert_false(vb_win_is_reserved("PhysicalDrive1"));
-	assert_false(vb_win_is_reserved("auxiliary"));
-	assert_false(vb_win_is_reserved(""));
+	assert_true(vb_os_win_is_reserved("com1.dat"));
+	assert_true(vb_os_win_is_reserved("NUL"));
+	assert_true(vb_os_win_is_reserved("aux "));
+	assert_false(vb_os_win_is_reserved("vbench-abcdefgh.tmp"));
+	assert_false(vb_os_win_is_reserved("PhysicalDrive1"));
+	assert_false(vb_os_win_is_reserved("auxiliary"));
+	assert_false(vb_os_win_is_reserved(""));
 }
 
 static void test_open_flags(void **state)
@@ -178,7 +178,7 @@ static void test_open_flags(void **state)
 		{VB_OPEN_EXISTING, false, true, false, false}, {VB_OPEN_EXISTING, true, true, true, false},
 		{VB_OPEN_EXISTING, false, false, false, true},
 	};
-	struct vb_win_open o;
+	struct vb_os_win_open o;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
@@ -186,7 +186,7 @@ static void test_open_flags(void **state)
 			const struct vb_open_req *r = &reqs[i];
 			if (dev && r->kind != VB_OPEN_EXISTING)
 				continue;
-			vb_win_open_flags(r, dev, &o);
+			vb_os_win_open_flags(r, dev, &o);
 			/* never a file Windows may keep in memory and never write */
 			assert_int_equal(o.flags & VB_WIN_ATTRIBUTE_TEMPORARY, 0);
 			/* write access only to write: a file examined is opened for reading */
@@ -231,16 +231,16 @@ static void test_components(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-		if (!vb_win_component(good[i][0], out, sizeof out))
+		if (!vb_os_win_component(good[i][0], out, sizeof out))
 			fail_msg("\"%s\" refused", good[i][0]);
 		assert_string_equal(out, good[i][1]);
 	}
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-		if (vb_win_component(bad[i], out, sizeof out))
+		if (vb_os_win_component(bad[i], out, sizeof out))
 			fail_msg("\"%s\" taken as \"%s\"", bad[i], out);
 	/* longer than the room: refused, not cut */
-	assert_false(vb_win_component("abcdefghij", out, 10));
-	assert_true(vb_win_component("abcdefghi", out, 10));
+	assert_false(vb_os_win_component("abcdefghij", out, 10));
+	assert_true(vb_os_win_component("abcdefghi", out, 10));
 }
 
 static void test_nt_create(void **state)
@@ -249,14 +249,14 @@ static void test_nt_create(void **state)
 		{VB_OPEN_ANON, false, false, false, false}, {VB_OPEN_ANON, true, true, false, false},
 		{VB_OPEN_CREATE, false, true, false, false}, {VB_OPEN_EXISTING, true, false, false, false},
 	};
-	struct vb_win_open o;
-	struct vb_win_nt nt;
+	struct vb_os_win_open o;
+	struct vb_os_win_nt nt;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof reqs / sizeof reqs[0]; i++) {
 		const struct vb_open_req *r = &reqs[i];
-		vb_win_open_flags(r, false, &o);
-		vb_win_nt_create(&o, &nt);
+		vb_os_win_open_flags(r, false, &o);
+		vb_os_win_nt_create(&o, &nt);
 		assert_int_equal(nt.disposition, r->kind == VB_OPEN_EXISTING ? VB_NT_FILE_OPEN
 									       : VB_NT_FILE_CREATE);
 		/* the same promise as CreateFileW's flags, in NtCreateFile's words */
@@ -271,12 +271,12 @@ static void test_nt_create(void **state)
 	}
 	/* TEMPORARY never reaches the file, even if asked */
 	o.flags |= VB_WIN_ATTRIBUTE_TEMPORARY;
-	vb_win_nt_create(&o, &nt);
+	vb_os_win_nt_create(&o, &nt);
 	assert_int_equal(nt.attributes & VB_WIN_ATTRIBUTE_TEMPORARY, 0);
 	/* backup semantics (a look at a name that may be a directory) */
 	o.flags = VB_WIN_FLAG_BACKUP_SEMANTICS | VB_WIN_FLAG_OPEN_REPARSE_POINT;
 	o.creation = VB_WIN_OPEN_EXISTING;
-	vb_win_nt_create(&o, &nt);
+	vb_os_win_nt_create(&o, &nt);
 	assert_true(nt.options & VB_NT_OPEN_FOR_BACKUP_INTENT);
 	assert_false(nt.options & VB_NT_NON_DIRECTORY_FILE);
 	assert_int_equal(nt.attributes, 0);
@@ -285,7 +285,7 @@ static void test_nt_create(void **state)
 static void test_handle_kinds(void **state)
 {
 	static const struct {
-		struct vb_win_handle h;
+		struct vb_os_win_handle h;
 		enum vb_ftype want;
 		bool sink;
 	} cases[] = {
@@ -310,7 +310,7 @@ static void test_handle_kinds(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		bool sink = !cases[i].sink;
-		enum vb_ftype got = vb_win_handle_kind(&cases[i].h, &sink);
+		enum vb_ftype got = vb_os_win_handle_kind(&cases[i].h, &sink);
 		if (got != cases[i].want || sink != cases[i].sink)
 			fail_msg("case %zu: kind %d sink %d, want %d %d", i, (int)got, (int)sink,
 				 (int)cases[i].want, (int)cases[i].sink);
@@ -332,13 +332,13 @@ static void test_long_paths(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		assert_true(vb_win_long_path(cases[i][0], out, 64));
+		assert_true(vb_os_win_long_path(cases[i][0], out, 64));
 		if (wcscmp(out, cases[i][1]) != 0)
 			fail_msg("case %zu: %ls, want %ls", i, out, cases[i][1]);
 	}
 	/* the room the result needs, counted with its terminator */
-	assert_true(vb_win_long_path(L"C:\\ab", out, 10));
-	assert_false(vb_win_long_path(L"C:\\abc", out, 10));
+	assert_true(vb_os_win_long_path(L"C:\\ab", out, 10));
+	assert_false(vb_os_win_long_path(L"C:\\abc", out, 10));
 }
 
 /* Finding 9: the volume under a folder mount point is opened by its GUID name, as
@@ -348,16 +348,16 @@ static void test_volume_devices(void **state)
 	wchar_t out[64];
 
 	(void)state;
-	assert_true(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
-					 out, 64));
+	assert_true(vb_os_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
+					    out, 64));
 	assert_true(wcscmp(out, L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}") == 0);
-	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}",
-					  out, 64));
-	assert_false(vb_win_volume_device(L"C:\\", out, 64));
-	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e69zz}\\",
-					  out, 64));
-	assert_false(vb_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
-					  out, 48));
+	assert_false(vb_os_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}",
+					     out, 64));
+	assert_false(vb_os_win_volume_device(L"C:\\", out, 64));
+	assert_false(vb_os_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e69zz}\\",
+					     out, 64));
+	assert_false(vb_os_win_volume_device(L"\\\\?\\Volume{26a21bda-a627-11d7-9931-806e6f6e6963}\\",
+					     out, 48));
 }
 
 static void test_version_names(void **state)
@@ -388,8 +388,8 @@ static void test_version_names(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		vb_win_version_name(cases[i].major, cases[i].minor, cases[i].build, cases[i].server,
-				    cases[i].x64, out, sizeof out);
+		vb_os_win_version_name(cases[i].major, cases[i].minor, cases[i].build, cases[i].server,
+				       cases[i].x64, out, sizeof out);
 		assert_string_equal(out, cases[i].want);
 	}
 }

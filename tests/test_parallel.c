@@ -107,7 +107,7 @@ static int pf_close(void *ctx, int fd)
 static uint64_t pf_now(void *ctx)
 {
 	(void)ctx;
-	return vb_now_ns();
+	return vb_os_now_ns();
 }
 
 static struct fake base;

@@ -56,44 +56,44 @@
 /* ---- what each POSIX family provides to posix.c (linux.c, bsd.c, macos.c) ---------- */
 
 /* The family's capabilities. */
-extern const struct vb_caps vb_fam_caps;
+extern const struct vb_caps vb_os_fam_caps;
 
 /* Open flags for req beyond O_WRONLY: direct I/O, O_DSYNC, the anonymous-file flag;
  * -1 with errno ENOTSUP when req asks for what the family cannot do. */
-int vb_fam_open_flags(const struct vb_open_req *req, int *flags);
+int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags);
 
 /* What must follow the open (F_NOCACHE on macOS); 0, or -1 with errno. */
-int vb_fam_after_open(int fd, const struct vb_open_req *req);
+int vb_os_fam_after_open(int fd, const struct vb_open_req *req);
 
 /* The end-of-run call. */
-int vb_fam_sync(int fd, enum vb_sync_call call);
+int vb_os_fam_sync(int fd, enum vb_sync_call call);
 
 /* Size and sector size when fd is a disk; 0, or -1 when it is not one. */
-int vb_fam_disk(int fd, struct vb_disk *d);
+int vb_os_fam_disk(int fd, struct vb_disk *d);
 
 /* Direct I/O granularity of fd or of the device under it; 0 when unknown. */
-uint32_t vb_fam_logical_block(int fd);
+uint32_t vb_os_fam_logical_block(int fd);
 
 /* See vb_io_ops.in_use. */
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n);
+int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n);
 
 /* Fills the target part of e (fs, mount, device, driver, block sizes) for fd/path. */
-void vb_fam_detect(struct vb_env *e, int fd, const char *path);
+void vb_os_fam_detect(struct vb_env *e, int fd, const char *path);
 
 /* Total and available memory in bytes, 0 when unknown. */
-uint64_t vb_fam_ram_bytes(void);
-uint64_t vb_fam_avail_mem(void);
+uint64_t vb_os_fam_ram_bytes(void);
+uint64_t vb_os_fam_avail_mem(void);
 
 /* Whether this process may write into the blocks the file system of directory dirfd
  * keeps for privileged users (statvfs's f_bfree beyond f_bavail), with in *kept the
  * blocks it keeps back even from them (0 when none); false whenever that cannot be
  * told. */
-bool vb_fam_reserve_usable(int dirfd, uint64_t *kept);
+bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept);
 
 /* Called first in a new worker process (Linux: die with the parent). */
-void vb_fam_worker_child(void);
+void vb_os_fam_worker_child(void);
 
-/* What vb_fam_open_regular returns when it opened nothing. */
+/* What vb_os_fam_open_regular returns when it opened nothing. */
 #define VB_REG_NONE (-1)      /* nothing is at path */
 #define VB_REG_OTHER (-2)     /* something other than a regular file is: st says what */
 #define VB_REG_FAIL (-3)      /* it cannot be examined or opened: why says why */
@@ -103,9 +103,9 @@ void vb_fam_worker_child(void);
  * could act on anything else (wake a FIFO's reader, make a terminal, arm a watchdog).
  * Returns the descriptor with st describing it, or a VB_REG_ value. */
 struct stat;
-int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
+int vb_os_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
 
-/* defaults.c: vb_fam_open_regular by the name: examined first, then opened without
+/* defaults.c: vb_os_fam_open_regular by the name: examined first, then opened without
  * waiting and checked to be the file examined. */
 int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
 			       size_t n);
@@ -125,52 +125,52 @@ extern const char vb_os_unknown[];
 void vb_os_env_reset(struct vb_env *e);
 
 /* vb_os_path_split with the separators in seps ("/" on POSIX, "/\\" on Windows). */
-bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
-		      size_t bn);
+bool vb_os_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
+			 size_t bn);
 
 #if VB_OS_LINUX
 /* linux.c, with a root prefix ("" for the real system) so that tests can hand in a fake
  * /proc and /sys: the bytes of a /proc/meminfo line ("MemTotal"), 0 when absent. */
-uint64_t vb_linux_meminfo(const char *root, const char *key);
+uint64_t vb_os_linux_meminfo(const char *root, const char *key);
 
 /* linux.c: whether this guest gives the memory it frees back to its host: a virtio
  * balloon reports free pages (feature 5) and the reporting is not paused (its order,
  * /sys/module/page_reporting/parameters/page_reporting_order, is below the orders of
  * /proc/buddyinfo). */
-bool vb_linux_frees_to_host(const char *root);
+bool vb_os_linux_frees_to_host(const char *root);
 
 /* linux.c: the file system statfs's f_type magic names ("ext2/3/4" for the magic
  * those three share), or NULL for one not known here. */
-const char *vb_linux_fs_by_magic(uint64_t magic);
+const char *vb_os_linux_fs_by_magic(uint64_t magic);
 
 /* linux.c: names the file system of a target whose mount is not listed (a chroot) by
- * the statfs magic of the target's file system, when vb_linux_detect left it unknown. */
-void vb_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
+ * the statfs magic of the target's file system, when vb_os_linux_detect left it unknown. */
+void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
 
 /* linux.c: the filesystem, mount, device, driver and block sizes of the target at the
  * absolute path, whose identity is fi (its st_dev, or for a block device its rdev). */
-void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
-		     const struct vb_fileinfo *fi);
+void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
+			const struct vb_fileinfo *fi);
 
 /* linux.c: vb_io_ops.in_use for the file or block device fi, a regular file's absolute
  * path being path (NULL: not known). own_locks: vbench holds its locks (vb_os_hold) on
  * fi's inode, so the whole-file OFD and flock locks on it are its own. */
-int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
-		    bool own_locks, char *holder, size_t n);
+int vb_os_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
+		       bool own_locks, char *holder, size_t n);
 
 /* linux.c: whether the regular file other is part of the storage of fi (a regular file
  * at path, or a block device): 1 with why filled, 0 when not, -1 when it cannot be
  * told. */
-int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
-		    const struct vb_fileinfo *other, char *why, size_t n);
+int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
+		       const struct vb_fileinfo *other, char *why, size_t n);
 
-/* linux.c: vb_fam_reserve_usable for the file system on device dev, from root's
+/* linux.c: vb_os_fam_reserve_usable for the file system on device dev, from root's
  * /proc/self/status, uid_map, gid_map and mountinfo, and ext4's reserved clusters
  * under /sys/fs/ext4. */
-bool vb_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
+bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
 
 /* linux.c: vb_os_same_storage. */
-int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
+int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
 #endif
 
 /* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and
@@ -183,30 +183,30 @@ bool vb_os_holds(uint64_t dev, uint64_t ino);
 
 /* bsd_names.c: the driver a BSD disk name means ("vtbd0" -> "virtio_blk", "ada1p2" ->
  * "ata"), or "unknown"; a leading "r" (raw twin) is tried without it. */
-const char *vb_bsd_driver_for_name(const char *name);
+const char *vb_os_bsd_driver_for_name(const char *name);
 
 /* bsd_names.c: whether name is a unit of a driver whose disks are made of no other
  * disk ("wd1", "ld0", "dk2", "vnd0": its letters in the table, then only digits). */
-bool vb_bsd_plain_disk(const char *name);
+bool vb_os_bsd_plain_disk(const char *name);
 
 /* bsd_names.c: the whole disk of a BSD partition, slice or label name into disk
  * ("vtbd0p2" -> "vtbd0", "ada0s1a" -> "ada0", "wd0a" -> "wd0", "rwd1d" -> "wd1");
  * returns false when name is not a disk name at all. */
-bool vb_bsd_disk_of(const char *name, char *disk, size_t n);
+bool vb_os_bsd_disk_of(const char *name, char *disk, size_t n);
 
 /* bsd_names.c: the label a filesystem type name is shown with: BSD names kept, except
  * the ones the same filesystem goes by elsewhere ("ffs" stays "ffs", "ufs" "ufs"). */
-const char *vb_bsd_fs_name(const char *fstypename);
+const char *vb_os_bsd_fs_name(const char *fstypename);
 
 /* bsd_names.c: whether the BSD file system named fstypename keeps its files in memory
  * (tmpfs, NetBSD's and OpenBSD's mfs). */
-bool vb_bsd_fs_in_memory(const char *fstypename);
+bool vb_os_bsd_fs_in_memory(const char *fstypename);
 
 
 /* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs", "ada0p2") in
  * FreeBSD's kern.geom.conftxt text, whose lines are "DEPTH CLASS NAME ..." with each
  * provider's parents above it at smaller depths. false when it is not there. */
-bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
+bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
 
 /* bsd_names.c: whether FreeBSD's GEOM (kern.geom.confxml) shows disk ("ada0") in use
  * by another than vbench, whose own open of provider target ("ada0p2", NULL: none) holds
@@ -214,35 +214,35 @@ bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t 
  * anything made from it open (a device node, swap, a mounted filesystem, a ZFS pool, a
  * sibling partition's user), with the counts; 0 when nothing does; -1 when it cannot
  * tell (out of memory, a mode it cannot read). */
-int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
-		     int own_w, char *holder, size_t n);
+int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
+			int own_w, char *holder, size_t n);
 
 /* bsd_wcache.c: the sysctl under which FreeBSD's virtio driver keeps the write cache
  * mode of disk ("vtbd0" -> "dev.vtblk.0.writecache_mode"); false for any other disk. */
-bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n);
+bool vb_os_bsd_vtblk_sysctl(const char *disk, char *name, size_t n);
 
 /* bsd_wcache.c: what that sysctl's value means: "write through" (0), "write back" (1),
  * or NULL for anything else. */
-const char *vb_bsd_vtblk_cache_mode(int mode);
+const char *vb_os_bsd_vtblk_cache_mode(int mode);
 
 /* win_names.c: the driver label for what Windows reports about a disk: the storage
  * driver's service name where it is known ("viostor", "stornvme"), else the bus
  * (bus is a STORAGE_BUS_TYPE value: 17 "nvme", 11 "sata", ...), else "unknown". */
-void vb_win_driver_label(int bus, const char *service, char *out, size_t n);
+void vb_os_win_driver_label(int bus, const char *service, char *out, size_t n);
 
 /* win_names.c: the filesystem label for what GetVolumeInformation names ("NTFS" ->
  * "ntfs", "FAT32" -> "fat32", "RAW" -> "none", "" -> "unknown"). */
-void vb_win_fs_label(const char *name, char *out, size_t n);
+void vb_os_win_fs_label(const char *name, char *out, size_t n);
 
 /* Where a volume lies, as Windows answers (IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS). */
-enum vb_win_where { VB_WIN_VOL_OFF_DISK, VB_WIN_VOL_ON_DISK, VB_WIN_VOL_UNKNOWN };
+enum vb_os_win_where { VB_WIN_VOL_OFF_DISK, VB_WIN_VOL_ON_DISK, VB_WIN_VOL_UNKNOWN };
 
 /* What Windows says of one volume, for the in-use decision. */
-struct vb_win_volume {
+struct vb_os_win_volume {
 	const char *name;        /* "\\?\Volume{...}\" */
 	const char *mount;       /* "E:\", or "" when it has no drive letter or folder */
 	const char *fs;          /* its file system ("NTFS"), "RAW", or "" when not known */
-	enum vb_win_where where; /* on the disk in question, on another, or not known */
+	enum vb_os_win_where where; /* on the disk in question, on another, or not known */
 	const char *why;         /* VB_WIN_VOL_UNKNOWN: what could not be done */
 };
 
@@ -250,12 +250,12 @@ struct vb_win_volume {
  * the list is all of them): 1 with the reason in holder when a volume lies on the disk
  * (whatever its file system, RAW included) or a volume could not be examined; -1 when
  * the list is incomplete; else 0. */
-int vb_win_in_use(const struct vb_win_volume *v, size_t n_vols, bool complete, char *holder,
-		  size_t n);
+int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool complete, char *holder,
+		     size_t n);
 
 /* What a target path names on Windows, decided on the name alone: opening a device
  * (a serial port may be the console) already acts on it. */
-enum vb_win_name {
+enum vb_os_win_name {
 	VB_WIN_NAME_PLAIN,       /* a file or directory path */
 	VB_WIN_NAME_NUL,         /* the null device: NUL alone, or \\.\NUL */
 	VB_WIN_NAME_DISK,        /* a whole disk, \\.\PhysicalDriveN */
@@ -264,13 +264,13 @@ enum vb_win_name {
 };
 
 /* win_names.c: the kind of path, with the reason in why when it is refused. */
-enum vb_win_name vb_win_name_kind(const char *path, char *why, size_t n);
+enum vb_os_win_name vb_os_win_name_kind(const char *path, char *why, size_t n);
 
 /* win_names.c: whether one path component is a reserved device name (CON, NUL, COM1,
  * LPT1, com1.dat, "aux ", ...). */
-bool vb_win_is_reserved(const char *name);
+bool vb_os_win_is_reserved(const char *name);
 
-/* The CreateFileW arguments of winnt.h and winbase.h that vb_win_open_flags uses (so
+/* The CreateFileW arguments of winnt.h and winbase.h that vb_os_win_open_flags uses (so
  * that it compiles everywhere; windows.c checks them against the real ones). */
 #define VB_WIN_GENERIC_READ 0x80000000u
 #define VB_WIN_GENERIC_WRITE 0x40000000u
@@ -289,21 +289,21 @@ bool vb_win_is_reserved(const char *name);
 #define VB_WIN_FLAG_BACKUP_SEMANTICS 0x02000000u
 
 /* CreateFileW's access, share mode, creation disposition and flags. */
-struct vb_win_open {
+struct vb_os_win_open {
 	uint32_t access, share, creation, flags;
 };
 
 /* win_names.c: how to open a target for req; device: a disk (\\.\PhysicalDriveN). */
-void vb_win_open_flags(const struct vb_open_req *req, bool device, struct vb_win_open *o);
+void vb_os_win_open_flags(const struct vb_open_req *req, bool device, struct vb_os_win_open *o);
 
 /* win_names.c: name as the one component Windows would look up in a directory, into
  * out: trailing dots and spaces dropped (as a Win32 path loses them); false when nothing
  * is left, or when it holds a separator, a colon (a stream), a wildcard or a control
  * character. */
-bool vb_win_component(const char *name, char *out, size_t n);
+bool vb_os_win_component(const char *name, char *out, size_t n);
 
 /* NtCreateFile's disposition and options (wdm.h), for opens relative to a held
- * directory, and the values of vb_win_nt_create. */
+ * directory, and the values of vb_os_win_nt_create. */
 #define VB_NT_FILE_OPEN 0x1u
 #define VB_NT_FILE_CREATE 0x2u
 #define VB_NT_WRITE_THROUGH 0x2u
@@ -314,15 +314,15 @@ bool vb_win_component(const char *name, char *out, size_t n);
 #define VB_NT_OPEN_FOR_BACKUP_INTENT 0x4000u
 #define VB_NT_OPEN_REPARSE_POINT 0x200000u
 
-struct vb_win_nt {
+struct vb_os_win_nt {
 	uint32_t disposition, options, attributes;
 };
 
 /* win_names.c: NtCreateFile's disposition, options and attributes for what
  * CreateFileW would be given as o (access and sharing are the same for both). */
-void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt);
+void vb_os_win_nt_create(const struct vb_os_win_open *o, struct vb_os_win_nt *nt);
 
-/* GetFileType's answers and the attribute bits vb_win_handle_kind looks at. */
+/* GetFileType's answers and the attribute bits vb_os_win_handle_kind looks at. */
 #define VB_WIN_FILE_TYPE_DISK 1u
 #define VB_WIN_FILE_TYPE_CHAR 2u
 #define VB_WIN_FILE_TYPE_PIPE 3u
@@ -330,7 +330,7 @@ void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt);
 #define VB_WIN_ATTRIBUTE_REPARSE_POINT 0x400u
 
 /* What Windows says of an open handle. */
-struct vb_win_handle {
+struct vb_os_win_handle {
 	uint32_t file_type;      /* GetFileType */
 	bool have_info;          /* GetFileInformationByHandle answered */
 	uint32_t attributes;     /* its dwFileAttributes */
@@ -341,23 +341,23 @@ struct vb_win_handle {
 /* win_names.c: the kind of file h is open on, and in *sink whether it is the data sink:
  * only the null device opened as NUL (every character device, COM1 and CON among them,
  * is FILE_TYPE_CHAR). */
-enum vb_ftype vb_win_handle_kind(const struct vb_win_handle *h, bool *sink);
+enum vb_ftype vb_os_win_handle_kind(const struct vb_os_win_handle *h, bool *sink);
 
 /* win_names.c: full (a path GetFullPathNameW made absolute) with the prefix that lifts
  * the MAX_PATH limit: "C:\x" -> "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x";
  * device and already prefixed paths as they are. False when out (n characters) is too
  * small. */
-bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n);
+bool vb_os_win_long_path(const wchar_t *full, wchar_t *out, size_t n);
 
 /* win_names.c: the device of a volume from its name as GetVolumeNameForVolumeMountPointW
  * gives it ("\\?\Volume{GUID}\", the root directory) without the last backslash, which
  * CreateFileW opens as the volume itself; false when name is not such a name or out (n
  * characters) is too small. */
-bool vb_win_volume_device(const wchar_t *name, wchar_t *out, size_t n);
+bool vb_os_win_volume_device(const wchar_t *name, wchar_t *out, size_t n);
 
 /* win_names.c: the name of a Windows version for the header, "XP (5.1.2600)", "11
  * (10.0.22631)"; server: a server edition (wProductType), x64: a 64-bit system. */
-void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
-			 bool x64, char *out, size_t n);
+void vb_os_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
+			    bool x64, char *out, size_t n);
 
 #endif

@@ -38,7 +38,7 @@ struct vb_caps {
 const struct vb_caps *vb_os_caps(void);
 
 /* Nanoseconds of a monotonic clock (CLOCK_MONOTONIC, QueryPerformanceCounter). */
-uint64_t vb_now_ns(void);
+uint64_t vb_os_now_ns(void);
 
 /* Sleeps about ms milliseconds (less when a signal arrives). */
 void vb_os_sleep_ms(unsigned ms);

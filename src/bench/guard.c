@@ -21,7 +21,7 @@
 void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p)
 {
 	atomic_store(&g->phase, (int)p);
-	atomic_store_explicit(&g->call_start_ns, vb_now_ns(), memory_order_release);
+	atomic_store_explicit(&g->call_start_ns, vb_os_now_ns(), memory_order_release);
 }
 
 void vb_guard_leave(struct vb_guard_watch *g)
@@ -56,7 +56,7 @@ struct guard {
  * DROP_GRACE_NS ago or more. */
 static bool dropping(struct guard *g)
 {
-	uint64_t now = vb_now_ns();
+	uint64_t now = vb_os_now_ns();
 
 	if (atomic_load(&g->sh->flags.stop) <= 0)
 		return false;
@@ -194,7 +194,7 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 		vb_os_guard_pump(g.w, VB_WATCH_POLL_MS, dropping(&g));
 		if (vb_os_worker_wait(g.w, 0, &status, &signo))
 			break;
-		if (watch(&g, vb_now_ns(), &held)) {
+		if (watch(&g, vb_os_now_ns(), &held)) {
 			/* What the session wrote before it got stuck goes out first. */
 			drain(&g);
 			give_up(&g, held);

@@ -37,7 +37,7 @@ void vb_session_name(char invocation[17], char started[24])
 
 	if (vb_os_urandom(r, sizeof r) != 0) {
 		/* no randomness: the start time and a clock reading still differ per run */
-		uint64_t v = vb_now_ns() ^ ((uint64_t)now << 20);
+		uint64_t v = vb_os_now_ns() ^ ((uint64_t)now << 20);
 		for (size_t i = 0; i < sizeof r; i++)
 			r[i] = (unsigned char)(v >> (8 * i));
 	}

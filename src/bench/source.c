@@ -386,7 +386,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	 * start: the time the maker took to fill it is not theirs (counted in, it made the
 	 * first paced nap too long, and the writer ran dry early in every run). */
 	if (b == r->n_slots) {
-		r->seen_ns = vb_now_ns();
+		r->seen_ns = vb_os_now_ns();
 		r->seen_done = 0;
 	}
 	/* No spinning here: a full ring means the writers are the slower side, and a
@@ -409,7 +409,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	if (atomic_load(word) < need)
 		return false;
 	/* Blocks written so far: those before b - n_slots, and the free slots from b on. */
-	uint64_t now = vb_now_ns(), done = b - r->n_slots + free_from(r, b);
+	uint64_t now = vb_os_now_ns(), done = b - r->n_slots + free_from(r, b);
 	uint64_t want = r->n_slots / 4 ? r->n_slots / 4 : 1;
 	r->nap_ns = vb_ring_nap_ns(done - r->seen_done, now - r->seen_ns, want, r->nap_ns,
 				   r->nap_max_ns);
@@ -569,7 +569,7 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 	/* Without --seed, each invocation's data differs: the seed comes from the kernel's
 	 * randomness, or the clock where there is none; this is not a security measure. */
 	if (!seeded && vb_os_urandom(&seed, sizeof seed) != 0)
-		seed = vb_now_ns();
+		seed = vb_os_now_ns();
 	s->seed = seed;
 	if (align < sizeof(void *))
 		align = sizeof(void *);

@@ -259,7 +259,7 @@ static uint64_t watch_calls(struct sup *p, uint64_t now)
 /* Looks at the stop flag and the watch; true when the worker must be left behind. */
 static bool watch(struct sup *p)
 {
-	uint64_t now = vb_now_ns();
+	uint64_t now = vb_os_now_ns();
 	uint64_t held = watch_calls(p, now);
 	uint64_t timeout = (uint64_t)(p->cfg->timeout_secs * 1e9);
 

@@ -104,7 +104,7 @@ typedef struct statfs vb_fsinfo;
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
 
-const struct vb_caps vb_fam_caps = {
+const struct vb_caps vb_os_fam_caps = {
 #if defined(O_DIRECT)
 	.direct_how = "O_DIRECT",
 #else
@@ -117,7 +117,7 @@ const struct vb_caps vb_fam_caps = {
 	.status_how = "SIGUSR1 or Ctrl-T (SIGINFO)",
 };
 
-int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
+int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)
 {
 	*flags = 0;
 	if (req->kind == VB_OPEN_ANON) {
@@ -133,7 +133,7 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 	return 0;
 }
 
-int vb_fam_sync(int fd, enum vb_sync_call call)
+int vb_os_fam_sync(int fd, enum vb_sync_call call)
 {
 #if VB_FDATASYNC
 	if (call == VB_CALL_FDATASYNC)
@@ -189,9 +189,9 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 		char name[64];
 		if (part == 0 && !whole)
 			whole = sys_devname(NULL, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
-					    sizeof name) && vb_bsd_is_raw_part(name, (char)('a' + raw));
+					    sizeof name) && vb_os_bsd_is_raw_part(name, (char)('a' + raw));
 	}
-	*bytes = vb_bsd_part_bytes(*bytes, part, whole);
+	*bytes = vb_os_bsd_part_bytes(*bytes, part, whole);
 	if (*bytes == 0) {
 		errno = ENOTTY;
 		return -1;   /* a partition whose size this build cannot ask */
@@ -201,7 +201,7 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 #endif
 }
 
-int vb_fam_disk(int fd, struct vb_disk *d)
+int vb_os_fam_disk(int fd, struct vb_disk *d)
 {
 	struct stat st;
 
@@ -210,7 +210,7 @@ int vb_fam_disk(int fd, struct vb_disk *d)
 	return disk_geometry(fd, &d->size_bytes, &d->sector_bytes);
 }
 
-uint32_t vb_fam_logical_block(int fd)
+uint32_t vb_os_fam_logical_block(int fd)
 {
 	uint64_t bytes;
 	uint32_t sector = 0;
@@ -224,10 +224,10 @@ uint32_t vb_fam_logical_block(int fd)
 
 /* What the lists of one check hold until it is over. */
 struct sysctx {
-	struct vb_bsd_mount *mounts;
-	struct vb_bsd_swap *swaps;
+	struct vb_os_bsd_mount *mounts;
+	struct vb_os_bsd_swap *swaps;
 	char (*swap_paths)[PATH_MAX + 1];
-	struct vb_bsd_backing *backs;
+	struct vb_os_bsd_backing *backs;
 	char *store;
 	char *conftxt;          /* FreeBSD: kern.geom.conftxt, read once */
 	bool conftxt_read;
@@ -265,7 +265,7 @@ static int sys_stat(void *ctx, const char *path, struct vb_fileinfo *fi)
 }
 
 #if VB_GEOM || defined(__DragonFly__) || defined(__NetBSD__)
-/* A sysctl by name (ctx) for vb_bsd_read_grown. */
+/* A sysctl by name (ctx) for vb_os_bsd_read_grown. */
 static int sysctl_get(void *ctx, void *buf, size_t *len)
 {
 	return sysctlbyname((const char *)ctx, buf, len, NULL, 0);
@@ -289,7 +289,7 @@ static const char *sys_disknames(void *ctx, char *why, size_t wn)
 	size_t len;
 
 	if (c->disknames == NULL)
-		c->disknames = vb_bsd_read_grown(sysctl_get, (void *)name, &len);
+		c->disknames = vb_os_bsd_read_grown(sysctl_get, (void *)name, &len);
 	if (c->disknames == NULL)
 		snprintf(why, wn, "sysctl %s: %s", name, strerror(errno));
 	return c->disknames;
@@ -326,7 +326,7 @@ static const char *conftxt(struct sysctx *c)
 	size_t len;
 
 	if (!c->conftxt_read) {
-		c->conftxt = vb_bsd_read_grown(sysctl_get, (void *)"kern.geom.conftxt", &len);
+		c->conftxt = vb_os_bsd_read_grown(sysctl_get, (void *)"kern.geom.conftxt", &len);
 		c->conftxt_read = true;
 	}
 	return c->conftxt;
@@ -336,14 +336,14 @@ static bool sys_geom_disk(void *ctx, const char *name, char *disk, size_t n)
 {
 	const char *txt = conftxt(ctx);
 
-	return txt != NULL && vb_bsd_geom_disk(txt, name, disk, n);
+	return txt != NULL && vb_os_bsd_geom_disk(txt, name, disk, n);
 }
 
 static int sys_geom_busy(void *ctx, const char *disk, const char *target, int own_r,
 			 int own_w, char *holder, size_t n)
 {
 	size_t len;
-	char *xml = vb_bsd_read_grown(sysctl_get, (void *)"kern.geom.confxml", &len);
+	char *xml = vb_os_bsd_read_grown(sysctl_get, (void *)"kern.geom.confxml", &len);
 
 	(void)ctx;
 	if (xml == NULL) {
@@ -351,13 +351,13 @@ static int sys_geom_busy(void *ctx, const char *disk, const char *target, int ow
 			 "%s; vbench refuses a disk it cannot check", strerror(errno));
 		return -1;
 	}
-	int rc = vb_bsd_geom_busy(xml, disk, target, own_r, own_w, holder, n);
+	int rc = vb_os_bsd_geom_busy(xml, disk, target, own_r, own_w, holder, n);
 	free(xml);
 	return rc;
 }
 #endif
 
-static long sys_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, size_t wn)
+static long sys_mounts(void *ctx, const struct vb_os_bsd_mount **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
 	vb_fsinfo *mnt;
@@ -411,21 +411,21 @@ static long sys_mounts(void *ctx, const struct vb_bsd_mount **out, char *why, si
 	return k;
 }
 
-static long sys_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size_t wn)
+static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
 #if defined(__DragonFly__)
 	/* DragonFly lists every swap slot in one sysctl, vm.swap_info_array (sys/vm/vm_swap.c,
 	 * sysctl_vm_swap_info; read the same way by libkvm's kvm_getswapinfo_sysctl). */
 	size_t len;
-	char *buf = vb_bsd_read_grown(sysctl_get, (void *)"vm.swap_info_array", &len);
+	char *buf = vb_os_bsd_read_grown(sysctl_get, (void *)"vm.swap_info_array", &len);
 	if (buf == NULL) {
 		snprintf(why, wn, "sysctl vm.swap_info_array: %s", strerror(errno));
 		return -1;
 	}
-	size_t max = len / sizeof(struct vb_dfly_xswdev) + 1;
+	size_t max = len / sizeof(struct vb_os_dfly_xswdev) + 1;
 	c->swaps = calloc(max, sizeof *c->swaps);
-	long k = c->swaps ? vb_dfly_swap_parse(buf, len, c->swaps, max) : -1;
+	long k = c->swaps ? vb_os_dfly_swap_parse(buf, len, c->swaps, max) : -1;
 	free(buf);
 	if (k < 0) {
 		snprintf(why, wn, "sysctl vm.swap_info_array: %s", c->swaps ? "not an array of "
@@ -478,7 +478,7 @@ static long sys_swaps(void *ctx, const struct vb_bsd_swap **out, char *why, size
 			snprintf(why, wn, "sysctl vm.swap_info.%d: %s", i, strerror(errno));
 			return -1;
 		}
-		struct vb_bsd_swap *s = realloc(c->swaps, (size_t)(k + 1) * sizeof *s);
+		struct vb_os_bsd_swap *s = realloc(c->swaps, (size_t)(k + 1) * sizeof *s);
 		if (s == NULL) {
 			snprintf(why, wn, "%s", strerror(ENOMEM));
 			return -1;
@@ -534,7 +534,7 @@ static int vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 }
 #endif
 
-static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why, size_t wn)
+static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
 #if VB_GEOM
@@ -547,7 +547,7 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	size_t max = 64, sn = strlen(txt) + 1;
 	c->backs = calloc(max, sizeof *c->backs);
 	c->store = malloc(sn + 64 * 70);
-	long k = c->backs && c->store ? vb_fbsd_md_files(txt, c->backs, max, c->store,
+	long k = c->backs && c->store ? vb_os_fbsd_md_files(txt, c->backs, max, c->store,
 							  sn + 64 * 70) : -1;
 	if (k < 0) {
 		snprintf(why, wn, "kern.geom.conftxt: an md(4) line vbench cannot read");
@@ -558,7 +558,7 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 #elif defined(__NetBSD__) && VB_VNDIOCGET
 	/* vnd(4): VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and
 	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); the units
-	 * configured are those hw.disknames lists (vb_bsd_vnd_walk), and the node asked is
+	 * configured are those hw.disknames lists (vb_os_bsd_vnd_walk), and the node asked is
 	 * the raw partition of the first of them. */
 	const char *names = sys_disknames(c, why, wn);
 	if (names == NULL)
@@ -588,7 +588,7 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	}
 	c->backs = calloc(256, sizeof *c->backs);
 	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, "vnd", false, vnd_get, &fd,
+	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, "vnd", false, vnd_get, &fd,
 							 c->backs, (char (*)[16])c->store, 256,
 							 why, wn) : -1;
 	if (k < 0 && (c->backs == NULL || c->store == NULL))
@@ -600,7 +600,7 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	/* vn(4): VNIOCGET on any vn node fills vnu_dev and vnu_ino with unit vnu_unit's
 	 * file's va_fsid and va_fileid, "swap" in vnu_file for a swap-backed unit, 0/0 for
 	 * one not configured, ENXIO for a unit that does not exist (sys/dev/disk/vn/vn.c,
-	 * vnget). The units are those kern.disks lists (vb_bsd_vnd_walk), whatever their
+	 * vnget). The units are those kern.disks lists (vb_os_bsd_vnd_walk), whatever their
 	 * number; the node asked is vn0, which vn_modevent always makes. */
 	const char *names = sys_disknames(c, why, wn);
 	if (names == NULL)
@@ -616,7 +616,7 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 	}
 	c->backs = calloc(256, sizeof *c->backs);
 	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_bsd_vnd_walk(names, "vn", true, vn_get, &fd,
+	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, "vn", true, vn_get, &fd,
 							 c->backs, (char (*)[16])c->store, 256,
 							 why, wn) : -1;
 	if (k < 0 && (c->backs == NULL || c->store == NULL))
@@ -641,10 +641,10 @@ static long sys_backings(void *ctx, const struct vb_bsd_backing **out, char *why
 #endif
 }
 
-static void sys_init(struct vb_bsd_sys *sys, struct sysctx *c)
+static void sys_init(struct vb_os_bsd_sys *sys, struct sysctx *c)
 {
 	memset(c, 0, sizeof *c);
-	*sys = (struct vb_bsd_sys){c, sys_devname, sys_stat, NULL, NULL, sys_mounts, sys_swaps,
+	*sys = (struct vb_os_bsd_sys){c, sys_devname, sys_stat, NULL, NULL, sys_mounts, sys_swaps,
 				   sys_backings, NULL, NULL, 0, 0};
 #if defined(__NetBSD__) && defined(DIOCGWEDGEINFO)
 	sys->wedge_parent = sys_wedge_parent;
@@ -670,9 +670,9 @@ static void sys_done(struct sysctx *c)
 	free(c->disknames);
 }
 
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
-	struct vb_bsd_sys sys;
+	struct vb_os_bsd_sys sys;
 	struct sysctx c;
 
 	sys_init(&sys, &c);
@@ -688,7 +688,7 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 		sys.own_r = (fl & O_ACCMODE) != O_WRONLY;
 		sys.own_w = (fl & O_ACCMODE) != O_RDONLY;
 	}
-	int rc = vb_bsd_check_in_use(&sys, fi, holder, n);
+	int rc = vb_os_bsd_check_in_use(&sys, fi, holder, n);
 	sys_done(&c);
 	return rc;
 }
@@ -702,9 +702,9 @@ static void write_cache(struct vb_env *e, const char *disk)
 	size_t len = sizeof mode;
 	const char *what;
 
-	if (vb_bsd_vtblk_sysctl(disk, name, sizeof name) &&
+	if (vb_os_bsd_vtblk_sysctl(disk, name, sizeof name) &&
 	    sysctlbyname(name, &mode, &len, NULL, 0) == 0 && len == sizeof mode &&
-	    (what = vb_bsd_vtblk_cache_mode(mode)) != NULL) {
+	    (what = vb_os_bsd_vtblk_cache_mode(mode)) != NULL) {
 		COPY(e->write_cache, what);
 		COPY(e->write_cache_where, name);
 	}
@@ -714,12 +714,12 @@ static void write_cache(struct vb_env *e, const char *disk)
 #endif
 }
 
-void vb_fam_detect(struct vb_env *e, int fd, const char *path)
+void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	struct stat st;
 	vb_fsinfo f;
 	char name[64], disk[64];
-	struct vb_bsd_sys sys;
+	struct vb_os_bsd_sys sys;
 	struct sysctx c;
 
 	if (fstat(fd, &st) != 0)
@@ -733,27 +733,27 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
 					    sizeof name) ? name : strncmp(path, "/dev/", 5) == 0 ?
 			     path + 5 : path);
-		if (vb_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
-			COPY(e->driver, vb_bsd_driver_for_name(disk));
+		if (vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
+			COPY(e->driver, vb_os_bsd_driver_for_name(disk));
 			write_cache(e, disk);
 		}
 		if (disk_geometry(fd, &bytes, &sector) == 0) {
 			e->logical_block = sector;
-			e->cache = vb_bsd_cache_truth(VB_BSD_NAME, e->fs, S_ISCHR(st.st_mode));
+			e->cache = vb_os_bsd_cache_truth(VB_BSD_NAME, e->fs, S_ISCHR(st.st_mode));
 		}
 	} else if (vb_fstatfs(fd, &f) == 0) {
-		COPY(e->fs, vb_bsd_fs_name(f.f_fstypename));
-		e->fs_in_memory = vb_bsd_fs_in_memory(f.f_fstypename);
+		COPY(e->fs, vb_os_bsd_fs_name(f.f_fstypename));
+		e->fs_in_memory = vb_os_bsd_fs_in_memory(f.f_fstypename);
 		COPY(e->mount, f.f_mntonname);
-		e->cache = vb_bsd_cache_truth(VB_BSD_NAME, e->fs, false);
+		e->cache = vb_os_bsd_cache_truth(VB_BSD_NAME, e->fs, false);
 		if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {
 			/* a ZFS dataset, "tmpfs", a server path: no disk of its own */
 			COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
 			COPY(e->driver, "none");
 		} else {
 			COPY(e->device, f.f_mntfromname + 5);
-			bool found = vb_bsd_resolve(&sys, e->device, disk, sizeof disk);
-			COPY(e->driver, found ? vb_bsd_driver_for_name(disk) : vb_os_unknown);
+			bool found = vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk);
+			COPY(e->driver, found ? vb_os_bsd_driver_for_name(disk) : vb_os_unknown);
 			if (found)
 				write_cache(e, disk);
 		}
@@ -761,7 +761,7 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 	sys_done(&c);
 }
 
-uint64_t vb_fam_ram_bytes(void)
+uint64_t vb_os_fam_ram_bytes(void)
 {
 #if defined(__NetBSD__)
 	uint64_t v = 0;

@@ -1,6 +1,6 @@
 /* The BSD in-use check (vb_bsd.h): which disk a device name lies on, what the mounts,
  * the swap areas, the vnode disks and GEOM say holds it, and the parsers of the kernels'
- * answers. Pure code over the calls of a vb_bsd_sys, so that tests run it anywhere. A
+ * answers. Pure code over the calls of a vb_os_bsd_sys, so that tests run it anywhere. A
  * question the system does not answer refuses the target, naming what was asked. */
 #include "os/vb_bsd.h"
 
@@ -28,7 +28,7 @@ static bool wedge_name(const char *name, char *w, size_t n)
 	return true;
 }
 
-static bool resolve_at(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n,
+static bool resolve_at(const struct vb_os_bsd_sys *sys, const char *name, char *disk, size_t n,
 		       int depth)
 {
 	char w[32], buf[128];
@@ -42,11 +42,11 @@ static bool resolve_at(const struct vb_bsd_sys *sys, const char *name, char *dis
 		char parent[64];
 		if (sys->wedge_parent(sys->ctx, w, parent, sizeof parent) != 1)
 			return false;
-		return vb_bsd_disk_of(parent, disk, n);
+		return vb_os_bsd_disk_of(parent, disk, n);
 	}
 	if (sys->geom_disk != NULL && sys->geom_disk(sys->ctx, name, disk, n))
 		return true;
-	if (vb_bsd_disk_of(name, disk, n))
+	if (vb_os_bsd_disk_of(name, disk, n))
 		return true;
 	/* A name that is not a disk's may be an alias of one (DragonFly's serno/SERIAL.s1a,
 	 * part-by-uuid/..., made by make_dev_alias in _setdiskinfo and disk_probe_slice,
@@ -63,7 +63,7 @@ static bool resolve_at(const struct vb_bsd_sys *sys, const char *name, char *dis
 	return resolve_at(sys, buf, disk, n, depth + 1);
 }
 
-bool vb_bsd_resolve(const struct vb_bsd_sys *sys, const char *name, char *disk, size_t n)
+bool vb_os_bsd_resolve(const struct vb_os_bsd_sys *sys, const char *name, char *disk, size_t n)
 {
 	return resolve_at(sys, name, disk, n, 0);
 }
@@ -87,7 +87,7 @@ static bool diskless_fs(const char *fs, bool geom)
 }
 
 /* Whether mount m lies on disk: 1 (holder says so), 0, or -1 when it cannot tell. */
-static int mount_on(const struct vb_bsd_sys *sys, const struct vb_bsd_mount *m,
+static int mount_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_mount *m,
 		    const char *disk, char *holder, size_t n)
 {
 	char src[1024], d[64];
@@ -110,13 +110,13 @@ static int mount_on(const struct vb_bsd_sys *sys, const struct vb_bsd_mount *m,
 		 * (vfs_mountedfrom(vfsp, osname)), which may look like a disk's ("wd0"). */
 		bool named = strncmp(p, "/dev/", 5) == 0;
 		if (!named && (p[0] == '\0' || p[0] == '/' || strcmp(m->fstype, "zfs") == 0 ||
-			       !vb_bsd_resolve(sys, p, d, sizeof d))) {
+			       !vb_os_bsd_resolve(sys, p, d, sizeof d))) {
 			snprintf(holder, n, "cannot tell whether it is in use: the %s file system "
 				 "mounted on %s names no device (its source is \"%s\")", m->fstype,
 				 m->on, m->from);
 			return -1;
 		}
-		if (named && !vb_bsd_resolve(sys, p, d, sizeof d)) {
+		if (named && !vb_os_bsd_resolve(sys, p, d, sizeof d)) {
 			snprintf(holder, n, "cannot tell whether it is in use: %s (mounted on %s) "
 				 "lies on a disk vbench cannot name", p, m->on);
 			return -1;
@@ -135,11 +135,11 @@ static bool same_file(const struct vb_fileinfo *a, uint64_t dev, uint64_t ino)
 }
 
 /* The regular file fi: does a vnode disk read it, or the kernel swap to it? */
-static int file_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *fi,
+static int file_in_use(const struct vb_os_bsd_sys *sys, const struct vb_fileinfo *fi,
 		       char *holder, size_t n)
 {
-	const struct vb_bsd_backing *b;
-	const struct vb_bsd_swap *s;
+	const struct vb_os_bsd_backing *b;
+	const struct vb_os_bsd_swap *s;
 	struct vb_fileinfo at;
 	char why[256];
 	long k;
@@ -193,7 +193,7 @@ static int file_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *f
 }
 
 /* Whether a swap area lies on disk: 1, 0, or -1 when it cannot tell. */
-static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
+static int swap_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_swap *s,
 		   const char *disk, char *holder, size_t n)
 {
 	char name[128], d[64];
@@ -209,7 +209,7 @@ static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
 	} else {
 		return 0;   /* a swap file: the file system it is on is mounted */
 	}
-	if (!vb_bsd_resolve(sys, name, d, sizeof d)) {
+	if (!vb_os_bsd_resolve(sys, name, d, sizeof d)) {
 		snprintf(holder, n, "cannot tell whether it is in use: the swap device /dev/%s "
 			 "lies on a disk vbench cannot name", name);
 		return -1;
@@ -220,7 +220,7 @@ static int swap_on(const struct vb_bsd_sys *sys, const struct vb_bsd_swap *s,
 	return 1;
 }
 
-bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n)
+bool vb_os_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, size_t n)
 {
 	for (const char *p = disknames; *p;) {
 		size_t len = strcspn(p, " \n");
@@ -228,7 +228,7 @@ bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, si
 		if (len > 0) {
 			vb_os_copy(name, sizeof name, p);
 			name[len < sizeof name ? len : sizeof name - 1] = '\0';
-			if (len >= sizeof name || (!vb_bsd_plain_disk(name) && strcmp(name, disk) != 0)) {
+			if (len >= sizeof name || (!vb_os_bsd_plain_disk(name) && strcmp(name, disk) != 0)) {
 				vb_os_copy(unit, n, name);
 				return true;
 			}
@@ -245,7 +245,7 @@ bool vb_bsd_stacked_unit(const char *disknames, const char *disk, char *unit, si
  * Their kernels hold their components open without a mount to show it, and vbench does
  * not ask them which (cgdconfig -l, raidctl -s, dmsetup deps do), so every other disk is
  * refused while one is. -1 with why in holder, else 0. */
-static int stacked_on(const struct vb_bsd_sys *sys, const char *disk, char *holder, size_t n)
+static int stacked_on(const struct vb_os_bsd_sys *sys, const char *disk, char *holder, size_t n)
 {
 	char why[256], unit[128];
 	const char *names;
@@ -257,7 +257,7 @@ static int stacked_on(const struct vb_bsd_sys *sys, const char *disk, char *hold
 			 "it cannot check", why);
 		return -1;
 	}
-	if (!vb_bsd_stacked_unit(names, disk, unit, sizeof unit))
+	if (!vb_os_bsd_stacked_unit(names, disk, unit, sizeof unit))
 		return 0;
 	snprintf(holder, n, "cannot tell whether it is in use: %s is configured, and vbench "
 		 "cannot see which disks it is made of; it refuses every other disk while one "
@@ -265,11 +265,11 @@ static int stacked_on(const struct vb_bsd_sys *sys, const char *disk, char *hold
 	return -1;
 }
 
-int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *fi,
+int vb_os_bsd_check_in_use(const struct vb_os_bsd_sys *sys, const struct vb_fileinfo *fi,
 			char *holder, size_t n)
 {
-	const struct vb_bsd_mount *m;
-	const struct vb_bsd_swap *s;
+	const struct vb_os_bsd_mount *m;
+	const struct vb_os_bsd_swap *s;
 	char name[128], disk[64], why[256];
 	long k;
 	int rc;
@@ -285,7 +285,7 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
 		snprintf(holder, n, "cannot tell whether it is in use: it has no name under /dev");
 		return -1;
 	}
-	if (!vb_bsd_resolve(sys, name, disk, sizeof disk)) {
+	if (!vb_os_bsd_resolve(sys, name, disk, sizeof disk)) {
 		snprintf(holder, n, "cannot tell whether it is in use: /dev/%s is not a disk "
 			 "vbench can name", name);
 		return -1;
@@ -336,10 +336,10 @@ int vb_bsd_check_in_use(const struct vb_bsd_sys *sys, const struct vb_fileinfo *
 
 /* ---- the kernels' answers ------------------------------------------------------------ */
 
-long vb_dfly_swap_parse(const void *buf, size_t len, struct vb_bsd_swap *out, size_t max)
+long vb_os_dfly_swap_parse(const void *buf, size_t len, struct vb_os_bsd_swap *out, size_t max)
 {
 	const unsigned char *p = buf;
-	struct vb_dfly_xswdev x;
+	struct vb_os_dfly_xswdev x;
 	size_t stride;
 	long k = 0;
 
@@ -378,8 +378,8 @@ static const char *find_in(const char *s, const char *end, const char *needle)
 	return NULL;
 }
 
-long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t max,
-		      char *store, size_t sn)
+long vb_os_fbsd_md_files(const char *conftxt, struct vb_os_bsd_backing *out, size_t max,
+			 char *store, size_t sn)
 {
 	static const char file_at[] = " t vnode file ";
 	size_t used = 0;
@@ -428,10 +428,10 @@ long vb_fbsd_md_files(const char *conftxt, struct vb_bsd_backing *out, size_t ma
 	return k;
 }
 
-long vb_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle,
-		     int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), void *ctx,
-		     struct vb_bsd_backing *out, char (*names)[16], size_t max, char *why,
-		     size_t wn)
+long vb_os_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle,
+			int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), void *ctx,
+			struct vb_os_bsd_backing *out, char (*names)[16], size_t max, char *why,
+			size_t wn)
 {
 	size_t dl = strlen(drv);
 	long k = 0;
@@ -476,13 +476,13 @@ long vb_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle,
 			return -1;
 		}
 		snprintf(names[k], sizeof names[k], "%s%d", drv, unit);
-		out[k] = (struct vb_bsd_backing){names[k], NULL, dev, ino, true};
+		out[k] = (struct vb_os_bsd_backing){names[k], NULL, dev, ino, true};
 		k++;
 	}
 	return k;
 }
 
-char *vb_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx,
+char *vb_os_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx,
 			size_t *len)
 {
 	for (int tries = 0; tries < 8; tries++) {
@@ -510,23 +510,23 @@ char *vb_bsd_read_grown(int (*get)(void *ctx, void *buf, size_t *len), void *ctx
 	return NULL;
 }
 
-uint64_t vb_bsd_part_bytes(uint64_t media, uint64_t part_bytes, bool raw)
+uint64_t vb_os_bsd_part_bytes(uint64_t media, uint64_t part_bytes, bool raw)
 {
 	if (part_bytes > 0)
 		return part_bytes;
 	return raw ? media : 0;
 }
 
-bool vb_bsd_is_raw_part(const char *name, char raw_letter)
+bool vb_os_bsd_is_raw_part(const char *name, char raw_letter)
 {
 	size_t len = strlen(name);
 	char disk[64];
 
 	return len >= 2 && name[len - 1] == raw_letter && is_digit(name[len - 2]) &&
-	       vb_bsd_disk_of(name, disk, sizeof disk);
+	       vb_os_bsd_disk_of(name, disk, sizeof disk);
 }
 
-enum vb_cache vb_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
+enum vb_cache vb_os_bsd_cache_truth(const char *sys, const char *fs, bool chr_disk)
 {
 	if (chr_disk)
 		return VB_CACHE_NONE;

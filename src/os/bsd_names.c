@@ -70,7 +70,7 @@ static const char *dev_name(const char *name)
 	return strchr(name, '/') != NULL ? NULL : unraw(name);
 }
 
-const char *vb_bsd_driver_for_name(const char *name)
+const char *vb_os_bsd_driver_for_name(const char *name)
 {
 	char letters[32];
 	const char *d;
@@ -104,7 +104,7 @@ static bool part_suffix(const char *s)
 	return s[0] >= 'a' && s[0] <= 'p' && s[1] == '\0';
 }
 
-bool vb_bsd_plain_disk(const char *name)
+bool vb_os_bsd_plain_disk(const char *name)
 {
 	char letters[32];
 	size_t k = letters_of(name, letters, sizeof letters);
@@ -116,7 +116,7 @@ bool vb_bsd_plain_disk(const char *name)
 	return name[k] == '\0';
 }
 
-bool vb_bsd_disk_of(const char *name, char *disk, size_t n)
+bool vb_os_bsd_disk_of(const char *name, char *disk, size_t n)
 {
 	char letters[32];
 	size_t k;
@@ -144,7 +144,7 @@ static const struct name_driver fs_names[] = {
 	{"fusefs", "fusefs"}, {"nullfs", "nullfs"}, {"devfs", "devfs"}, {NULL, NULL}
 };
 
-const char *vb_bsd_fs_name(const char *fstypename)
+const char *vb_os_bsd_fs_name(const char *fstypename)
 {
 	for (size_t i = 0; fs_names[i].name; i++)
 		if (strcmp(fstypename, fs_names[i].name) == 0)
@@ -155,7 +155,7 @@ const char *vb_bsd_fs_name(const char *fstypename)
 /* "tmpfs" is the name tmpfs registers with VFS_SET in FreeBSD's and DragonFly's
  * sys/.../tmpfs_vfsops.c and MOUNT_TMPFS in NetBSD's sys/sys/mount.h, which also has
  * MOUNT_MFS "mfs" (the memory file system). */
-bool vb_bsd_fs_in_memory(const char *fstypename)
+bool vb_os_bsd_fs_in_memory(const char *fstypename)
 {
 	return strcmp(fstypename, "tmpfs") == 0 || strcmp(fstypename, "mfs") == 0;
 }
@@ -196,7 +196,7 @@ static size_t word(const char **p, const char *end, const char **w)
 	return (size_t)(s - *w);
 }
 
-bool vb_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n)
+bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n)
 {
 	/* The DISK ancestor of each depth so far; a provider's line follows its parents
 	 * (g_conftxt_geom, sys/geom/geom_dump.c, writes "DEPTH CLASS NAME ..." and then the
@@ -420,8 +420,8 @@ static void grow_up(const struct geom_doc *d, bool *in)
 	}
 }
 
-int vb_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
-		     int own_w, char *holder, size_t n)
+int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
+			int own_w, char *holder, size_t n)
 {
 	struct geom_doc d;
 	bool *in = NULL, *chain = NULL;

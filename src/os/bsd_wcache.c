@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n)
+bool vb_os_bsd_vtblk_sysctl(const char *disk, char *name, size_t n)
 {
 	if (strncmp(disk, "vtbd", 4) != 0)
 		return false;
@@ -19,7 +19,7 @@ bool vb_bsd_vtblk_sysctl(const char *disk, char *name, size_t n)
 	return snprintf(name, n, "dev.vtblk.%s.writecache_mode", unit) < (int)n;
 }
 
-const char *vb_bsd_vtblk_cache_mode(int mode)
+const char *vb_os_bsd_vtblk_cache_mode(int mode)
 {
 	return mode == 0 ? "write through" : mode == 1 ? "write back" : NULL;
 }

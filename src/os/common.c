@@ -51,8 +51,8 @@ void vb_os_env_reset(struct vb_env *e)
 	vb_os_copy(e->driver, sizeof e->driver, vb_os_unknown);
 }
 
-bool vb_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
-		      size_t bn)
+bool vb_os_path_split_at(const char *path, const char *seps, char *dir, size_t dn, char *base,
+			 size_t bn)
 {
 	size_t len = strlen(path), cut = len;
 	int w;

@@ -14,7 +14,7 @@
 
 #if !VB_FAM_HAS_AFTER_OPEN
 /* Nothing follows the open: the open flags said everything. */
-int vb_fam_after_open(int fd, const struct vb_open_req *req)
+int vb_os_fam_after_open(int fd, const struct vb_open_req *req)
 {
 	(void)fd;
 	(void)req;
@@ -25,7 +25,7 @@ int vb_fam_after_open(int fd, const struct vb_open_req *req)
 #if !VB_FAM_HAS_IN_USE
 /* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
  * disks are refused: fail closed. */
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	(void)fd;
 	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
@@ -37,7 +37,7 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 
 #if !VB_FAM_HAS_AVAIL_MEM
 /* Free pages alone undercount what can be allocated, so no figure is given. */
-uint64_t vb_fam_avail_mem(void)
+uint64_t vb_os_fam_avail_mem(void)
 {
 	return 0;
 }
@@ -46,7 +46,7 @@ uint64_t vb_fam_avail_mem(void)
 #if !VB_FAM_HAS_RESERVE
 /* Who may use a file system's reserve is not looked up here, so it is not counted:
  * a run that would fit only in it is refused, never left to fail mid-run. */
-bool vb_fam_reserve_usable(int dirfd, uint64_t *kept)
+bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept)
 {
 	(void)dirfd;
 	*kept = 0;
@@ -57,7 +57,7 @@ bool vb_fam_reserve_usable(int dirfd, uint64_t *kept)
 #if !VB_FAM_HAS_WORKER_CHILD
 /* No parent-death signal: a worker whose parent died fails on its next report (the
  * channel is closed) and stops. */
-void vb_fam_worker_child(void)
+void vb_os_fam_worker_child(void)
 {
 }
 #endif
@@ -98,7 +98,7 @@ int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, cha
 }
 
 #if !VB_FAM_HAS_OPEN_REGULAR
-int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
+int vb_os_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
 {
 	return vb_os_open_regular_by_name(path, flags, st, why, n);
 }

@@ -60,7 +60,7 @@ _Static_assert(offsetof(struct loop_info64, lo_inode) ==
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
 
-const struct vb_caps vb_fam_caps = {
+const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "O_DIRECT",
 	.fsync_call = "fsync",
 	.fdatasync_call = "fdatasync",
@@ -69,7 +69,7 @@ const struct vb_caps vb_fam_caps = {
 	.status_how = "SIGUSR1",
 };
 
-int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
+int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)
 {
 	*flags = (req->direct ? O_DIRECT : 0) | (req->dsync ? O_DSYNC : 0) |
 		 (req->exclusive ? O_EXCL : 0);
@@ -78,12 +78,12 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 	return 0;
 }
 
-int vb_fam_sync(int fd, enum vb_sync_call call)
+int vb_os_fam_sync(int fd, enum vb_sync_call call)
 {
 	return call == VB_CALL_FDATASYNC ? fdatasync(fd) : fsync(fd);
 }
 
-int vb_fam_disk(int fd, struct vb_disk *d)
+int vb_os_fam_disk(int fd, struct vb_disk *d)
 {
 	struct stat st;
 	uint64_t size = 0;
@@ -214,7 +214,7 @@ static int parse_devnum(const char *s, uint64_t *dev)
 
 /* ---- meminfo ----------------------------------------------------------------------- */
 
-uint64_t vb_linux_meminfo(const char *root, const char *key)
+uint64_t vb_os_linux_meminfo(const char *root, const char *key)
 {
 	char file[PATH_MAX], line[256];
 	const char *end;
@@ -267,7 +267,7 @@ static unsigned buddy_orders(const char *root)
 	return n;
 }
 
-bool vb_linux_frees_to_host(const char *root)
+bool vb_os_linux_frees_to_host(const char *root)
 {
 	char dir[PATH_MAX], text[64], features[256];
 	const char *end;
@@ -301,9 +301,9 @@ bool vb_linux_frees_to_host(const char *root)
 	return found;
 }
 
-uint64_t vb_fam_ram_bytes(void)
+uint64_t vb_os_fam_ram_bytes(void)
 {
-	uint64_t ram = vb_linux_meminfo("", "MemTotal");
+	uint64_t ram = vb_os_linux_meminfo("", "MemTotal");
 
 	if (ram == 0) {
 		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -315,12 +315,12 @@ uint64_t vb_fam_ram_bytes(void)
 
 /* Only a kernel that counts reclaimable cache as available (MemAvailable) gives a figure
  * worth refusing a block size for; free pages alone undercount. */
-uint64_t vb_fam_avail_mem(void)
+uint64_t vb_os_fam_avail_mem(void)
 {
-	return vb_linux_meminfo("", "MemAvailable");
+	return vb_os_linux_meminfo("", "MemAvailable");
 }
 
-void vb_fam_worker_child(void)
+void vb_os_fam_worker_child(void)
 {
 	/* A worker left behind by a parent killed with SIGKILL would go on writing. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -543,7 +543,7 @@ static int ext4_kept(const char *root, uint64_t dev, uint64_t *kept)
 	return 0;
 }
 
-bool vb_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept)
+bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept)
 {
 	struct creds c;
 	char *line = NULL;
@@ -571,12 +571,12 @@ bool vb_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept)
 	return found && usable;
 }
 
-bool vb_fam_reserve_usable(int dirfd, uint64_t *kept)
+bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept)
 {
 	struct stat st;
 
 	*kept = 0;
-	return fstat(dirfd, &st) == 0 && vb_linux_reserve_usable("", (uint64_t)st.st_dev, kept);
+	return fstat(dirfd, &st) == 0 && vb_os_linux_reserve_usable("", (uint64_t)st.st_dev, kept);
 }
 
 /* How deep mount point mnt holds path: 0 when it does not, else the match length. */
@@ -899,7 +899,7 @@ static const struct {
 	{0x9660, "iso9660"}, {0x15013346, "udf"},
 };
 
-const char *vb_linux_fs_by_magic(uint64_t magic)
+const char *vb_os_linux_fs_by_magic(uint64_t magic)
 {
 	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
 		if (fs_magics[i].magic == magic)
@@ -913,9 +913,9 @@ static void memory_fs(struct vb_env *e)
 	e->fs_in_memory = strcmp(e->fs, "tmpfs") == 0 || strcmp(e->fs, "ramfs") == 0;
 }
 
-void vb_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
+void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
 {
-	const char *fs = vb_linux_fs_by_magic(magic);
+	const char *fs = vb_os_linux_fs_by_magic(magic);
 
 	if (strcmp(e->fs, vb_os_unknown) != 0 || fs == NULL)
 		return;
@@ -923,8 +923,8 @@ void vb_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
 	memory_fs(e);
 }
 
-void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
-		     const struct vb_fileinfo *fi)
+void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
+			const struct vb_fileinfo *fi)
 {
 	struct mount_pick m;
 
@@ -939,7 +939,7 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 	memset(&m, 0, sizeof m);
 	if (!find_mount(root, path, fi->dev, &m)) {
 		/* No mount listed for it (a chroot): the file's own device still names the
-		 * disk, its driver and block sizes (vb_linux_fs_unlisted the file system). */
+		 * disk, its driver and block sizes (vb_os_linux_fs_unlisted the file system). */
 		if (major(fi->dev) != 0)
 			sysfs_device(e, root, fi->dev);
 		return;
@@ -956,7 +956,7 @@ void vb_linux_detect(struct vb_env *e, const char *root, const char *path,
 		COPY(e->device, vb_os_base_name(m.source));
 }
 
-void vb_fam_detect(struct vb_env *e, int fd, const char *path)
+void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	char link[64], real[PATH_MAX];
 	struct vb_fileinfo fi = {VB_FT_OTHER, 0, 0, 0, 0, 0, 0};
@@ -978,14 +978,14 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 	} else if (!realpath(path, real)) {
 		vb_os_copy(real, sizeof real, path);
 	}
-	vb_linux_detect(e, "", real, &fi);
+	vb_os_linux_detect(e, "", real, &fi);
 	struct statfs sf;
 	if (fi.type != VB_FT_BLK && fstatfs(fd, &sf) == 0)
-		vb_linux_fs_unlisted(e, (uint64_t)(unsigned long)sf.f_type);
-	e->frees_to_host = vb_linux_frees_to_host("");
+		vb_os_linux_fs_unlisted(e, (uint64_t)(unsigned long)sf.f_type);
+	e->frees_to_host = vb_os_linux_frees_to_host("");
 }
 
-uint32_t vb_fam_logical_block(int fd)
+uint32_t vb_os_fam_logical_block(int fd)
 {
 	struct stat st;
 	char dir[PATH_MAX];
@@ -1619,8 +1619,8 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 	return rc;
 }
 
-int vb_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
-		    bool own_locks, char *holder, size_t n)
+int vb_os_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
+		       bool own_locks, char *holder, size_t n)
 {
 	struct holder_ctx h = {root, holder, n};
 	struct storage *s;
@@ -1681,8 +1681,8 @@ static int storages_meet(struct holder_ctx *h, const struct storage *a,
 	return 0;
 }
 
-int vb_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
-		    const struct vb_fileinfo *other, char *why, size_t n)
+int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
+		       const struct vb_fileinfo *other, char *why, size_t n)
 {
 	struct holder_ctx h = {root, why, n};
 	struct storage *s, *o;
@@ -1725,7 +1725,7 @@ static bool fd_path(int fd, char *buf, size_t n)
 	return true;
 }
 
-int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
+int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	char path[PATH_MAX];
 
@@ -1735,11 +1735,11 @@ int vb_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 			 errno == ENOENT ? " (is /proc mounted?)" : "");
 		return -1;
 	}
-	return vb_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,
-			       vb_os_holds(fi->dev, fi->ino), holder, n);
+	return vb_os_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,
+				  vb_os_holds(fi->dev, fi->ino), holder, n);
 }
 
-int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
+int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
 	char path[PATH_MAX];
 	struct stat a;
@@ -1765,7 +1765,7 @@ int vb_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size
 			 errno == ENOENT ? " (is /proc mounted?)" : "");
 		return -1;
 	}
-	return vb_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, other, why, n);
+	return vb_os_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, other, why, n);
 }
 
 #else

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int vb_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
+int vb_os_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n)
 {
 	char self[64];
 	struct stat now;

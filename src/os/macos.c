@@ -1,6 +1,6 @@
 /* macOS: F_NOCACHE for direct I/O, F_FULLFSYNC for a sync that reaches the medium, the
  * DKIOC ioctls for disks, statfs for the filesystem and its device, sysctl for memory.
- * In-use checks are not available here, so disks are refused (see vb_fam_in_use). */
+ * In-use checks are not available here, so disks are refused (see vb_os_fam_in_use). */
 #include "os/os_internal.h"
 
 #if VB_OS_MACOS
@@ -26,7 +26,7 @@
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
 
-const struct vb_caps vb_fam_caps = {
+const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "F_NOCACHE",
 	.fsync_call = "F_FULLFSYNC",
 	.fdatasync_call = "F_FULLFSYNC",
@@ -35,7 +35,7 @@ const struct vb_caps vb_fam_caps = {
 	.status_how = "SIGUSR1 or Ctrl-T (SIGINFO)",
 };
 
-int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
+int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)
 {
 	*flags = req->dsync ? O_DSYNC : 0;
 	if (req->kind == VB_OPEN_ANON) {
@@ -46,7 +46,7 @@ int vb_fam_open_flags(const struct vb_open_req *req, int *flags)
 }
 
 /* macOS bypasses the cache per descriptor, after the open. */
-int vb_fam_after_open(int fd, const struct vb_open_req *req)
+int vb_os_fam_after_open(int fd, const struct vb_open_req *req)
 {
 	if (req->direct && fcntl(fd, F_NOCACHE, 1) == -1)
 		return -1;
@@ -56,7 +56,7 @@ int vb_fam_after_open(int fd, const struct vb_open_req *req)
 /* fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Some filesystems do
  * not support it, and then plain fsync is the best there is; any other failure (EIO)
  * is the answer. */
-int vb_fam_sync(int fd, enum vb_sync_call call)
+int vb_os_fam_sync(int fd, enum vb_sync_call call)
 {
 	(void)call;
 	if (fcntl(fd, F_FULLFSYNC) == 0)
@@ -66,7 +66,7 @@ int vb_fam_sync(int fd, enum vb_sync_call call)
 	return fsync(fd);
 }
 
-int vb_fam_disk(int fd, struct vb_disk *d)
+int vb_os_fam_disk(int fd, struct vb_disk *d)
 {
 #if defined(DKIOCGETBLOCKCOUNT) && defined(DKIOCGETBLOCKSIZE)
 	uint64_t blocks = 0;
@@ -86,7 +86,7 @@ int vb_fam_disk(int fd, struct vb_disk *d)
 #endif
 }
 
-uint32_t vb_fam_logical_block(int fd)
+uint32_t vb_os_fam_logical_block(int fd)
 {
 #if defined(DKIOCGETBLOCKSIZE)
 	uint32_t size = 0;
@@ -98,7 +98,7 @@ uint32_t vb_fam_logical_block(int fd)
 #endif
 }
 
-void vb_fam_detect(struct vb_env *e, int fd, const char *path)
+void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	struct statfs f;
 	struct stat st;
@@ -123,7 +123,7 @@ void vb_fam_detect(struct vb_env *e, int fd, const char *path)
 	}
 }
 
-uint64_t vb_fam_ram_bytes(void)
+uint64_t vb_os_fam_ram_bytes(void)
 {
 	uint64_t v = 0;
 	size_t len = sizeof v;

@@ -1,6 +1,6 @@
 /* What every POSIX system shares: the ops table on directory descriptors, the clock,
  * signals, the worker process and output files. The parts that differ by family
- * (open flags, disks, in-use checks, detection) are the vb_fam_* functions of linux.c,
+ * (open flags, disks, in-use checks, detection) are the vb_os_fam_* functions of linux.c,
  * bsd.c or macos.c. */
 #include "os/os_internal.h"
 
@@ -48,7 +48,7 @@
 
 bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
 {
-	return vb_path_split_at(path, "/", dir, dn, base, bn);
+	return vb_os_path_split_at(path, "/", dir, dn, base, bn);
 }
 
 int vb_os_target_name_check(const char *path, char *why, size_t n)
@@ -88,10 +88,10 @@ FILE *vb_os_stream(int fd, const char *mode)
 
 const struct vb_caps *vb_os_caps(void)
 {
-	return &vb_fam_caps;
+	return &vb_os_fam_caps;
 }
 
-uint64_t vb_now_ns(void)
+uint64_t vb_os_now_ns(void)
 {
 	struct timespec ts;
 
@@ -135,7 +135,7 @@ bool vb_os_isatty(int fd)
 
 uint64_t vb_os_avail_mem(void)
 {
-	return vb_fam_avail_mem();
+	return vb_os_fam_avail_mem();
 }
 
 /* /dev/urandom, opened at the first call and held: a run reading fresh data must not
@@ -208,8 +208,8 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 		vb_os_copy(e->os, sizeof e->os, u.sysname);
 		vb_os_copy(e->kernel, sizeof e->kernel, u.release);
 	}
-	e->ram_bytes = vb_fam_ram_bytes();
-	vb_fam_detect(e, fd, path);
+	e->ram_bytes = vb_os_fam_ram_bytes();
+	vb_os_fam_detect(e, fd, path);
 }
 
 /* ---- the ops table ----------------------------------------------------------------- */
@@ -254,7 +254,7 @@ static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_ope
 	int flags = 0;
 
 	(void)ctx;
-	if (vb_fam_open_flags(req, &flags) != 0)
+	if (vb_os_fam_open_flags(req, &flags) != 0)
 		return -1;
 	flags |= (req->read_only ? O_RDONLY : O_WRONLY) | O_CLOEXEC;
 	int fd;
@@ -270,7 +270,7 @@ static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_ope
 		if (fl != -1)
 			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	}
-	if (fd >= 0 && vb_fam_after_open(fd, req) != 0) {
+	if (fd >= 0 && vb_os_fam_after_open(fd, req) != 0) {
 		int e = errno;
 		close(fd);
 		errno = e;
@@ -321,7 +321,7 @@ static ssize_t px_pwrite(void *ctx, int fd, const void *buf, size_t n, uint64_t 
 static int px_sync(void *ctx, int fd, enum vb_sync_call call)
 {
 	(void)ctx;
-	return call == VB_CALL_NONE ? 0 : vb_fam_sync(fd, call);
+	return call == VB_CALL_NONE ? 0 : vb_os_fam_sync(fd, call);
 }
 
 static int px_truncate(void *ctx, int fd)
@@ -353,20 +353,20 @@ static int px_disk(void *ctx, int fd, struct vb_disk *d)
 {
 	(void)ctx;
 	memset(d, 0, sizeof *d);
-	return vb_fam_disk(fd, d);
+	return vb_os_fam_disk(fd, d);
 }
 
 static uint32_t px_logical_block(void *ctx, int fd)
 {
 	(void)ctx;
-	uint32_t v = vb_fam_logical_block(fd);
+	uint32_t v = vb_os_fam_logical_block(fd);
 	return v ? v : 512;
 }
 
 static int px_in_use(void *ctx, int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	(void)ctx;
-	return vb_fam_in_use(fd, fi, holder, n);
+	return vb_os_fam_in_use(fd, fi, holder, n);
 }
 
 /* The sinks are recognised by the device they stand for, whatever their name. */
@@ -388,7 +388,7 @@ static bool px_is_sink(void *ctx, const struct vb_fileinfo *fi)
 static uint64_t px_now(void *ctx)
 {
 	(void)ctx;
-	return vb_now_ns();
+	return vb_os_now_ns();
 }
 
 int vb_os_free_bytes(int dirfd, uint64_t *bytes)
@@ -402,7 +402,7 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 	/* The reserved blocks count only for a process the file system lets use them, less
 	 * what it keeps back even then. */
 	uint64_t blocks = sv.f_bavail, kept;
-	if (sv.f_bfree > sv.f_bavail && vb_fam_reserve_usable(dirfd, &kept) &&
+	if (sv.f_bfree > sv.f_bavail && vb_os_fam_reserve_usable(dirfd, &kept) &&
 	    sv.f_bfree - sv.f_bavail > kept)
 		blocks = sv.f_bfree - kept;
 	*bytes = blocks > UINT64_MAX / sv.f_frsize ? UINT64_MAX : blocks * sv.f_frsize;
@@ -725,7 +725,7 @@ static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *
 		close(chan[0]);
 		supervisor = parent;
 		restart_calls(false);
-		vb_fam_worker_child();
+		vb_os_fam_worker_child();
 		if (getppid() != parent)
 			_exit(125);   /* the parent died before the worker could follow it */
 		/* _exit, never exit: the parent's unflushed stdio buffers are the parent's. */
@@ -748,7 +748,7 @@ void vb_os_worker_wake(struct vb_worker *w)
 
 bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
 {
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 
 	while (!w->ended) {
 		int st;
@@ -763,7 +763,7 @@ bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo
 			w->ended = true;   /* not our child any more: nothing to wait for */
 			break;
 		}
-		if (vb_now_ns() >= until)
+		if (vb_os_now_ns() >= until)
 			return false;
 		vb_os_sleep_ms(5);
 	}
@@ -1030,7 +1030,7 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 
 	/* A name that comes and goes between the looks is looked at again, a few times. */
 	for (int tries = 0; tries < 4 && fd == VB_REG_NONE; tries++) {
-		fd = vb_fam_open_regular(path, how, &st, why, n);
+		fd = vb_os_fam_open_regular(path, how, &st, why, n);
 		if (fd != VB_REG_NONE)
 			break;
 		/* Nothing there: what is created exclusively is a new regular file. */
@@ -1114,7 +1114,7 @@ int vb_os_hold(int fd, char *why, size_t n)
 int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
 #if VB_OS_LINUX
-	return vb_fam_same_storage(fd, other, why, n);
+	return vb_os_fam_same_storage(fd, other, why, n);
 #else
 	/* Device numbers only: the relations between disks, partitions and slices are not
 	 * looked up here. Character devices are left out, the sinks among them. */
@@ -1149,7 +1149,7 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 
 int vb_os_lock(int fd, unsigned ms)
 {
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 	struct flock fl;
 
 	memset(&fl, 0, sizeof fl);
@@ -1160,7 +1160,7 @@ int vb_os_lock(int fd, unsigned ms)
 			return 0;
 		if (errno != EACCES && errno != EAGAIN && errno != EINTR)
 			return -1;
-		if (vb_now_ns() >= until) {
+		if (vb_os_now_ns() >= until) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -1195,7 +1195,7 @@ int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
 
 	for (int tries = 0; tries < 100; tries++) {
 		if (vb_os_urandom(rnd, sizeof rnd) != 0) {
-			uint64_t x = vb_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)tries;
+			uint64_t x = vb_os_now_ns() ^ ((uint64_t)getpid() << 32) ^ (uint64_t)tries;
 			memcpy(rnd, &x, sizeof rnd);
 		}
 		char tag[9];

@@ -32,7 +32,7 @@ static const char *const buses[] = {
 	"ufs",
 };
 
-void vb_win_driver_label(int bus, const char *service, char *out, size_t n)
+void vb_os_win_driver_label(int bus, const char *service, char *out, size_t n)
 {
 	/* The storage driver names the disk best: viostor and vioscsi (virtio-win),
 	 * storahci (AHCI), atapi or pciide (IDE), stornvme (NVMe). "disk" is the class
@@ -47,7 +47,7 @@ void vb_win_driver_label(int bus, const char *service, char *out, size_t n)
 		snprintf(out, n, "unknown");
 }
 
-void vb_win_fs_label(const char *name, char *out, size_t n)
+void vb_os_win_fs_label(const char *name, char *out, size_t n)
 {
 	if (name == NULL || name[0] == '\0')
 		snprintf(out, n, "unknown");
@@ -57,10 +57,10 @@ void vb_win_fs_label(const char *name, char *out, size_t n)
 		label_copy(name, out, n);
 }
 
-int vb_win_in_use(const struct vb_win_volume *v, size_t n_vols, bool complete, char *holder,
-		  size_t n)
+int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool complete, char *holder,
+		     size_t n)
 {
-	const struct vb_win_volume *unknown = NULL;
+	const struct vb_os_win_volume *unknown = NULL;
 
 	for (size_t i = 0; i < n_vols; i++) {
 		const char *where = v[i].mount[0] ? v[i].mount : v[i].name;
@@ -156,7 +156,7 @@ static bool prefixed(const char *p, char mark)
 	return is_sep(p[0]) && is_sep(p[1]) && p[2] == mark && is_sep(p[3]);
 }
 
-bool vb_win_is_reserved(const char *name)
+bool vb_os_win_is_reserved(const char *name)
 {
 	return reserved_device(name, strlen(name)) != NULL;
 }
@@ -171,7 +171,7 @@ static bool physical_drive(const char *p)
 	return *p == '\0';
 }
 
-enum vb_win_name vb_win_name_kind(const char *path, char *why, size_t n)
+enum vb_os_win_name vb_os_win_name_kind(const char *path, char *why, size_t n)
 {
 	const char *rest = path;
 
@@ -233,7 +233,7 @@ enum vb_win_name vb_win_name_kind(const char *path, char *why, size_t n)
 
 /* ---- how files are opened ---------------------------------------------------------------- */
 
-void vb_win_open_flags(const struct vb_open_req *req, bool device, struct vb_win_open *o)
+void vb_os_win_open_flags(const struct vb_open_req *req, bool device, struct vb_os_win_open *o)
 {
 	o->access = req->read_only ? VB_WIN_GENERIC_READ : VB_WIN_GENERIC_WRITE;
 	o->share = VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE | VB_WIN_SHARE_DELETE;
@@ -284,7 +284,7 @@ static bool wstarts4(const wchar_t *w, const wchar_t *p)
 	return true;
 }
 
-bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n)
+bool vb_os_win_long_path(const wchar_t *full, wchar_t *out, size_t n)
 {
 	const wchar_t *pre = L"";
 	const wchar_t *from = full;
@@ -307,7 +307,7 @@ bool vb_win_long_path(const wchar_t *full, wchar_t *out, size_t n)
 	return true;
 }
 
-bool vb_win_volume_device(const wchar_t *name, wchar_t *out, size_t n)
+bool vb_os_win_volume_device(const wchar_t *name, wchar_t *out, size_t n)
 {
 	static const wchar_t pre[] = L"\\\\?\\Volume{";
 	size_t len = wlen(name), pl = sizeof pre / sizeof pre[0] - 1;
@@ -332,8 +332,8 @@ bool vb_win_volume_device(const wchar_t *name, wchar_t *out, size_t n)
 
 /* ---- the version of Windows ---------------------------------------------------------- */
 
-void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
-			 bool x64, char *out, size_t n)
+void vb_os_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
+			    bool x64, char *out, size_t n)
 {
 	const char *name = NULL;
 	unsigned v = major * 100 + minor;
@@ -365,7 +365,7 @@ void vb_win_version_name(unsigned major, unsigned minor, unsigned build, bool se
 
 /* ---- names relative to a held directory ------------------------------------------------ */
 
-bool vb_win_component(const char *name, char *out, size_t n)
+bool vb_os_win_component(const char *name, char *out, size_t n)
 {
 	size_t len = strlen(name);
 
@@ -386,7 +386,7 @@ bool vb_win_component(const char *name, char *out, size_t n)
 	return true;
 }
 
-void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt)
+void vb_os_win_nt_create(const struct vb_os_win_open *o, struct vb_os_win_nt *nt)
 {
 	nt->disposition = o->creation == VB_WIN_CREATE_NEW ? VB_NT_FILE_CREATE : VB_NT_FILE_OPEN;
 	/* The attribute bits are the low ones of the flags; TEMPORARY never among them. */
@@ -408,7 +408,7 @@ void vb_win_nt_create(const struct vb_win_open *o, struct vb_win_nt *nt)
 
 /* ---- what a handle is open on --------------------------------------------------------- */
 
-enum vb_ftype vb_win_handle_kind(const struct vb_win_handle *h, bool *sink)
+enum vb_ftype vb_os_win_handle_kind(const struct vb_os_win_handle *h, bool *sink)
 {
 	*sink = false;
 	switch (h->file_type) {

@@ -19,20 +19,20 @@
 _Static_assert(sizeof(CRITICAL_SECTION) <= sizeof(((pthread_mutex_t *)0)->cs.bytes),
 	       "pthread_mutex_t has room for a CRITICAL_SECTION");
 
-struct vb_win_thread {
+struct vb_os_win_thread {
 	HANDLE handle;
 	void *(*fn)(void *);
 	void *arg;
 	void *ret;
 };
 
-struct vb_win_waiter {
-	struct vb_win_waiter *next, *prev;
+struct vb_os_win_waiter {
+	struct vb_os_win_waiter *next, *prev;
 	HANDLE event;
 	bool queued;
 };
 
-/* The thread-local slot that holds each thread's own vb_win_thread. */
+/* The thread-local slot that holds each thread's own vb_os_win_thread. */
 static volatile LONG slot_state;   /* 0 none, 1 being made, 2 made */
 static DWORD slot = TLS_OUT_OF_INDEXES;
 
@@ -49,7 +49,7 @@ static DWORD self_slot(void)
 
 static unsigned __stdcall trampoline(void *p)
 {
-	struct vb_win_thread *t = p;
+	struct vb_os_win_thread *t = p;
 	DWORD s = self_slot();
 
 	if (s != TLS_OUT_OF_INDEXES)
@@ -58,10 +58,10 @@ static unsigned __stdcall trampoline(void *p)
 	return 0;
 }
 
-int vb_win_thread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *),
-			 void *arg)
+int vb_os_win_thread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *),
+			    void *arg)
 {
-	struct vb_win_thread *t = calloc(1, sizeof *t);
+	struct vb_os_win_thread *t = calloc(1, sizeof *t);
 
 	if (t == NULL)
 		return ENOMEM;
@@ -80,7 +80,7 @@ int vb_win_thread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)
 	return 0;
 }
 
-int vb_win_thread_join(pthread_t t, void **ret)
+int vb_os_win_thread_join(pthread_t t, void **ret)
 {
 	if (WaitForSingleObject(t->handle, INFINITE) != WAIT_OBJECT_0)
 		return EINVAL;
@@ -91,10 +91,10 @@ int vb_win_thread_join(pthread_t t, void **ret)
 	return 0;
 }
 
-void *vb_win_thread_handle(void)
+void *vb_os_win_thread_handle(void)
 {
 	DWORD s = self_slot();
-	struct vb_win_thread *t = s != TLS_OUT_OF_INDEXES ? TlsGetValue(s) : NULL;
+	struct vb_os_win_thread *t = s != TLS_OUT_OF_INDEXES ? TlsGetValue(s) : NULL;
 
 	return t != NULL ? t->handle : NULL;
 }
@@ -104,45 +104,45 @@ static CRITICAL_SECTION *cs_of(pthread_mutex_t *m)
 	return (CRITICAL_SECTION *)(void *)m->cs.bytes;
 }
 
-int vb_win_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
+int vb_os_win_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr)
 {
 	(void)attr;
 	InitializeCriticalSection(cs_of(m));
 	return 0;
 }
 
-int vb_win_mutex_destroy(pthread_mutex_t *m)
+int vb_os_win_mutex_destroy(pthread_mutex_t *m)
 {
 	DeleteCriticalSection(cs_of(m));
 	return 0;
 }
 
-int vb_win_mutex_lock(pthread_mutex_t *m)
+int vb_os_win_mutex_lock(pthread_mutex_t *m)
 {
 	EnterCriticalSection(cs_of(m));
 	return 0;
 }
 
-int vb_win_mutex_unlock(pthread_mutex_t *m)
+int vb_os_win_mutex_unlock(pthread_mutex_t *m)
 {
 	LeaveCriticalSection(cs_of(m));
 	return 0;
 }
 
-int vb_win_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
+int vb_os_win_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr)
 {
 	(void)attr;
 	c->head = c->tail = NULL;
-	return vb_win_mutex_init(&c->guard, NULL);
+	return vb_os_win_mutex_init(&c->guard, NULL);
 }
 
-int vb_win_cond_destroy(pthread_cond_t *c)
+int vb_os_win_cond_destroy(pthread_cond_t *c)
 {
-	return vb_win_mutex_destroy(&c->guard);
+	return vb_os_win_mutex_destroy(&c->guard);
 }
 
 /* Takes w out of c's line; the guard is held. */
-static void unlink_waiter(pthread_cond_t *c, struct vb_win_waiter *w)
+static void unlink_waiter(pthread_cond_t *c, struct vb_os_win_waiter *w)
 {
 	if (w->prev != NULL)
 		w->prev->next = w->next;
@@ -160,24 +160,24 @@ static void unlink_waiter(pthread_cond_t *c, struct vb_win_waiter *w)
  * takes before it closes the event. */
 static int wake(pthread_cond_t *c, bool all)
 {
-	vb_win_mutex_lock(&c->guard);
+	vb_os_win_mutex_lock(&c->guard);
 	while (c->head != NULL) {
-		struct vb_win_waiter *w = c->head;
+		struct vb_os_win_waiter *w = c->head;
 		unlink_waiter(c, w);
 		SetEvent(w->event);
 		if (!all)
 			break;
 	}
-	vb_win_mutex_unlock(&c->guard);
+	vb_os_win_mutex_unlock(&c->guard);
 	return 0;
 }
 
-int vb_win_cond_signal(pthread_cond_t *c)
+int vb_os_win_cond_signal(pthread_cond_t *c)
 {
 	return wake(c, false);
 }
 
-int vb_win_cond_broadcast(pthread_cond_t *c)
+int vb_os_win_cond_broadcast(pthread_cond_t *c)
 {
 	return wake(c, true);
 }
@@ -195,20 +195,20 @@ static DWORD ms_until(const struct timespec *until)
 	return ms >= (int64_t)INFINITE ? INFINITE - 1 : (DWORD)ms;
 }
 
-int vb_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *until)
+int vb_os_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *until)
 {
-	struct vb_win_waiter me = {NULL, NULL, CreateEventW(NULL, FALSE, FALSE, NULL), false};
+	struct vb_os_win_waiter me = {NULL, NULL, CreateEventW(NULL, FALSE, FALSE, NULL), false};
 	int rc = 0;
 
 	if (me.event == NULL) {
 		/* No event to wait on: a short nap, which callers take for a spurious wake-up
 		 * (every wait of vbench looks again at what it waits for). */
-		vb_win_mutex_unlock(m);
+		vb_os_win_mutex_unlock(m);
 		Sleep(1);
-		vb_win_mutex_lock(m);
+		vb_os_win_mutex_lock(m);
 		return 0;
 	}
-	vb_win_mutex_lock(&c->guard);
+	vb_os_win_mutex_lock(&c->guard);
 	me.prev = c->tail;
 	if (c->tail != NULL)
 		c->tail->next = &me;
@@ -216,18 +216,18 @@ int vb_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct ti
 		c->head = &me;
 	c->tail = &me;
 	me.queued = true;
-	vb_win_mutex_unlock(&c->guard);
-	vb_win_mutex_unlock(m);
+	vb_os_win_mutex_unlock(&c->guard);
+	vb_os_win_mutex_unlock(m);
 	WaitForSingleObject(me.event, ms_until(until));
-	vb_win_mutex_lock(&c->guard);
+	vb_os_win_mutex_lock(&c->guard);
 	if (me.queued) {
 		/* Not signalled: the time ran out. */
 		unlink_waiter(c, &me);
 		rc = ETIMEDOUT;
 	}
-	vb_win_mutex_unlock(&c->guard);
+	vb_os_win_mutex_unlock(&c->guard);
 	CloseHandle(me.event);
-	vb_win_mutex_lock(m);
+	vb_os_win_mutex_lock(m);
 	return rc;
 }
 

@@ -264,7 +264,7 @@ static wchar_t *sys_path(const wchar_t *p)
 	size_t n = wcslen(p) + 8;
 	wchar_t *out = malloc(n * sizeof *out);
 
-	if (out == NULL || !vb_win_long_path(p, out, n)) {
+	if (out == NULL || !vb_os_win_long_path(p, out, n)) {
 		free(out);
 		errno = ENOMEM;
 		return NULL;
@@ -280,7 +280,7 @@ static bool device_path(const wchar_t *p)
 
 /* The normalized path of name in directory dirfd, a new string, or NULL. A reserved
  * device name is never joined to a directory: NUL alone is the null device, anything
- * else is refused (vb_win_name_kind has refused it with a reason before). */
+ * else is refused (vb_os_win_name_kind has refused it with a reason before). */
 static wchar_t *join_norm(int dirfd, const char *name)
 {
 	const wchar_t *d = path_of(dirfd);
@@ -289,9 +289,9 @@ static wchar_t *join_norm(int dirfd, const char *name)
 		errno = EBADF;
 		return NULL;
 	}
-	if (vb_win_is_reserved(name)) {
+	if (vb_os_win_is_reserved(name)) {
 		char why[16];
-		if (vb_win_name_kind(name, why, sizeof why) == VB_WIN_NAME_NUL)
+		if (vb_os_win_name_kind(name, why, sizeof why) == VB_WIN_NAME_NUL)
 			return _wcsdup(L"\\\\.\\NUL");
 		errno = EINVAL;
 		return NULL;
@@ -322,9 +322,9 @@ static wchar_t *join_norm(int dirfd, const char *name)
  * so that the name is looked up in that very directory, whatever has become of the path
  * it was opened at (Win32 has no such call; ntdll has had it since NT). The handle, or
  * INVALID_HANDLE_VALUE with the Win32 error set. */
-static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_win_open *o)
+static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_os_win_open *o)
 {
-	struct vb_win_nt nt;
+	struct vb_os_win_nt nt;
 	UNICODE_STRING us;
 	OBJECT_ATTRIBUTES oa;
 	IO_STATUS_BLOCK iosb;
@@ -335,7 +335,7 @@ static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_win_op
 		SetLastError(ERROR_INVALID_NAME);
 		return INVALID_HANDLE_VALUE;
 	}
-	vb_win_nt_create(o, &nt);
+	vb_os_win_nt_create(o, &nt);
 	us.Buffer = (PWSTR)name;
 	us.Length = us.MaximumLength = (USHORT)(n * sizeof *name);
 	InitializeObjectAttributes(&oa, &us, OBJ_CASE_INSENSITIVE, dir, NULL);
@@ -351,7 +351,7 @@ static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_win_op
 /* Opens name in directory dirfd as o says: relative to the directory's handle, or a
  * device (\\.\PhysicalDrive1, NUL) by its path. The handle, or INVALID_HANDLE_VALUE with
  * the Win32 error set; *norm is the normalized path, for remember(), or NULL. */
-static HANDLE open_at(int dirfd, const char *name, const struct vb_win_open *o, wchar_t **norm)
+static HANDLE open_at(int dirfd, const char *name, const struct vb_os_win_open *o, wchar_t **norm)
 {
 	char comp[1024];
 	HANDLE h;
@@ -370,7 +370,7 @@ static HANDLE open_at(int dirfd, const char *name, const struct vb_win_open *o, 
 		free(sp);
 		return h;
 	}
-	wchar_t *w = vb_win_component(name, comp, sizeof comp) ? widen(comp) : NULL;
+	wchar_t *w = vb_os_win_component(name, comp, sizeof comp) ? widen(comp) : NULL;
 	if (w == NULL) {
 		SetLastError(ERROR_INVALID_NAME);
 		return INVALID_HANDLE_VALUE;
@@ -395,7 +395,7 @@ static int fd_of(HANDLE h, int flags)
 
 /* ---- the clock, memory, randomness, the terminal ------------------------------------- */
 
-uint64_t vb_now_ns(void)
+uint64_t vb_os_now_ns(void)
 {
 	static LARGE_INTEGER freq;
 	LARGE_INTEGER now;
@@ -482,12 +482,12 @@ int vb_os_urandom(void *buf, size_t n)
 
 int vb_os_target_name_check(const char *path, char *why, size_t n)
 {
-	return vb_win_name_kind(path, why, n) == VB_WIN_NAME_REFUSED ? -1 : 0;
+	return vb_os_win_name_kind(path, why, n) == VB_WIN_NAME_REFUSED ? -1 : 0;
 }
 
 bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
 {
-	return vb_path_split_at(path, "/\\", dir, dn, base, bn);
+	return vb_os_path_split_at(path, "/\\", dir, dn, base, bn);
 }
 
 void *vb_os_aligned_alloc(size_t align, size_t n)
@@ -582,7 +582,7 @@ static bool is_nul(const wchar_t *p)
 static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
-	struct vb_win_handle wh = {GetFileType(h), false, 0, false, is_nul(p)};
+	struct vb_os_win_handle wh = {GetFileType(h), false, 0, false, is_nul(p)};
 	int64_t num = -1;
 	bool sink;
 
@@ -594,7 +594,7 @@ static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 		if (!wh.have_info)
 			wh.disk_number = (num = device_number(h)) >= 0;
 	}
-	fi->type = vb_win_handle_kind(&wh, &sink);
+	fi->type = vb_os_win_handle_kind(&wh, &sink);
 	fi->nlink = 1;
 	if (sink)
 		fi->rdev = VB_WIN_NUL;
@@ -627,7 +627,7 @@ static int w_open_dir(void *ctx, const char *path, bool nofollow)
 		remember(fd, L"\\\\.", true);
 		return fd;
 	}
-	enum vb_win_name kind = vb_win_name_kind(path, why, sizeof why);
+	enum vb_os_win_name kind = vb_os_win_name_kind(path, why, sizeof why);
 	wchar_t *norm = kind == VB_WIN_NAME_PLAIN ? normalize(w) : NULL;
 	wchar_t *sp = norm != NULL ? sys_path(norm) : NULL;
 	free(w);
@@ -674,7 +674,7 @@ static void temp_name(const char *prefix, char *name, size_t n)
 	char tag[9];
 
 	if (vb_os_urandom(rnd, sizeof rnd) != 0) {
-		uint64_t x = vb_now_ns() ^ ((uint64_t)GetCurrentProcessId() << 32);
+		uint64_t x = vb_os_now_ns() ^ ((uint64_t)GetCurrentProcessId() << 32);
 		memcpy(rnd, &x, sizeof rnd);
 	}
 	for (int i = 0; i < 8; i++)
@@ -685,7 +685,7 @@ static void temp_name(const char *prefix, char *name, size_t n)
 
 /* Opens name in dirfd as o says (open_at); the descriptor, which remembers the path, or
  * -1 with errno. A link or a directory is refused. */
-static int open_in(int dirfd, const char *name, const struct vb_win_open *o, int flags)
+static int open_in(int dirfd, const char *name, const struct vb_os_win_open *o, int flags)
 {
 	wchar_t *p;
 	HANDLE h = open_at(dirfd, name, o, &p);
@@ -710,7 +710,7 @@ static int open_in(int dirfd, const char *name, const struct vb_win_open *o, int
 static int w_openat(void *ctx, int dirfd, const char *name, const struct vb_open_req *req)
 {
 	char anon[64];
-	struct vb_win_open o;
+	struct vb_os_win_open o;
 
 	(void)ctx;
 	if (req->kind == VB_OPEN_ANON) {
@@ -720,7 +720,7 @@ static int w_openat(void *ctx, int dirfd, const char *name, const struct vb_open
 	wchar_t *p = join_norm(dirfd, name);
 	if (p == NULL)
 		return -1;
-	vb_win_open_flags(req, device_path(p) && !is_nul(p), &o);
+	vb_os_win_open_flags(req, device_path(p) && !is_nul(p), &o);
 	free(p);
 	return open_in(dirfd, name, &o, 0);
 }
@@ -736,7 +736,7 @@ static int w_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *
 	free(probe);
 	/* No access at all for a device (which opening may not disturb), attributes only
 	 * for a file or directory, whatever shares it. */
-	const struct vb_win_open o = {
+	const struct vb_os_win_open o = {
 		dev ? 0 : FILE_READ_ATTRIBUTES,
 		FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
 		dev ? 0 : FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT,
@@ -780,7 +780,7 @@ static int w_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
  * the one in that directory, never one a changed path leads to. */
 static int w_unlinkat(void *ctx, int dirfd, const char *name)
 {
-	const struct vb_win_open o = {
+	const struct vb_os_win_open o = {
 		DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
 		FILE_FLAG_DELETE_ON_CLOSE | FILE_FLAG_OPEN_REPARSE_POINT,
 	};
@@ -932,7 +932,7 @@ static HANDLE open_volume_of(const wchar_t *root)
 	const wchar_t *shown = wcsncmp(root, L"\\\\?\\", 4) == 0 ? root + 4 : root;
 
 	if (!GetVolumeNameForVolumeMountPointW(shown, name, MAX_PATH) ||
-	    !vb_win_volume_device(name, dev, MAX_PATH))
+	    !vb_os_win_volume_device(name, dev, MAX_PATH))
 		return INVALID_HANDLE_VALUE;
 	return CreateFileW(dev, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
 }
@@ -971,7 +971,7 @@ static long disk_number_of(HANDLE h)
 /* Where volume device v lies with respect to disk number disk: by its extents (a volume
  * may span disks), else by the one device under it (IOCTL_STORAGE_GET_DEVICE_NUMBER);
  * VB_WIN_VOL_UNKNOWN when neither answers, with the error in *err. */
-static enum vb_win_where volume_where(HANDLE v, long disk, DWORD *err)
+static enum vb_os_win_where volume_where(HANDLE v, long disk, DWORD *err)
 {
 	union {
 		VOLUME_DISK_EXTENTS x;
@@ -999,7 +999,7 @@ static enum vb_win_where volume_where(HANDLE v, long disk, DWORD *err)
 
 /* One volume as the in-use decision sees it, with room for its texts. */
 struct volume_seen {
-	struct vb_win_volume v;
+	struct vb_os_win_volume v;
 	char name[80], mount[MAX_PATH], fs[32], why[96];
 };
 
@@ -1015,7 +1015,7 @@ static void examine_volume(wchar_t *vname, long disk, struct volume_seen *vs)
 
 	memset(vs, 0, sizeof *vs);
 	narrow(vname, vs->name, sizeof vs->name);
-	vs->v = (struct vb_win_volume){vs->name, vs->mount, vs->fs, VB_WIN_VOL_UNKNOWN, vs->why};
+	vs->v = (struct vb_os_win_volume){vs->name, vs->mount, vs->fs, VB_WIN_VOL_UNKNOWN, vs->why};
 	if (GetVolumePathNamesForVolumeNameW(vname, paths, MAX_PATH, &got))
 		narrow(paths, vs->mount, sizeof vs->mount);
 	/* A CD or DVD, or a network share, lies on no disk. */
@@ -1061,7 +1061,7 @@ static int w_in_use(void *ctx, int fd, const struct vb_fileinfo *fi, char *holde
 	}
 	long disk = (long)((fi->rdev >> 8) & 0xffffffff);
 	struct volume_seen *seen = calloc(MAX_VOLS, sizeof *seen);
-	struct vb_win_volume *vols = calloc(MAX_VOLS, sizeof *vols);
+	struct vb_os_win_volume *vols = calloc(MAX_VOLS, sizeof *vols);
 	HANDLE find = seen != NULL && vols != NULL ? FindFirstVolumeW(vname, MAX_PATH)
 						  : INVALID_HANDLE_VALUE;
 	if (find == INVALID_HANDLE_VALUE) {
@@ -1082,7 +1082,7 @@ static int w_in_use(void *ctx, int fd, const struct vb_fileinfo *fi, char *holde
 	if (complete && GetLastError() != ERROR_NO_MORE_FILES)
 		complete = false;
 	FindVolumeClose(find);
-	int rc = vb_win_in_use(vols, k, complete, holder, n);
+	int rc = vb_os_win_in_use(vols, k, complete, holder, n);
 	free(seen);
 	free(vols);
 	return rc;
@@ -1097,7 +1097,7 @@ static bool w_is_sink(void *ctx, const struct vb_fileinfo *fi)
 static uint64_t w_now(void *ctx)
 {
 	(void)ctx;
-	return vb_now_ns();
+	return vb_os_now_ns();
 }
 
 const struct vb_io_ops vb_os_io = {
@@ -1173,7 +1173,7 @@ static void describe_disk(struct vb_env *e, HANDLE v)
 	sector_sizes(v, &e->logical_block, &e->physical_block);
 	storage_service(disk, svc, sizeof svc);
 	if (bus != 0 || svc[0] != '\0')
-		vb_win_driver_label(bus, svc, e->driver, sizeof e->driver);
+		vb_os_win_driver_label(bus, svc, e->driver, sizeof e->driver);
 }
 
 typedef LONG(WINAPI *get_version_fn)(OSVERSIONINFOEXW *);
@@ -1194,9 +1194,9 @@ static void windows_version(char *out, size_t n)
 	if (gv == NULL || gv(&v) != 0)
 		return;
 	GetNativeSystemInfo(&si);
-	vb_win_version_name(v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber,
-			    v.wProductType != VER_NT_WORKSTATION,
-			    si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64, out, n);
+	vb_os_win_version_name(v.dwMajorVersion, v.dwMinorVersion, v.dwBuildNumber,
+			       v.wProductType != VER_NT_WORKSTATION,
+			       si.wProcessorArchitecture == PROCESSOR_ARCHITECTURE_AMD64, out, n);
 }
 
 void vb_os_detect(struct vb_env *e, int fd, const char *path)
@@ -1231,7 +1231,7 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 		return;
 	/* The file system by the root path: GetVolumeInformationByHandleW is Vista's. */
 	if (GetVolumeInformationW(root, NULL, 0, NULL, NULL, NULL, fsname, MAX_PATH + 1))
-		vb_win_fs_label((narrow(fsname, e->fs, sizeof e->fs), e->fs), e->fs, sizeof e->fs);
+		vb_os_win_fs_label((narrow(fsname, e->fs, sizeof e->fs), e->fs), e->fs, sizeof e->fs);
 	const wchar_t *shown = wcsncmp(root, L"\\\\?\\", 4) == 0 ? root + 4 : root;
 	narrow(shown, e->mount, sizeof e->mount);
 	HANDLE v = open_volume_of(root);
@@ -1323,7 +1323,7 @@ vb_os_thread_t vb_os_thread_self(void)
 {
 	/* The handle the thread was started with (vb_os_thread_start), closed when it is
 	 * joined: nothing to open, nothing to leak. */
-	return (vb_os_thread_t)vb_win_thread_handle();
+	return (vb_os_thread_t)vb_os_win_thread_handle();
 }
 
 void vb_os_thread_wake(vb_os_thread_t t)
@@ -1411,7 +1411,7 @@ struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *ar
 
 ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 {
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 
 	for (;;) {
 		DWORD avail = 0, got = 0;
@@ -1422,7 +1422,7 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 				return GetLastError() == ERROR_BROKEN_PIPE ? 0 : fail_win();
 			return (ssize_t)got;
 		}
-		if (vb_now_ns() >= until) {
+		if (vb_os_now_ns() >= until) {
 			errno = EAGAIN;
 			return -1;
 		}
@@ -1514,7 +1514,7 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 	 * new one is not taken back (vb_csvfile_close). */
 	*created = false;
 
-	if (vb_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
+	if (vb_os_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
 		if (why[0] == '\0')
 			snprintf(why, n, "is a device; vbench appends only to a regular file");
 		return -1;
@@ -1597,7 +1597,7 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 
 int vb_os_lock(int fd, unsigned ms)
 {
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 	OVERLAPPED ov;
 
 	for (;;) {
@@ -1607,7 +1607,7 @@ int vb_os_lock(int fd, unsigned ms)
 			return 0;
 		if (GetLastError() != ERROR_LOCK_VIOLATION)
 			return fail_win();
-		if (vb_now_ns() >= until) {
+		if (vb_os_now_ns() >= until) {
 			errno = ETIMEDOUT;
 			return -1;
 		}
@@ -1681,7 +1681,7 @@ ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
 int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		const struct vb_win_open o = {
+		const struct vb_os_win_open o = {
 			GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, CREATE_NEW,
 			FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
 		};
@@ -1697,7 +1697,7 @@ int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
 int vb_os_open_read(int dirfd, const char *name)
 {
 	struct vb_fileinfo fi;
-	const struct vb_win_open o = {
+	const struct vb_os_win_open o = {
 		GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
 		FILE_FLAG_OPEN_REPARSE_POINT,
 	};
@@ -1718,7 +1718,7 @@ int vb_os_open_read(int dirfd, const char *name)
  * name relative to it (FILE_RENAME_INFORMATION with the directory as RootDirectory). */
 int vb_os_rename(int dirfd, const char *from, const char *to)
 {
-	const struct vb_win_open o = {
+	const struct vb_os_win_open o = {
 		DELETE | SYNCHRONIZE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
 		OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT,
 	};
@@ -1726,7 +1726,7 @@ int vb_os_rename(int dirfd, const char *from, const char *to)
 	wchar_t *p;
 	IO_STATUS_BLOCK iosb;
 
-	wchar_t *w = vb_win_component(to, comp, sizeof comp) && !vb_win_is_reserved(comp)
+	wchar_t *w = vb_os_win_component(to, comp, sizeof comp) && !vb_os_win_is_reserved(comp)
 			     ? widen(comp) : NULL;
 	if (w == NULL) {
 		errno = EINVAL;

@@ -2,7 +2,7 @@
  * text OLD in the definitions of NAME (a function, or a table at file scope) among the
  * FILEs with NEW, and prints the path of the file changed; -n only checks and prints it.
  * A mutation is anchored to its function, not to a file or a line, so that moving code
- * keeps the list valid; a name that each system's file defines (vb_fam_sync) is one
+ * keeps the list valid; a name that each system's file defines (vb_os_fam_sync) is one
  * anchor, and the text picks the definition. Exits 0 when done; 3 when the anchor is
  * gone (no such name, or OLD in none of its bodies); 4 when OLD occurs more than once;
  * 2 on a usage or I/O error. A definition is the project's style: a function is a line

@@ -109,7 +109,7 @@ static void *gate_waiter(void *arg)
 static void *own_handle(void *arg)
 {
 	(void)arg;
-	return vb_win_thread_handle();
+	return vb_os_win_thread_handle();
 }
 
 /* ---- the worker: nothing kept when it cannot start, its handle let go when freed ---- */
@@ -227,7 +227,7 @@ int main(void)
 	pthread_create(&t[0], NULL, own_handle, NULL);
 	pthread_join(t[0], &ret);
 	check(ret != NULL, "a started thread knows its handle");
-	check(vb_win_thread_handle() == NULL, "the main thread, not started so, has none");
+	check(vb_os_win_thread_handle() == NULL, "the main thread, not started so, has none");
 	pthread_cond_destroy(&gate);
 	pthread_cond_destroy(&q_full);
 	pthread_cond_destroy(&q_empty);

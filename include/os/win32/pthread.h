@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <time.h>
 
-/* A thread: what vb_win_thread_start allocated; freed by pthread_join. */
-typedef struct vb_win_thread *pthread_t;
+/* A thread: what vb_os_win_thread_create allocated; freed by pthread_join. */
+typedef struct vb_os_win_thread *pthread_t;
 
 typedef struct {
 	size_t stack_bytes;
@@ -29,63 +29,63 @@ typedef struct {
 
 /* A condition variable: the waiters in line, each with an event of its own, guarded
  * by a critical section of its own (callers may signal without holding the mutex). */
-struct vb_win_waiter;
+struct vb_os_win_waiter;
 typedef struct {
 	pthread_mutex_t guard;
-	struct vb_win_waiter *head, *tail;
+	struct vb_os_win_waiter *head, *tail;
 } pthread_cond_t;
 
 typedef int pthread_mutexattr_t;
 typedef int pthread_condattr_t;
 
-int vb_win_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
-			 void *arg);
-int vb_win_thread_join(pthread_t t, void **ret);
-int vb_win_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
-int vb_win_mutex_destroy(pthread_mutex_t *m);
-int vb_win_mutex_lock(pthread_mutex_t *m);
-int vb_win_mutex_unlock(pthread_mutex_t *m);
-int vb_win_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
-int vb_win_cond_destroy(pthread_cond_t *c);
-int vb_win_cond_signal(pthread_cond_t *c);
-int vb_win_cond_broadcast(pthread_cond_t *c);
-int vb_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *until);
+int vb_os_win_thread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(void *),
+			    void *arg);
+int vb_os_win_thread_join(pthread_t t, void **ret);
+int vb_os_win_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr);
+int vb_os_win_mutex_destroy(pthread_mutex_t *m);
+int vb_os_win_mutex_lock(pthread_mutex_t *m);
+int vb_os_win_mutex_unlock(pthread_mutex_t *m);
+int vb_os_win_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr);
+int vb_os_win_cond_destroy(pthread_cond_t *c);
+int vb_os_win_cond_signal(pthread_cond_t *c);
+int vb_os_win_cond_broadcast(pthread_cond_t *c);
+int vb_os_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *until);
 
-/* The HANDLE of the calling thread when vb_win_thread_create started it (valid until it
+/* The HANDLE of the calling thread when vb_os_win_thread_create started it (valid until it
  * is joined), else NULL. */
-void *vb_win_thread_handle(void);
+void *vb_os_win_thread_handle(void);
 
-static inline int vb_win_attr_init(pthread_attr_t *a)
+static inline int vb_os_win_attr_init(pthread_attr_t *a)
 {
 	a->stack_bytes = 0;
 	return 0;
 }
 
-static inline int vb_win_attr_setstacksize(pthread_attr_t *a, size_t n)
+static inline int vb_os_win_attr_setstacksize(pthread_attr_t *a, size_t n)
 {
 	a->stack_bytes = n;
 	return 0;
 }
 
-static inline int vb_win_attr_destroy(pthread_attr_t *a)
+static inline int vb_os_win_attr_destroy(pthread_attr_t *a)
 {
 	(void)a;
 	return 0;
 }
 
-#define pthread_create vb_win_thread_create
-#define pthread_join vb_win_thread_join
-#define pthread_attr_init vb_win_attr_init
-#define pthread_attr_setstacksize vb_win_attr_setstacksize
-#define pthread_attr_destroy vb_win_attr_destroy
-#define pthread_mutex_init vb_win_mutex_init
-#define pthread_mutex_destroy vb_win_mutex_destroy
-#define pthread_mutex_lock vb_win_mutex_lock
-#define pthread_mutex_unlock vb_win_mutex_unlock
-#define pthread_cond_init vb_win_cond_init
-#define pthread_cond_destroy vb_win_cond_destroy
-#define pthread_cond_signal vb_win_cond_signal
-#define pthread_cond_broadcast vb_win_cond_broadcast
-#define pthread_cond_timedwait vb_win_cond_timedwait
+#define pthread_create vb_os_win_thread_create
+#define pthread_join vb_os_win_thread_join
+#define pthread_attr_init vb_os_win_attr_init
+#define pthread_attr_setstacksize vb_os_win_attr_setstacksize
+#define pthread_attr_destroy vb_os_win_attr_destroy
+#define pthread_mutex_init vb_os_win_mutex_init
+#define pthread_mutex_destroy vb_os_win_mutex_destroy
+#define pthread_mutex_lock vb_os_win_mutex_lock
+#define pthread_mutex_unlock vb_os_win_mutex_unlock
+#define pthread_cond_init vb_os_win_cond_init
+#define pthread_cond_destroy vb_os_win_cond_destroy
+#define pthread_cond_signal vb_os_win_cond_signal
+#define pthread_cond_broadcast vb_os_win_cond_broadcast
+#define pthread_cond_timedwait vb_os_win_cond_timedwait
 
 #endif
