@@ -119,6 +119,16 @@ static void test_label_names_other_fs(void **state)
 	}
 }
 
+/* ZFS alone takes O_DIRECT as a hint and still caches, whichever system names it. */
+static void test_direct_may_cache(void **state)
+{
+	(void)state;
+	assert_true(vb_fs_direct_may_cache("zfs"));
+	assert_false(vb_fs_direct_may_cache("ufs"));
+	assert_false(vb_fs_direct_may_cache("ext4"));
+	assert_false(vb_fs_direct_may_cache("btrfs"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +136,7 @@ int main(void)
 		cmocka_unit_test(test_label_truncates),
 		cmocka_unit_test(test_io_mode),
 		cmocka_unit_test(test_label_names_other_fs),
+		cmocka_unit_test(test_direct_may_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,13 +71,10 @@ static void test_fs_names(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		assert_string_equal(vb_os_bsd_fs_name(cases[i][0]), cases[i][1]);
-	assert_true(vb_fs_direct_may_cache("zfs"));
-	assert_false(vb_fs_direct_may_cache("ufs"));
 	assert_true(vb_os_bsd_fs_in_memory("tmpfs"));   /* issue 37: a note says it is memory */
 	assert_true(vb_os_bsd_fs_in_memory("mfs"));
 	assert_false(vb_os_bsd_fs_in_memory("ufs"));
 	assert_false(vb_os_bsd_fs_in_memory("zfs"));
-	assert_false(vb_fs_direct_may_cache("ext4"));
 }
 
 static const char conftxt[] =

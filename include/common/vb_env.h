@@ -56,6 +56,14 @@ void vb_env_label(const struct vb_env *e, char *buf, size_t n);
  * directory. True with the first such word of label, as written there, in word. */
 bool vb_label_names_other_fs(const char *label, const char *fs, char *word, size_t n);
 
+/* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
+ * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
+bool vb_fs_direct_may_cache(const char *fs);
+
+/* Whether filesystem fs (as vb_os_detect names it) writes metadata of its own at every
+ * sync of a file (copy on write): a sync there costs work whatever the storage does. */
+bool vb_fs_copy_on_write(const char *fs);
+
 /* How the writes of a run are cached, for the header and the CSV: "buffered I/O" or
  * "direct I/O" as asked, unless the platform says otherwise (vb_env.cache): a raw disk is
  * never cached, and some file systems buffer what --direct asks to write directly.

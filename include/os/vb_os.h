@@ -84,14 +84,6 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes);
  * -1 when there is no limit (Windows has none). */
 int vb_os_file_size_limit(uint64_t *bytes);
 
-/* Whether direct I/O on filesystem fs (as vb_os_detect names it) may still go through
- * a cache (ZFS keeps O_DIRECT data in its ARC), so that a warning is due. */
-bool vb_fs_direct_may_cache(const char *fs);
-
-/* Whether filesystem fs (as vb_os_detect names it) writes metadata of its own at every
- * sync of a file (copy on write): a sync there costs work whatever the storage does. */
-bool vb_fs_copy_on_write(const char *fs);
-
 /* Refuses a target path for what it names, before anything is opened (opening some
  * devices already acts on them): Windows refuses reserved device names such as COM1 in
  * any component, volumes and devices other than whole disks and NUL. 0, or -1 with the

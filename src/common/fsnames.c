@@ -1,5 +1,6 @@
 /* The file system types a label may name, by family: what tells a label of one file
- * system from the file system measured. */
+ * system from the file system measured; and what some file systems do to direct I/O
+ * and to a sync, known by their names alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,4 +66,25 @@ bool vb_label_names_other_fs(const char *label, const char *fs, char *word, size
 		return false;
 	snprintf(word, n, "%.*s", (int)first_len, first);
 	return true;
+}
+
+bool vb_fs_direct_may_cache(const char *fs)
+{
+	/* ZFS takes O_DIRECT as a hint at most: the data still passes its ARC. */
+	return strcmp(fs, "zfs") == 0;
+}
+
+/* A sync of an overwritten file writes new metadata: btrfs and bcachefs allocate new
+ * extents and log them (Linux fs/btrfs/tree-log.c, fs/bcachefs/journal.c); ZFS commits
+ * the file's ZIL records at every fsync (zil.c: "committed to the on-disk ZIL ... due
+ * to an fsync, O_DSYNC"); HAMMER flushes the inode's records and UNDO (hammer_vnops.c,
+ * hammer_vop_fsync), HAMMER2 its modified chains (hammer2_flush.c). */
+bool vb_fs_copy_on_write(const char *fs)
+{
+	static const char *const cow[] = {"btrfs", "bcachefs", "zfs", "hammer", "hammer2"};
+
+	for (size_t i = 0; i < sizeof cow / sizeof cow[0]; i++)
+		if (strcmp(fs, cow[i]) == 0)
+			return true;
+	return false;
 }

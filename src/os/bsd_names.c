@@ -160,27 +160,6 @@ bool vb_os_bsd_fs_in_memory(const char *fstypename)
 	return strcmp(fstypename, "tmpfs") == 0 || strcmp(fstypename, "mfs") == 0;
 }
 
-bool vb_fs_direct_may_cache(const char *fs)
-{
-	/* ZFS takes O_DIRECT as a hint at most: the data still passes its ARC. */
-	return strcmp(fs, "zfs") == 0;
-}
-
-/* A sync of an overwritten file writes new metadata: btrfs and bcachefs allocate new
- * extents and log them (Linux fs/btrfs/tree-log.c, fs/bcachefs/journal.c); ZFS commits
- * the file's ZIL records at every fsync (zil.c: "committed to the on-disk ZIL ... due
- * to an fsync, O_DSYNC"); HAMMER flushes the inode's records and UNDO (hammer_vnops.c,
- * hammer_vop_fsync), HAMMER2 its modified chains (hammer2_flush.c). */
-bool vb_fs_copy_on_write(const char *fs)
-{
-	static const char *const cow[] = {"btrfs", "bcachefs", "zfs", "hammer", "hammer2"};
-
-	for (size_t i = 0; i < sizeof cow / sizeof cow[0]; i++)
-		if (strcmp(fs, cow[i]) == 0)
-			return true;
-	return false;
-}
-
 /* The next word of [*p, end) (words are parted by spaces) at *w; its length, 0 at the
  * end. */
 static size_t word(const char **p, const char *end, const char **w)
