@@ -96,7 +96,8 @@ system-test: $(BUILD)/vbench
 	@VBENCH=`pwd`/$(BUILD)/vbench sh tests/system/run.sh
 
 # Calls and includes go down the layers, no cycle, no operating system named outside the
-# platform layer, no hook for tests in vbench; and the check fails on planted violations.
+# platform layer, whose symbols are all vb_os_*, no hook for tests in vbench; and the
+# check fails on planted violations.
 check-layers: $(BUILD)/libvbench.a $(BUILD)/main.o $(BUILD)/libvbench-test.a
 	@sh tests/tools/check-layers.sh $(BUILD)/libvbench.a $(BUILD)/main.o
 	@CC="$(CC)" sh tests/tools/test-check-layers.sh $(BUILD)/libvbench.a $(BUILD)/main.o \

@@ -17,6 +17,8 @@
 #  6. docs/layout.md names every file of src/ and include/.
 #  7. vbench has no hook that only tests use: no function declared inside
 #     "#ifdef VB_TEST_SEAMS" in a header is defined in ARCHIVE.
+#  8. Every symbol an object of the platform layer (src/os/) exports starts with vb_os_
+#     (read from the symbols of ARCHIVE): one prefix for the whole layer.
 set -u
 cd "$(dirname "$0")/../.."
 archive=${1:-build/libvbench.a}
@@ -56,6 +58,18 @@ if [ -f "$archive" ]; then
 else
 	echo "check-layers: $archive missing; build first" >&2
 	status=1
+fi
+
+# An object of src/os/ is os_<file>.o; a symbol it defines (any type but U, in capitals:
+# external) is named vb_os_*, or _vb_os_* where the system puts "_" before C names (macOS).
+if [ -f "$archive" ]; then
+	nm -A "$archive" 2>/dev/null | awk '
+		{ split($1, f, ":"); obj = f[2] }
+		obj ~ /^os_/ && $(NF-1) ~ /^[A-TV-Z]$/ && $NF !~ /^_?vb_os_/ {
+			print "check-layers: " obj " (src/os/) exports " $NF ": the os layer names its symbols vb_os_*"
+			bad = 1
+		}
+		END { exit bad }' || status=1
 fi
 
 # The directories each directory of src/ may call into; a directory not listed here is
@@ -159,5 +173,5 @@ if grep -nE "$names" $(find include src -name '*.[ch]' ! -path 'src/os/*' ! -pat
 	echo "check-layers: an operating system is named outside src/os/ and include/os/ (above)"
 	status=1
 fi
-[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside the os layer; docs/layout.md names every file; no hook for tests in vbench"
+[ $status = 0 ] && echo "check-layers: no cycle; calls and includes go down the layers; no operating system named outside the os layer; the os layer exports only vb_os_*; docs/layout.md names every file; no hook for tests in vbench"
 exit $status

@@ -4,8 +4,10 @@
 # bench header by the output layer, a header directly in include/ (in no layer), an
 # include that names no layer, a call from main.c into src/os/ (declared through the
 # bench headers it includes; main.c compiled again with CFLAGS, the archive is the
-# tree's own), a module docs/layout.md does not name, and the tests' hooks in the
-# archive (TEST_ARCHIVE, the unit tests' own, given as vbench's).
+# tree's own), a module docs/layout.md does not name, the tests' hooks in the
+# archive (TEST_ARCHIVE, the unit tests' own, given as vbench's), and a function
+# src/os/ exports without the vb_os_ prefix (src/os/common.c compiled again with
+# CFLAGS into a copy of the archive).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 archive=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -77,5 +79,19 @@ copy
 expect_fail "the tests' hooks in vbench" "vb_source_ring_tune, a hook for tests" "$mainobj" \
 	"$testarchive"
 
-[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a header or an include in no layer, a main -> os call, a module left out of docs/layout.md and the tests' hooks in vbench"
+copy
+(cd "$work/tree" && printf '\nint vb_fam_planted(void);\n\nint vb_fam_planted(void)\n{\n\treturn 0;\n}\n' \
+	>>src/os/common.c)
+cp "$archive" "$work/lib.a"
+# shellcheck disable=SC2086
+if ! (cd "$work/tree" && ${CC:-cc} $cflags -DVB_VERSION='"planted"' -c -o "$work/os_common.o" \
+	src/os/common.c && ar r "$work/lib.a" "$work/os_common.o") >"$work/out" 2>&1; then
+	echo "test-check-layers: the planted src/os/common.c does not compile:"
+	cat "$work/out"
+	status=1
+fi
+expect_fail "os exports a name without vb_os_" "os_common.o (src/os/) exports vb_fam_planted" \
+	"$mainobj" "$work/lib.a"
+
+[ $status = 0 ] && echo "test-check-layers: check-layers fails on an output -> bench include, a header or an include in no layer, a main -> os call, a module left out of docs/layout.md, the tests' hooks in vbench and an os symbol without vb_os_"
 exit $status
