@@ -1,4 +1,4 @@
-/* vbench: parse, check the target, run the session in a supervised worker, print, and
+/* vbench: parse, check the target, run the session in the guard's child, print, and
  * turn what happened into an exit status. Only this file knows the exit codes. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -35,8 +35,8 @@ static int exit_code(enum vb_status s)
 struct app {
 	struct vb_config cfg;
 	struct vb_shared *sh;
-	struct vb_target target;
-	struct vb_session_desc desc;
+	struct vb_target *t;           /* in sh: what the guard reports from if it must */
+	struct vb_session_desc *d;     /* in sh, as t */
 	struct vb_context ctx;
 	struct vb_runlog log;         /* the runs recorded */
 	struct vb_csvfile csv;
@@ -47,6 +47,7 @@ struct app {
 	char invocation[17];
 	char started[24];
 	struct vb_err err;
+	int chan;                     /* the child's channel to the guard */
 	/* the output files, and what standard output and error were when vbench started
 	 * (the session's are pipes to the guard) */
 	struct vb_outputs outs;
@@ -161,7 +162,7 @@ static void warn(const struct app *a, const char *text)
 	while (*text != '\0') {
 		size_t n = strcspn(text, "\n");
 		snprintf(line, sizeof line, "%.*s", (int)n, text);
-		vb_out_warning_about(stderr, a->desc.label, line);
+		vb_out_warning_about(stderr, a->d->label, line);
 		text += n + (text[n] == '\n');
 	}
 }
@@ -175,11 +176,11 @@ static bool finish_output(struct app *a)
 	char line[512], autobuf[256];
 
 	if (vb_analyze(&a->cfg, a->log.runs, a->log.n_runs, &a->log.latency,
-		       a->desc.env.ram_bytes, &an) != 0) {
+		       a->d->env.ram_bytes, &an) != 0) {
 		vb_out_error(stderr, "out of memory: the summary of the runs could not be made");
 		return false;
 	}
-	vb_session_flush(&a->desc, &a->log, &an.flush);
+	vb_session_flush(a->d, &a->log, &an.flush);
 	/* A row for what the probe measured or failed at, or for --check-flush; a short probe
 	 * that was not worth making has none. */
 	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.samples > 0 || a->cfg.check_flush) {
@@ -189,8 +190,8 @@ static bool finish_output(struct app *a)
 		emit_row(a, &row);
 		vb_buf_free(&row);
 	}
-	vb_session_warn(&a->cfg, &a->desc, &an, &w);
-	vb_format_result_line(line, sizeof line, a->desc.label, &a->cfg, &an.rate);
+	vb_session_warn(&a->cfg, a->d, &an, &w);
+	vb_format_result_line(line, sizeof line, a->d->label, &a->cfg, &an.rate);
 	a->ctx.result_line = line;
 	a->ctx.auto_note = a->cfg.runs_auto ? vb_session_auto_note(&a->cfg, &a->log, autobuf,
 									   sizeof autobuf) : NULL;
@@ -250,9 +251,9 @@ static bool cleanup(struct app *a)
 	const char *left;
 
 	vb_guard_enter(&a->sh->guard, VB_PHASE_CLEANUP);
-	vb_target_cleanup(&a->target);
+	vb_target_cleanup(a->t);
 	vb_guard_leave(&a->sh->guard);
-	left = vb_target_cleanup_problem(&a->target, msg, sizeof msg);
+	left = vb_target_cleanup_problem(a->t, msg, sizeof msg);
 	/* What the guard says if this process dies from here on. */
 	snprintf(a->sh->guard.leftover, sizeof a->sh->guard.leftover, "%s",
 		 left != NULL ? left : "");
@@ -266,7 +267,7 @@ static bool cleanup(struct app *a)
  * written, so what vbench created goes, even with --keep. */
 static bool undo_setup(struct app *a)
 {
-	a->target.keep = false;
+	a->t->keep = false;
 	return cleanup(a);
 }
 
@@ -303,16 +304,22 @@ static void stop_if_signalled(struct app *a)
 	vb_session_die(signo);
 }
 
+/* What the header and the rows say of the described session. */
+static void set_context(struct app *a)
+{
+	const struct vb_session_desc *d = a->d;
+
+	a->ctx = (struct vb_context){&a->cfg, &d->env, d->label, a->cfg.target_path,
+				     d->target_note, d->pool_bytes, d->data_note, d->sink,
+				     d->sync_note, NULL, NULL, a->t->fill_first, a->invocation,
+				     a->started, d->room_bytes, d->written};
+}
+
 /* What is written where: the environment, the label, the notes for the header. */
 static void describe(struct app *a)
 {
-	const struct vb_session_desc *d = &a->desc;
-
-	vb_session_describe(&a->cfg, &a->target, &a->desc);
-	a->ctx = (struct vb_context){&a->cfg, &d->env, d->label, a->cfg.target_path,
-				     d->target_note, d->pool_bytes, d->data_note, d->sink,
-				     d->sync_note, NULL, NULL, a->target.fill_first, a->invocation,
-				     a->started, d->room_bytes, d->written};
+	vb_session_describe(&a->cfg, a->t, a->d);
+	set_context(a);
 }
 
 /* Says a refusal about where the outputs lie, where it can be read. */
@@ -332,9 +339,9 @@ static void outputs_leftover(struct app *a)
 
 	snprintf(g->leftover, sizeof g->leftover, "nothing was written; %s%s%s%s%s%s%s, if "
 		 "vbench was creating it, may be left behind, empty",
-		 a->target.created ? vb_target_leftover(&a->target, NULL, target, sizeof target)
+		 a->t->created ? vb_target_leftover(a->t, NULL, target, sizeof target)
 				   : "",
-		 a->target.created ? "; " : "",
+		 a->t->created ? "; " : "",
 		 a->cfg.csv_append_path != NULL ? "--csv-append " : "",
 		 a->cfg.csv_append_path != NULL ? a->cfg.csv_append_path : "",
 		 a->cfg.csv_append_path != NULL && a->cfg.trace_path != NULL ? " or " : "",
@@ -385,15 +392,15 @@ static int setup_watched(struct app *a)
 		return EXIT_SETUP;
 	}
 	vb_guard_enter(g, VB_PHASE_SETUP);
-	if (vb_session_prepare(&a->target, &a->cfg, &a->err) != VB_OK) {
+	if (vb_session_prepare(a->t, &a->cfg, &a->err) != VB_OK) {
 		char left[VB_PATH_MSG_MAX];
 		stop_if_signalled(a);
 		vb_out_error(stderr, a->err.msg);
-		if (vb_target_cleanup_problem(&a->target, left, sizeof left) != NULL)
+		if (vb_target_cleanup_problem(a->t, left, sizeof left) != NULL)
 			vb_out_error(stderr, left);
 		return exit_code(a->err.status);
 	}
-	if (vb_session_lock(&a->cfg, &a->target, &a->err) != VB_OK) {
+	if (vb_session_lock(&a->cfg, a->t, &a->err) != VB_OK) {
 		vb_out_error(stderr, a->err.msg);
 		rc = EXIT_SETUP;
 	}
@@ -403,7 +410,7 @@ static int setup_watched(struct app *a)
 	}
 	if (rc < 0) {
 		vb_guard_enter(g, VB_PHASE_SETUP);
-		if (vb_session_check_target(&a->cfg, &a->target, &a->outs, &a->err, &say) != VB_OK)
+		if (vb_session_check_target(&a->cfg, a->t, &a->outs, &a->err, &say) != VB_OK)
 			rc = refuse(a, say);
 	}
 	if (rc >= 0) {
@@ -411,13 +418,13 @@ static int setup_watched(struct app *a)
 		return rc;
 	}
 	stop_if_signalled(a);
-	vb_target_leftover(&a->target, NULL, g->leftover, sizeof g->leftover);
+	vb_target_leftover(a->t, NULL, g->leftover, sizeof g->leftover);
 	vb_guard_enter(g, VB_PHASE_SETUP);
 	describe(a);
 	/* Before the first run, so that a session measuring another disk than its label
 	 * says can be stopped. */
 	struct vb_session_warnings w;
-	vb_session_warn_target(&a->cfg, &a->desc, &w);
+	vb_session_warn_target(&a->cfg, a->d, &w);
 	for (size_t i = 0; i < w.n; i++)
 		warn(a, w.text[i]);
 	return -1;
@@ -431,8 +438,9 @@ static int setup(struct app *a)
 	return rc;
 }
 
-/* Says what happened to the session, besides the runs; returns the exit status. */
-static int report_session(struct app *a, enum vb_status st, const struct vb_supervise_result *res)
+/* Says what happened to the runs, besides the runs themselves; returns the exit
+ * status. */
+static int report_runs(struct app *a, enum vb_status st, const struct vb_engine_result *res)
 {
 	const struct vb_run *last = a->log.n_runs ? &a->log.runs[a->log.n_runs - 1]
 						      : NULL;
@@ -449,33 +457,12 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 		vb_out_error(stderr, msg);
 		return EXIT_SETUP;
 	}
-	if (last != NULL && !res->aborted)
+	if (last != NULL)
 		vb_out_run_problem(stderr, &a->ctx, last);
 	if (a->log.out_of_memory)
 		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
 			     "summary leaves it out");
-	if (res->worker_signal != 0) {
-		snprintf(msg, sizeof msg, "the benchmark process died of signal %d", res->worker_signal);
-		vb_out_error(stderr, msg);
-	} else if (res->worker_lost) {
-		vb_out_error(stderr, "the benchmark process ended without reporting");
-	}
-	if (res->aborted) {
-		char left[VB_PATH_MSG_MAX];
-		const char *what = vb_target_leftover(&a->target, res->name_live ?
-						      res->leftover_name : NULL, left, sizeof left);
-		if (res->stop_signal == 0)
-			snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %g "
-				 "expired and cannot be interrupted; reporting what completed and "
-				 "exiting without touching the target again", a->cfg.timeout_secs);
-		else
-			snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of "
-				 "the signal (stuck in a call, or hung); reporting what completed and "
-				 "exiting without touching the target again");
-		vb_out_error(stderr, msg);
-		vb_out_error(stderr, what);
-	}
-	if (a->log.flush.stop == VB_STOPFLAG_TIMEOUT && !res->aborted) {
+	if (a->log.flush.stop == VB_STOPFLAG_TIMEOUT) {
 		snprintf(msg, sizeof msg, "a call of the flush probe outlasted --timeout %g; the "
 			 "probe was stopped", a->cfg.timeout_secs);
 		vb_out_error(stderr, msg);
@@ -485,43 +472,55 @@ static int report_session(struct app *a, enum vb_status st, const struct vb_supe
 	return last != NULL && last->direct_refused ? EXIT_SETUP : EXIT_IO;
 }
 
+/* The header names the file --keep keeps in a directory; without it, this line. */
+static void say_kept(struct app *a)
+{
+	char msg[VB_PATH_MSG_MAX];
+
+	if (a->t->keep && a->ctx.written != NULL &&
+	    (a->cfg.quiet || a->cfg.format != VB_FMT_HUMAN)) {
+		snprintf(msg, sizeof msg, "kept %s (--keep)", a->ctx.written);
+		vb_out_error(stderr, msg);
+	}
+}
+
+/* Standard output took everything; false after saying so. */
+static bool stdout_whole(bool rows_kept)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		vb_out_error(stderr, "the results could not all be written to standard output");
+		return false;
+	}
+	if (stdout_closed && !rows_kept) {
+		vb_out_error(stderr, "standard output was closed: the results were not written");
+		return false;
+	}
+	return true;
+}
+
+/* In the session's child: the runs, what they say, the cleanup. */
 static int run(struct app *a)
 {
-	struct vb_supervise_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON,
-				     on_run, a, a->csv.fd, a->trace.fd, NULL};
-	struct vb_supervise_result res;
+	struct vb_runs_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON, on_run, a,
+				NULL};
+	struct vb_engine_result res;
 
 	if (formats[a->cfg.format].header != NULL)
 		formats[a->cfg.format].header(a);
 	fflush(stdout);
 	vb_runlog_init(&a->log);
-	enum vb_status st = vb_supervise(&a->cfg, &a->target, a->sh, &io, &a->log, &res,
-					 &a->err);
-	if (st == VB_E_SETUP) {
-		vb_out_error(stderr, a->err.msg);
-		undo_setup(a);
-		close_outputs(a);
-		return EXIT_SETUP;
-	}
-	int status = report_session(a, st, &res);
+	enum vb_status st = vb_guard_runs(&a->cfg, a->t, a->sh, &io, a->chan, &a->log, &res);
+	int status = report_runs(a, st, &res);
 	if (res.pool_errno != 0)
-		a->target.keep = false;   /* no run was made: nothing to keep */
+		a->t->keep = false;   /* no run was made: nothing to keep */
 	if (res.pool_errno == 0 && !finish_output(a))
 		status = EXIT_IO;
-	/* After an abort the worker may be stuck in the filesystem: any call there could
-	 * hang too, so the target is left exactly as it is. */
-	if (!res.aborted && !cleanup(a))
+	if (!cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
-	/* The header names the file --keep keeps in a directory; without it, this line. */
-	if (a->target.keep && a->ctx.written != NULL &&
-	    (a->cfg.quiet || a->cfg.format != VB_FMT_HUMAN)) {
-		char msg[VB_PATH_MSG_MAX];
-		snprintf(msg, sizeof msg, "kept %s (--keep)", a->ctx.written);
-		vb_out_error(stderr, msg);
-	}
+	say_kept(a);
 	if (a->log.flush.leftover[0] != '\0') {
 		char msg[VB_PATH_MSG_MAX];
-		vb_out_error(stderr, vb_target_probe_leftover(&a->target, a->log.flush.leftover,
+		vb_out_error(stderr, vb_target_probe_leftover(a->t, a->log.flush.leftover,
 							      a->log.flush.leftover_err, msg,
 							      sizeof msg));
 		status = EXIT_IO;
@@ -529,13 +528,8 @@ static int run(struct app *a)
 	bool rows_kept = a->csv.fd >= 0 && !a->csv_failed;   /* before the close */
 	if (!close_outputs(a) || a->csv_failed || a->trace_failed)
 		status = EXIT_IO;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		vb_out_error(stderr, "the results could not all be written to standard output");
+	if (!stdout_whole(rows_kept))
 		status = EXIT_IO;
-	} else if (stdout_closed && !rows_kept) {
-		vb_out_error(stderr, "standard output was closed: the results were not written");
-		status = EXIT_IO;
-	}
 	vb_runlog_free(&a->log);
 	/* Die of the same signal, so a calling shell loop sees it and stops too. */
 	if (res.stop_signal > 0)
@@ -543,17 +537,49 @@ static int run(struct app *a)
 	return status;
 }
 
-/* Everything after parsing: in the guard's child where there are processes. */
+/* In the guard, which gave the child up during the runs: what completed, from the runs
+ * the child sent, touching nothing on the target or the output files again (the child
+ * may be stuck on their filesystem). */
+static int report_left(struct app *a, const struct vb_guard_end *end)
+{
+	char msg[1024], left[VB_PATH_MSG_MAX];
+
+	set_context(a);
+	if (end->stop_signal == 0)
+		snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %g expired "
+			 "and cannot be interrupted; reporting what completed and exiting without "
+			 "touching the target again", a->cfg.timeout_secs);
+	else
+		snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of the "
+			 "signal (stuck in a call, or hung); reporting what completed and exiting "
+			 "without touching the target again");
+	vb_out_error(stderr, msg);
+	vb_out_error(stderr, vb_target_leftover(a->t, end->name_live ? end->leftover_name
+								      : NULL, left, sizeof left));
+	if (a->log.out_of_memory)
+		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
+			     "summary leaves it out");
+	finish_output(a);
+	say_kept(a);
+	stdout_whole(false);
+	vb_runlog_free(&a->log);
+	if (end->stop_signal > 0)
+		vb_session_die(end->stop_signal);
+	return EXIT_IO;
+}
+
 /* The guard's messages (vb_guard_run), on stderr. */
 static void say_error(const char *msg)
 {
 	vb_out_error(stderr, msg);
 }
 
-static int session(void *arg)
+/* Everything after parsing, in the guard's child. */
+static int session(void *arg, int chan)
 {
 	struct app *a = arg;
 
+	a->chan = chan;
 	vb_session_catch_signals(a->sh);
 	int rc = setup(a);
 	if (rc >= 0) {
@@ -595,8 +621,18 @@ int main(int argc, char *argv[])
 	vb_session_std_ids(&a.outs);
 	a.outs.path[0] = a.cfg.csv_append_path;
 	a.outs.path[1] = a.cfg.trace_path;
-	switch (vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, say_error, &rc)) {
-	case VB_OK: return rc;
+	a.t = &a.sh->target;
+	a.d = &a.sh->desc;
+	a.csv.fd = a.trace.fd = -1;   /* the child's: none here */
+	struct vb_guard_end end;
+	vb_runlog_init(&a.log);
+	enum vb_status st = vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, say_error,
+					 vb_out_live(stderr), &a.log, &end);
+	if (end.runs_left)
+		return report_left(&a, &end);
+	vb_runlog_free(&a.log);
+	switch (st) {
+	case VB_OK: return end.exit_status;
 	case VB_E_SETUP: return EXIT_SETUP;
 	default: return EXIT_IO;
 	}

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include "bench/vb_guard.h"
 #include "os/vb_os.h"
-#include "bench/vb_supervise.h"
 
 static struct vb_shared *sh;
 static struct vb_config cfg;
@@ -43,15 +42,24 @@ static int teardown(void **state)
 	return 0;
 }
 
-static enum vb_status guard(int (*session)(void *arg), int *status)
+static enum vb_status guard(int (*session)(void *arg, int chan), int *status)
 {
-	*status = -1;
-	return vb_guard_run(&cfg, sh, cfg.target_path, session, NULL, say, status);
+	struct vb_runlog log;
+	struct vb_guard_end end;
+	struct vb_live live = {0};
+
+	vb_runlog_init(&log);
+	enum vb_status st = vb_guard_run(&cfg, sh, cfg.target_path, session, NULL, say, live,
+					 &log, &end);
+	vb_runlog_free(&log);
+	*status = end.exit_status;
+	return st;
 }
 
-static int killed_session(void *arg)
+static int killed_session(void *arg, int chan)
 {
 	(void)arg;
+	(void)chan;
 	snprintf(sh->guard.leftover, sizeof sh->guard.leftover,
 		 "/mnt/k.img, the file vbench created, is left behind");
 	raise(SIGKILL);
@@ -74,9 +82,10 @@ static void test_session_killed_from_outside_is_reported(void **state)
 		fail_msg("the guard said: '%s'", said);
 }
 
-static int cleaned_then_killed(void *arg)
+static int cleaned_then_killed(void *arg, int chan)
 {
 	(void)arg;
+	(void)chan;
 	sh->guard.leftover[0] = '\0';   /* as main.c's cleanup leaves it: nothing is left */
 	raise(SIGKILL);
 	return 0;
@@ -92,22 +101,24 @@ static void test_killed_after_cleanup_names_nothing(void **state)
 	assert_string_equal(said, "the process running the session died of signal 9\n");
 }
 
-static int printing_session(void *arg)
+static int printing_session(void *arg, int chan)
 {
 	(void)arg;
+	(void)chan;
 	fputs("results\n", stdout);
 	return 0;
 }
 
-static int refusing_session(void *arg)
+static int refusing_session(void *arg, int chan)
 {
 	(void)arg;
+	(void)chan;
 	fputs("results\n", stdout);
 	return 2;
 }
 
 /* Runs the guard with the null device or the full one as descriptor to (1 or 2). */
-static enum vb_status guard_to(int to, const char *dev, int (*session)(void *arg),
+static enum vb_status guard_to(int to, const char *dev, int (*session)(void *arg, int chan),
 			       int *status)
 {
 	int saved = dup(to), fd = open(dev, O_WRONLY);
@@ -127,14 +138,15 @@ static enum vb_status guard_to(int to, const char *dev, int (*session)(void *arg
 	return st;
 }
 
-static enum vb_status guard_into(const char *dev, int (*session)(void *arg), int *status)
+static enum vb_status guard_into(const char *dev, int (*session)(void *arg, int chan), int *status)
 {
 	return guard_to(1, dev, session, status);
 }
 
-static int warning_session(void *arg)
+static int warning_session(void *arg, int chan)
 {
 	(void)arg;
+	(void)chan;
 	fputs("vbench: warning: something the user must read\n", stderr);
 	return 0;
 }

@@ -2,7 +2,7 @@
 #define VB_ENGINE_H
 
 /* The engine: the warm-up and measured runs of one invocation, one after the other,
- * with the live progress line. It runs inside the worker (see vb_supervise.h) or, in
+ * with the live progress line. It runs in the session's child (see vb_guard.h) or, in
  * tests, in the calling thread. */
 
 #include <stdbool.h>

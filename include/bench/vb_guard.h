@@ -1,20 +1,28 @@
 #ifndef VB_GUARD_H
 #define VB_GUARD_H
 
-/* The guard: the process the user started. Where there are processes, the whole session
- * (setup, the supervised runs, the output files, the cleanup) happens in a child, and
- * this process only copies the child's standard output and error to its own, passes
- * signals on, and watches the calls the session makes itself on the target's
- * filesystem and on the output files. A call stuck there (a hung NFS or FUSE mount, a
- * frozen filesystem) is reported after --stall-timeout, and given up on after --timeout,
- * or after a stop signal: the guard then exits and says what may be left behind, and
- * no descriptor of the user's (a pipe to `$(...)` or `| tee`) stays with the stuck
- * process. The runs themselves are watched by the supervisor (vb_supervise.h). */
+/* The guard: the process the user started, and the one watcher of the session. Where
+ * there are processes, the whole session (setup, the runs, the output files, the
+ * cleanup) happens in one child, and this process copies the child's standard output
+ * and error to its own, passes signals on, keeps a copy of each run the child sends,
+ * and watches the one call the child is making (shared memory says which, and since
+ * when). A call stuck there (a hung NFS or FUSE mount, a frozen filesystem, a hung
+ * disk) is reported after --stall-timeout, interrupted at --timeout and given up on
+ * 2 s later, or 10 s after a stop signal: the guard then leaves the child behind and
+ * reports from what it received, and no descriptor of the user's (a pipe to
+ * `$(...)`, `| tee`) stays with the stuck process. Where the child is a thread
+ * (Windows), the same, without the copying. */
 
 #include <stdatomic.h>
 #include <stdint.h>
 #include "common/vb_config.h"
+#include "common/vb_live.h"
 #include "common/vb_status.h"
+#include "os/vb_os.h"
+#include "bench/vb_engine.h"
+#include "bench/vb_session.h"
+#include "bench/vb_target.h"
+#include "bench/vb_writer.h"
 
 /* What the session is doing when a call of its own is in progress. */
 enum vb_guard_phase {
@@ -25,12 +33,27 @@ enum vb_guard_phase {
 	VB_PHASE_SETUP_OUTPUT   /* opening the output files, during setup */
 };
 
-/* What the session shares with its guard (in vb_shared). */
+/* The session's own calls (the runs' are in vb_watch). */
 struct vb_guard_watch {
 	atomic_ullong call_start_ns;   /* when the call in progress began; 0: none */
 	atomic_int phase;              /* its enum vb_guard_phase */
 	char leftover[1024];           /* what is left behind if the session is given up */
 };
+
+/* What the guard and the session's child share: the signal flags, the calls in
+ * progress, and what the guard reports from when it gives the child up during the runs
+ * (the target as set up, and what it is called). */
+struct vb_shared {
+	struct vb_sigflags flags;
+	struct vb_watch watch;
+	struct vb_guard_watch guard;
+	struct vb_target target;
+	struct vb_session_desc desc;
+};
+
+/* Allocates the shared block; it must exist before the signal handlers are installed,
+ * since they write into it. NULL with errno. */
+struct vb_shared *vb_shared_new(void);
 
 /* In the session: a call of phase p begins now (a phase begun before is replaced). */
 void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p);
@@ -38,19 +61,51 @@ void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p);
 /* In the session: no call of its own is in progress. */
 void vb_guard_leave(struct vb_guard_watch *g);
 
-struct vb_shared;
+/* How the session's runs reach the user. */
+struct vb_runs_io {
+	const struct vb_io_ops *ops;                       /* the calls (fakes in tests;
+							    * NULL: vb_os_io) */
+	struct vb_live live;                               /* progress and status lines
+							    * (main.c: vb_out_live) */
+	bool progress;                                     /* draw the progress line */
+	void (*on_run)(void *arg, const struct vb_run *r); /* shows a run as it ends */
+	void *arg;
+	/* What runs are kept with, as realloc(3); NULL: realloc (tests hand in one that
+	 * fails). */
+	void *(*grow)(void *p, size_t n);
+};
 
-/* Runs session(arg) under the guard as above. Returns VB_OK with what session returned
- * in *exit_status, or dies of the stop signal the session passed on by dying of it;
- * VB_E_SETUP or VB_E_IO when the session was given up on, stuck in setup or later;
- * VB_E_IO when it died of another signal (killed from outside, or a crash: the message
- * names what it leaves behind), or returned 0 but what it printed could not all be
- * written to standard output or error (after saying so where it can). target is the
- * path as given, for messages, which go to say (main.c: vb_out_error on stderr). Where
- * no child process can be made (Windows, whose worker is a thread), runs session(arg)
- * here. */
+/* In the session's child: runs cfg's session against the prepared target here,
+ * recording each run into s, showing it through io and sending it to the guard over
+ * channel (ignored when below 0). VB_OK when every run completed, else VB_E_IO with res
+ * saying why (an out-of-memory record sets res->failed). */
+enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
+			     struct vb_shared *sh, const struct vb_runs_io *io, int channel,
+			     struct vb_runlog *s, struct vb_engine_result *res);
+
+/* How the guard's watch ended. */
+struct vb_guard_end {
+	int exit_status;          /* what the session returned, when it ended */
+	bool runs_left;           /* given up during the runs: reported by the caller from
+				   * the log, with what follows */
+	int stop_signal;          /* the stop signal then pending, or 0 */
+	bool name_live;           /* the stuck run may have left leftover_name */
+	char leftover_name[64];
+};
+
+/* Runs session(arg, channel) in the child and watches it as above, keeping the runs it
+ * sends in log. Returns VB_OK with what session returned in end->exit_status, or dies
+ * of the stop signal the session passed on by dying of it; VB_E_SETUP or VB_E_IO when
+ * the session was given up on in setup or later, after saying so; VB_E_IO with
+ * end->runs_left when it was given up on during the runs (nothing said); VB_E_IO when
+ * it died of another signal (killed from outside, or a crash: the message names what it
+ * leaves behind), or returned 0 but what it printed could not all be written to
+ * standard output or error (after saying so where it can); VB_E_SETUP when no child can
+ * be started. target is the path as given, for messages, which go to say (main.c:
+ * vb_out_error on stderr); live takes the runs' stall lines. */
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
-			    const char *target, int (*session)(void *arg), void *arg,
-			    void (*say)(const char *msg), int *exit_status);
+			    const char *target, int (*session)(void *arg, int channel),
+			    void *arg, void (*say)(const char *msg), struct vb_live live,
+			    struct vb_runlog *log, struct vb_guard_end *end);
 
 #endif

@@ -15,8 +15,9 @@
 #include "common/vb_io.h"
 #include "bench/vb_engine.h"
 #include "common/vb_status.h"
-#include "bench/vb_supervise.h"
 #include "bench/vb_target.h"
+
+struct vb_shared;
 
 /* Makes the standard descriptors safe to use (a closed one is opened on the null
  * device, so that no file vbench opens becomes it) and the arguments the system's
@@ -35,7 +36,7 @@ void vb_session_name(char invocation[17], char started[24]);
 /* What the kernel's randomness is read from, for messages ("/dev/urandom"). */
 const char *vb_session_randomness(void);
 
-/* The shared block of vb_supervise.h with the signal handlers installed to write into
+/* The shared block of vb_guard.h with the signal handlers installed to write into
  * it; NULL with errno. */
 struct vb_shared *vb_session_shared(void);
 

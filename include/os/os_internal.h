@@ -41,7 +41,6 @@
 #if VB_OS_LINUX
 #define VB_FAM_HAS_IN_USE 1
 #define VB_FAM_HAS_AVAIL_MEM 1
-#define VB_FAM_HAS_WORKER_CHILD 1
 #define VB_FAM_HAS_OPEN_REGULAR 1
 #define VB_FAM_HAS_RESERVE 1
 #elif VB_OS_BSD
@@ -89,9 +88,6 @@ uint64_t vb_os_fam_avail_mem(void);
  * blocks it keeps back even from them (0 when none); false whenever that cannot be
  * told. */
 bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept);
-
-/* Called first in a new worker process (Linux: die with the parent). */
-void vb_os_fam_worker_child(void);
 
 /* What vb_os_fam_open_regular returns when it opened nothing. */
 #define VB_REG_NONE (-1)      /* nothing is at path */

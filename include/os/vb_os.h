@@ -154,67 +154,57 @@ vb_os_thread_t vb_os_thread_self(void);
  * EINTR and looks at the stop flag; harmless when it is not blocked. */
 void vb_os_thread_wake(vb_os_thread_t t);
 
-/* ---- the worker -------------------------------------------------------------------- */
+/* ---- the session's child ----------------------------------------------------------- */
 
-/* The runs happen in a worker: a child process where there are processes, so that a
- * write stuck in the kernel (a frozen filesystem, a hung disk) cannot keep vbench from
- * reporting and exiting; a thread elsewhere. The worker sends its results over a
- * channel descriptor. */
+/* The session (setup, runs, output files, cleanup) happens in a child: a process where
+ * there are processes, so that a call stuck in the kernel (a frozen filesystem, a hung
+ * disk) cannot keep vbench from reporting and exiting; a thread elsewhere. The child
+ * sends its runs over a channel descriptor, for the watcher to report if it must give
+ * the child up. */
 struct vb_worker;
 
-/* Whether the worker is a process of its own (else a thread of this one). */
+/* Whether the child is a process of its own (else a thread of this one). */
 bool vb_os_worker_is_process(void);
 
-/* Zeroed memory that this process and its worker both see; NULL with errno. It lives
+/* Zeroed memory that this process and its child both see; NULL with errno. It lives
  * until the process ends. */
 void *vb_os_shared(size_t n);
 
-/* Starts fn(arg, channel) in a worker; fn's return value is the worker's exit status.
- * Returns NULL with errno when no worker can be started. */
-struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg);
+/* Starts fn(arg, channel) in the child; fn's return value is its exit status. A child
+ * process's standard input is the null device and its standard output and error are
+ * pipes that vb_os_guard_pump copies to this process's own; a child thread shares this
+ * process's. NULL with errno when no child can be started. */
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg);
 
-/* Reads up to n bytes the worker sent, waiting at most ms milliseconds: the count read,
- * 0 when the worker closed its end, or -1 with errno (EAGAIN: nothing yet). */
+/* Reads up to n bytes the child sent, waiting at most ms milliseconds: the count read,
+ * 0 when the child closed its end, or -1 with errno (EAGAIN: nothing yet). */
 ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms);
 
-/* In the worker: whether the process that started it is gone (killed with SIGKILL), so
- * that the worker stops instead of writing on for nobody. */
+/* In the child: whether the process that started it is gone (killed with SIGKILL), so
+ * that it stops writing instead of writing on for nobody. */
 bool vb_os_worker_orphaned(void);
 
-/* Passes signal signo on to the worker (a status request, a stop). */
+/* Passes signal signo on to the child (a status request, a stop). */
 void vb_os_worker_signal(struct vb_worker *w, int signo);
 
-/* Interrupts the call the worker is blocked in. */
+/* Interrupts the call the child is blocked in. */
 void vb_os_worker_wake(struct vb_worker *w);
 
-/* Waits at most ms milliseconds for the worker to end: true when it has, with its exit
+/* Waits at most ms milliseconds for the child to end: true when it has, with its exit
  * status in *status, or the signal that killed it in *signo (else 0). */
 bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo);
 
-/* Gives up on a worker that does not end: kills it where that is possible, and never
+/* Gives up on a child that does not end: kills it where that is possible, and never
  * waits for it. */
 void vb_os_worker_abandon(struct vb_worker *w);
 
-/* Closes this side of the channel and frees w (the worker itself is not waited for). */
+/* Closes this side of the channel and frees w (the child itself is not waited for). */
 void vb_os_worker_free(struct vb_worker *w);
 
-/* In a worker process: puts the null device on standard input and output, which the
- * worker never uses, and closes fd (an output file of the supervisor's; ignored unless
- * above 2), so that a worker left behind in a stuck call holds none of them. Nothing
- * where the worker is a thread. */
-void vb_os_worker_detach(int fd);
-
-/* Starts fn(arg) in a child process (the session the guard watches, vb_guard.h) whose
- * standard input is the null device and whose standard output and error are pipes that
- * vb_os_guard_pump copies to this process's own; fn's return value is its exit status.
- * The vb_os_worker_* calls signal, wake, wait for, abandon and free it. NULL where there
- * are no processes (errno ENOSYS) or none can be made. */
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg);
-
-/* Waits at most ms for output of the child started by vb_os_guard_start, or for this
- * process's standard output or error to take what it holds of it, and moves some on;
- * true when anything moved. It never blocks on the user's descriptors: what they have
- * not taken waits here, and the child waits on its full pipe. With drop (a stop signal
+/* Waits at most ms for output of the child, for its channel to hold something, or for
+ * this process's standard output or error to take what it holds of it, and moves some
+ * output on; true when any moved. It never blocks on the user's descriptors: what they
+ * have not taken waits here, and the child waits on its full pipe. With drop (a stop signal
  * is pending and the reader has not taken the output since), what is held is dropped, as
  * is all that follows, so that the child can end. What cannot be written (a reader gone)
  * is read and dropped as well. */

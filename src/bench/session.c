@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "bench/vb_autoruns.h"
+#include "bench/vb_guard.h"
 #include "bench/vb_memfit.h"
 #include "os/vb_os.h"
 #include "bench/vb_plan.h"

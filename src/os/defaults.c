@@ -54,14 +54,6 @@ bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept)
 }
 #endif
 
-#if !VB_FAM_HAS_WORKER_CHILD
-/* No parent-death signal: a worker whose parent died fails on its next report (the
- * channel is closed) and stops. */
-void vb_os_fam_worker_child(void)
-{
-}
-#endif
-
 /* Without a way to examine a file before opening it, the name is examined first and the
  * file opened after, without waiting (a FIFO without a reader is not waited for) and
  * checked to be the one examined. What is left is the moment between the two, when the

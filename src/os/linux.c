@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>          /* BLKGETSIZE64, BLKSSZGET, BLKROGET (glibc and musl) */
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -318,12 +317,6 @@ uint64_t vb_os_fam_ram_bytes(void)
 uint64_t vb_os_fam_avail_mem(void)
 {
 	return vb_os_linux_meminfo("", "MemAvailable");
-}
-
-void vb_os_fam_worker_child(void)
-{
-	/* A worker left behind by a parent killed with SIGKILL would go on writing. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
 }
 
 /* ---- mountinfo ----------------------------------------------------------------------- */

@@ -671,6 +671,8 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 {
 	struct pollfd pfd = {w->chan, POLLIN, 0};
 
+	if (w->chan < 0)
+		return 0;
 	int rc = poll(&pfd, 1, ms > INT_MAX ? INT_MAX : (int)ms);
 	if (rc == 0) {
 		errno = EAGAIN;
@@ -678,7 +680,12 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 	}
 	if (rc < 0)
 		return -1;
-	return read(w->chan, buf, n);
+	ssize_t got = read(w->chan, buf, n);
+	if (got == 0) {
+		close(w->chan);   /* the child's end is closed: nothing more will come */
+		w->chan = -1;
+	}
+	return got;
 }
 
 void vb_os_worker_free(struct vb_worker *w)
@@ -709,30 +716,6 @@ void *vb_os_shared(size_t n)
 	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 
 	return p == MAP_FAILED ? NULL : p;
-}
-
-/* Starts fn(arg, chan[1]) in a child process; 0, or an errno value. */
-static int launch(struct vb_worker *w, int (*fn)(void *arg, int channel), void *arg,
-		  const int chan[2])
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t parent = getpid();
-	w->pid = fork();
-	if (w->pid < 0)
-		return errno;
-	if (w->pid == 0) {
-		close(chan[0]);
-		supervisor = parent;
-		restart_calls(false);
-		vb_os_fam_worker_child();
-		if (getppid() != parent)
-			_exit(125);   /* the parent died before the worker could follow it */
-		/* _exit, never exit: the parent's unflushed stdio buffers are the parent's. */
-		_exit(fn(arg, chan[1]));
-	}
-	close(chan[1]);
-	return 0;
 }
 
 void vb_os_worker_signal(struct vb_worker *w, int signo)
@@ -778,20 +761,6 @@ void vb_os_worker_abandon(struct vb_worker *w)
 		kill(w->pid, SIGKILL);
 }
 
-void vb_os_worker_detach(int fd)
-{
-	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-	if (null >= 0) {
-		dup2(null, 0);
-		dup2(null, 1);
-		if (null > 2)
-			close(null);
-	}
-	if (fd > 2)
-		close(fd);
-}
-
 /* A second pair of descriptors of the pipe p, closed as the first is. */
 static int pipe_dup(const int p[2], int q[2])
 {
@@ -808,11 +777,19 @@ static int pipe_dup(const int p[2], int q[2])
 	return 0;
 }
 
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
+/* Closes the descriptors of the pipes in p, n of them, that are open. */
+static void close_all(const int *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg)
 {
 	struct vb_worker *w = calloc(1, sizeof *w);
-	int po[2] = {-1, -1}, pe[2] = {-1, -1};
-
+	/* standard output, standard error, the channel: read and write ends */
+	int p[6] = {-1, -1, -1, -1, -1, -1};
 	struct stat so, se;
 
 	if (w == NULL)
@@ -821,31 +798,27 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 	 * that what the session writes to them stays in the order it wrote it. */
 	bool one = fstat(1, &so) == 0 && fstat(2, &se) == 0 && so.st_dev == se.st_dev &&
 		   so.st_ino == se.st_ino;
-	if (pipe(po) != 0 || (one ? pipe_dup(po, pe) : pipe(pe)) != 0) {
+	if (pipe(p) != 0 || (one ? pipe_dup(p, p + 2) : pipe(p + 2)) != 0 || pipe(p + 4) != 0) {
 		int e = errno;
-		if (po[0] >= 0) {
-			close(po[0]);
-			close(po[1]);
-		}
+		close_all(p, 6);
 		free(w);
 		errno = e;
 		return NULL;
 	}
 	fflush(stdout);
 	fflush(stderr);
+	pid_t parent = getpid();
 	w->pid = fork();
 	if (w->pid < 0) {
 		int e = errno;
-		close(po[0]);
-		close(po[1]);
-		close(pe[0]);
-		close(pe[1]);
+		close_all(p, 6);
 		free(w);
 		errno = e;
 		return NULL;
 	}
 	if (w->pid == 0) {
 		free(w);   /* the parent's handle, nothing of the child's */
+		supervisor = parent;
 		restart_calls(true);
 		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
 		int null = open("/dev/null", O_RDONLY);
@@ -853,24 +826,26 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
 			dup2(null, 0);
 			close(null);
 		}
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		close(po[0]);
-		close(po[1]);
-		close(pe[0]);
-		close(pe[1]);
-		int rc = fn(arg);
+		dup2(p[1], 1);
+		dup2(p[3], 2);
+		int chan = p[5];
+		p[5] = -1;
+		close_all(p, 6);
+		fcntl(chan, F_SETFD, FD_CLOEXEC);
+		int rc = fn(arg, chan);
 		fflush(stdout);
 		fflush(stderr);
 		_exit(rc);
 	}
-	close(po[1]);
-	close(pe[1]);
-	w->chan = -1;
-	w->rel[0].from = po[0];
-	w->rel[1].from = one ? -1 : pe[0];
+	close(p[1]);
+	close(p[3]);
+	close(p[5]);
+	w->chan = p[4];
+	fcntl(w->chan, F_SETFD, FD_CLOEXEC);
+	w->rel[0].from = p[0];
+	w->rel[1].from = one ? -1 : p[2];
 	if (one)
-		close(pe[0]);
+		close(p[2]);
 	for (int i = 0; i < 2; i++) {
 		int fd = w->rel[i].from;
 		w->rel[i].to = i + 1;
@@ -925,7 +900,7 @@ static bool relay_read(struct relay *r)
 
 bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 {
-	struct pollfd pfd[2];
+	struct pollfd pfd[3];
 	nfds_t n = 0;
 	int wi = -1;
 
@@ -941,27 +916,31 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 			if (w->rel[i].from >= 0)
 				pfd[n++] = (struct pollfd){w->rel[i].from, POLLIN, 0};
 	}
+	/* (a run the channel brings ends the wait, to be read by vb_os_worker_read) */
+	if (w->chan >= 0)
+		pfd[n++] = (struct pollfd){w->chan, POLLIN, 0};
 	if (n == 0) {
 		/* (the pipes' end: the session is exiting, and is waited for soon) */
 		vb_os_sleep_ms(ms < 5 ? ms : 5);
 		return false;
 	}
-	int ready = poll(pfd, n, ms > INT_MAX ? INT_MAX : (int)ms);
-	if (ready == 0 && wi >= 0 && drop) {
+	if (poll(pfd, n, ms > INT_MAX ? INT_MAX : (int)ms) < 0)
+		return false;
+	if (wi >= 0 && pfd[0].revents == 0) {
+		if (!drop)
+			return false;
 		/* not taken, a stop pending: dropped, and so is all that follows there */
 		w->rel[wi].off = w->rel[wi].len = 0;
 		w->rel[wi].lost = EAGAIN;
 		return true;
 	}
-	if (ready <= 0)
-		return false;
 	if (wi >= 0)
 		return relay_write(&w->rel[wi]);
 	/* Standard output first: the session flushes it before it writes to stderr. */
 	bool moved = false;
-	for (int i = 0; i < 2 && !moved; i++)
-		if (w->rel[i].from >= 0)
-			moved = relay_read(&w->rel[i]);
+	for (nfds_t i = 0; i < n && !moved; i++)
+		if (pfd[i].fd != w->chan && pfd[i].revents != 0)
+			moved = relay_read(&w->rel[pfd[i].fd == w->rel[0].from ? 0 : 1]);
 	return moved;
 }
 
@@ -974,32 +953,6 @@ void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err)
 {
 	*out = w->rel[0].lost;
 	*err = w->rel[1].lost;
-}
-
-struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
-{
-	struct vb_worker *w = calloc(1, sizeof *w);
-	int chan[2];
-
-	if (w == NULL)
-		return NULL;
-	w->rel[0].from = w->rel[1].from = -1;
-	if (pipe(chan) != 0) {
-		free(w);
-		return NULL;
-	}
-	fcntl(chan[0], F_SETFD, FD_CLOEXEC);
-	fcntl(chan[1], F_SETFD, FD_CLOEXEC);
-	w->chan = chan[0];
-	int e = launch(w, fn, arg, chan);
-	if (e != 0) {
-		close(chan[0]);
-		close(chan[1]);
-		free(w);
-		errno = e;
-		return NULL;
-	}
-	return w;
 }
 
 /* ---- output files ------------------------------------------------------------------ */

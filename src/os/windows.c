@@ -1368,7 +1368,8 @@ static unsigned __stdcall worker_main(void *p)
 	return 0;
 }
 
-struct vb_worker *vb_os_worker_start(int (*fn)(void *arg, int channel), void *arg)
+/* The session runs in a thread of this process: its output is this process's own. */
+struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg)
 {
 	struct vb_worker *w = calloc(1, sizeof *w);
 	HANDLE r, wr;
@@ -1456,25 +1457,16 @@ void vb_os_worker_abandon(struct vb_worker *w)
 	(void)w;   /* a thread stuck in the kernel ends with the process */
 }
 
-void vb_os_worker_detach(int fd)
-{
-	(void)fd;   /* the worker is a thread: the descriptors are the process's */
-}
-
-/* No processes of vbench's own here: the session runs in the process itself. */
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg), void *arg)
-{
-	(void)fn;
-	(void)arg;
-	errno = ENOSYS;
-	return NULL;
-}
-
+/* Waits for the session thread's channel to hold something (nothing to relay here). */
 bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 {
-	(void)w;
+	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	DWORD avail = 0;
+
 	(void)drop;
-	Sleep(ms);
+	while (!w->done && PeekNamedPipe(w->read_end, NULL, 0, NULL, &avail, NULL) &&
+	       avail == 0 && vb_now_ns() < until)
+		Sleep(5);
 	return false;
 }
 
