@@ -608,8 +608,8 @@ int main(int argc, char *argv[])
 		return rc;
 	vb_session_name(a.invocation, a.started);
 	/* The handlers go in before anything is created, so that a signal at any later
-	 * moment still leads to the cleanup; they write into memory the worker shares (the
-	 * guard's and the session's into the same flags). */
+	 * moment still leads to the cleanup; they write into memory the session's child
+	 * shares (the guard's and the child's into the same flags). */
 	a.sh = vb_session_shared();
 	if (a.sh == NULL) {
 		char msg[160];

@@ -64,7 +64,7 @@ const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size
 
 /* What is left behind when vbench must exit without touching the filesystem (a call
  * stuck in the kernel, or the session killed): a sentence in buf, which is returned. name is a per-run file
- * that the stuck worker may have created, or NULL. */
+ * that the stuck run may have created, or NULL. */
 /* The sentence naming the flush probe's file, name in the target's directory, which
  * could not be removed (err); buf. */
 const char *vb_target_probe_leftover(const struct vb_target *t, const char *name, int err,

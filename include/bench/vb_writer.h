@@ -12,7 +12,7 @@
 #include "bench/vb_source.h"
 
 /* One call in progress, published for the watchdog (all fields atomic, and the
- * structure may live in memory shared with the supervising process). */
+ * structure may live in memory shared with the guard). */
 struct vb_watch_slot {
 	atomic_ullong call_start_ns;  /* 0 when no call is in progress */
 	atomic_ullong offset_bytes;   /* file offset of the call */

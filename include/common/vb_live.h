@@ -2,7 +2,7 @@
 #define VB_LIVE_H
 
 /* What is shown while the runs go on: the progress line, the status lines a signal asks
- * for, stall warnings. The engine and the supervisor format none of it: they call these,
+ * for, stall warnings. The engine and the guard format none of it: they call these,
  * which main.c wires to the output layer (vb_out_live). A NULL call shows nothing. */
 
 #include <stdbool.h>

@@ -170,8 +170,7 @@ int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, s
 #endif
 
 /* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and
- * whether it does, so that the in-use check, in this process and in the worker it forks,
- * knows those locks for its own. */
+ * whether it does, so that the in-use check knows those locks for its own. */
 void vb_os_note_held(uint64_t dev, uint64_t ino);
 bool vb_os_holds(uint64_t dev, uint64_t ino);
 

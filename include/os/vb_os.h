@@ -110,7 +110,7 @@ int vb_os_write_all(int fd, const void *buf, size_t n);
 /* ---- signals -------------------------------------------------------------------- */
 
 /* Flags the signal handlers set. They are lock-free atomics, which a handler may write,
- * and they may live in memory shared with the worker (vb_os_shared). */
+ * and they may live in memory shared with the session's child (vb_os_shared). */
 struct vb_sigflags {
 	atomic_int stop;      /* the signal that asked to stop, VB_STOPFLAG_TIMEOUT, or 0 */
 	atomic_int status;    /* a status line was asked for */
@@ -228,7 +228,7 @@ void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err);
 int vb_os_append_open(const char *path, bool *created, char *why, size_t n);
 
 /* Takes vbench's own locks on the target open as fd (for writing), held while fd stays
- * open, in this process and in the worker: an exclusive open-file-description lock on
+ * open, in this process and any it forks: an exclusive open-file-description lock on
  * the whole file where the system has them (else a POSIX one), and an exclusive flock.
  * A second vbench, or a program that locks what it uses (QEMU locks its disk images and
  * disks), is then refused, and refuses vbench. Returns 0; 1 when another holds a lock

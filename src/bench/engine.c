@@ -47,7 +47,7 @@ static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64
 	struct engine *c = arg;
 	const struct vb_live *live = &c->io->live;
 
-	/* A worker whose supervisor was killed stops instead of writing on for nobody. */
+	/* A session whose guard was killed stops instead of writing on for nobody. */
 	if (vb_os_worker_orphaned())
 		atomic_store(&c->io->flags->stop, SIGTERM);
 	if (atomic_exchange(&c->io->flags->status, 0)) {

@@ -1,5 +1,5 @@
 /* What every POSIX system shares: the ops table on directory descriptors, the clock,
- * signals, the worker process and output files. The parts that differ by family
+ * signals, the session's child process and output files. The parts that differ by family
  * (open flags, disks, in-use checks, detection) are the vb_os_fam_* functions of linux.c,
  * bsd.c or macos.c. */
 #include "os/os_internal.h"
@@ -37,7 +37,7 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-/* The worker and the session are child processes, which every supported system makes
+/* The session runs in a child process, which every supported system makes
  * (fork, waitpid, and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
  * sys/mman.h and sys/wait.h). */
 #include <sys/mman.h>
@@ -566,10 +566,10 @@ static void restart_one(int signo, bool on)
 	sigaction(signo, &sa, NULL);
 }
 
-/* Whether a call the stop, status and resume signals interrupt starts again. Not in the
- * worker, whose blocked writes must return EINTR at a stop; in the guarded session, whose
- * stdio output to the guard's pipe is lost when a write fails with EINTR, and whose own
- * stuck calls the guard interrupts with VB_WAKE_SIGNAL, which always interrupts. */
+/* Whether a call the stop, status and resume signals interrupt starts again: in the
+ * session's child, whose stdio output to the guard's pipe is lost when a write fails
+ * with EINTR, and whose stuck calls (a run's write among them) the guard interrupts with
+ * VB_WAKE_SIGNAL, which always interrupts. */
 static void restart_calls(bool on)
 {
 	restarting = on;
@@ -642,7 +642,7 @@ void vb_os_thread_wake(vb_os_thread_t h)
 	pthread_kill(t, VB_WAKE_SIGNAL);
 }
 
-/* ---- the worker ------------------------------------------------------------------- */
+/* ---- the session's child ---------------------------------------------------------- */
 
 bool vb_os_worker_is_process(void)
 {
@@ -700,15 +700,15 @@ void vb_os_worker_free(struct vb_worker *w)
 	free(w);
 }
 
-/* The supervisor's pid, as the worker saw it when it started; 0 outside a worker. */
-static pid_t supervisor;
+/* The guard's pid, as the session's child saw it when it started; 0 elsewhere. */
+static pid_t guard_pid;
 
 bool vb_os_worker_orphaned(void)
 {
-	return supervisor != 0 && getppid() != supervisor;
+	return guard_pid != 0 && getppid() != guard_pid;
 }
 
-/* Shared with the forked worker on the BSDs too: "Shared memory is also shared with
+/* Shared with the forked child on the BSDs too: "Shared memory is also shared with
  * children" (FreeBSD vm_mmap_object, DragonFly vm_mmap, sys/vm/vm_mmap.c; NetBSD uvm_mmap
  * maps MAP_SHARED with UVM_INH_SHARE), and their sys/mman.h all name MAP_ANONYMOUS. */
 void *vb_os_shared(size_t n)
@@ -818,7 +818,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg
 	}
 	if (w->pid == 0) {
 		free(w);   /* the parent's handle, nothing of the child's */
-		supervisor = parent;
+		guard_pid = parent;
 		restart_calls(true);
 		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
 		int null = open("/dev/null", O_RDONLY);

@@ -3,8 +3,8 @@
  * files of a directory target created relative to the held directory (NtCreateFile)
  * with delete on close; disks as \\.\PhysicalDriveN (volumes and other devices are
  * refused by name); the console's Ctrl+C, Ctrl+Break and close as the stop signals; the
- * worker as a thread whose blocked call CancelSynchronousIo interrupts where Windows has
- * it. Only functions Windows XP has are imported; later ones are looked up (kernel32_fn).
+ * session's child as a thread whose blocked call CancelSynchronousIo interrupts where
+ * Windows has it. Only functions Windows XP has are imported; later ones are looked up (kernel32_fn).
  * Descriptors are the C runtime's, over the Win32 handles (_open_osfhandle); paths are
  * UTF-8 inside vbench and UTF-16 at the system. The pure rules are in win_names.c, the
  * threads in win_threads.c. */
@@ -1244,12 +1244,12 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 /* ---- stop requests: the console's Ctrl+C, Ctrl+Break and close ---------------------- */
 
 static struct vb_sigflags *flags;
-static HANDLE worker_thread_handle;   /* changed and used only under handle_busy */
+static HANDLE session_thread;   /* changed and used only under handle_busy */
 static volatile LONG handle_busy;
 static volatile LONG finished;
 
-/* The console handler runs on a thread of its own: the worker's handle is not closed
- * while it cancels the worker's call. */
+/* The console handler runs on a thread of its own: the session thread's handle is not
+ * closed while it cancels that thread's call. */
 static void handle_lock(void)
 {
 	while (InterlockedCompareExchange(&handle_busy, 1, 0) != 0)
@@ -1270,7 +1270,7 @@ static BOOL WINAPI on_console(DWORD event)
 		return FALSE;
 	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
 	handle_lock();
-	cancel_sync(worker_thread_handle);
+	cancel_sync(session_thread);
 	handle_unlock();
 	if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT) {
 		/* Windows ends the process when this returns: give the main thread the few
@@ -1305,7 +1305,7 @@ _Noreturn void vb_os_die(int signo)
 	exit(128 + signo);
 }
 
-/* ---- threads and the worker ------------------------------------------------------------ */
+/* ---- threads and the session's ------------------------------------------------------- */
 
 int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeable)
 {
@@ -1358,12 +1358,12 @@ bool vb_os_worker_orphaned(void)
 }
 
 /* Started with _beginthreadex, as a thread that uses the C runtime must be. */
-static unsigned __stdcall worker_main(void *p)
+static unsigned __stdcall session_main(void *p)
 {
 	struct vb_worker *w = p;
 
 	w->status = w->fn(w->arg, w->wchan);
-	_close(w->wchan);   /* the end of the channel: the supervisor reads EOF */
+	_close(w->wchan);   /* the end of the channel: the guard reads EOF */
 	InterlockedExchange(&w->done, 1);
 	return 0;
 }
@@ -1396,7 +1396,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg
 		errno = EMFILE;
 		return NULL;
 	}
-	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, worker_main, w, 0, NULL);
+	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, session_main, w, 0, NULL);
 	if (w->thread == NULL) {
 		_close(w->chan);
 		_close(w->wchan);
@@ -1405,7 +1405,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg
 		return NULL;
 	}
 	handle_lock();
-	worker_thread_handle = w->thread;
+	session_thread = w->thread;
 	handle_unlock();
 	return w;
 }
@@ -1434,7 +1434,7 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 void vb_os_worker_signal(struct vb_worker *w, int signo)
 {
 	(void)w;
-	(void)signo;   /* the flags the console handler set are the worker's too */
+	(void)signo;   /* the flags the console handler set are the session's too */
 }
 
 void vb_os_worker_wake(struct vb_worker *w)
@@ -1488,8 +1488,8 @@ void vb_os_worker_free(struct vb_worker *w)
 		return;
 	_close(w->chan);
 	handle_lock();
-	if (worker_thread_handle == w->thread)
-		worker_thread_handle = NULL;
+	if (session_thread == w->thread)
+		session_thread = NULL;
 	CloseHandle(w->thread);   /* a thread runs on without its handle */
 	handle_unlock();
 	if (w->done)
