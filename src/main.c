@@ -537,15 +537,17 @@ static int run(struct app *a)
 	return status;
 }
 
-/* In the guard, which gave the child up during the runs: what completed, from the runs
- * the child sent, touching nothing on the target or the output files again (the child
- * may be stuck on their filesystem). */
+/* In the guard, which gave the child up during the runs, or saw it die: what completed,
+ * from the runs the child sent, touching nothing on the target or the output files
+ * again (the child may be stuck on their filesystem). */
 static int report_left(struct app *a, const struct vb_guard_end *end)
 {
 	char msg[1024], left[VB_PATH_MSG_MAX];
 
 	set_context(a);
-	if (end->stop_signal == 0)
+	if (end->child_signal != 0)
+		msg[0] = '\0';   /* the guard said so, and what is left */
+	else if (end->stop_signal == 0)
 		snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %g expired "
 			 "and cannot be interrupted; reporting what completed and exiting without "
 			 "touching the target again", a->cfg.timeout_secs);
@@ -553,9 +555,11 @@ static int report_left(struct app *a, const struct vb_guard_end *end)
 		snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of the "
 			 "signal (stuck in a call, or hung); reporting what completed and exiting "
 			 "without touching the target again");
-	vb_out_error(stderr, msg);
-	vb_out_error(stderr, vb_target_leftover(a->t, end->name_live ? end->leftover_name
-								      : NULL, left, sizeof left));
+	if (msg[0] != '\0') {
+		vb_out_error(stderr, msg);
+		vb_out_error(stderr, vb_target_leftover(a->t, end->name_live ? end->leftover_name
+									      : NULL, left, sizeof left));
+	}
 	if (a->log.out_of_memory)
 		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
 			     "summary leaves it out");

@@ -86,8 +86,9 @@ enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
 /* How the guard's watch ended. */
 struct vb_guard_end {
 	int exit_status;          /* what the session returned, when it ended */
-	bool runs_left;           /* given up during the runs: reported by the caller from
-				   * the log, with what follows */
+	bool runs_left;           /* given up, or dead, during the runs: reported by the
+				   * caller from the log, with what follows */
+	int child_signal;         /* the child died of this signal (said), or 0 */
 	int stop_signal;          /* the stop signal then pending, or 0 */
 	bool name_live;           /* the stuck run may have left leftover_name */
 	char leftover_name[64];
@@ -99,7 +100,7 @@ struct vb_guard_end {
  * the session was given up on in setup or later, after saying so; VB_E_IO with
  * end->runs_left when it was given up on during the runs (nothing said); VB_E_IO when
  * it died of another signal (killed from outside, or a crash: the message names what it
- * leaves behind), or returned 0 but what it printed could not all be written to
+ * leaves behind; with end->runs_left when runs had come), or returned 0 but what it printed could not all be written to
  * standard output or error (after saying so where it can); VB_E_SETUP when no child can
  * be started. target is the path as given, for messages, which go to say (main.c:
  * vb_out_error on stderr); live takes the runs' stall lines. */

@@ -400,6 +400,9 @@ static enum vb_status ended(struct guard *g, int status, int signo, struct vb_gu
 		gw->leftover[sizeof gw->leftover - 1] = '\0';
 		if (gw->leftover[0] != '\0')
 			g->say(gw->leftover);
+		/* The runs it completed are reported all the same. */
+		end->runs_left = g->log->n_runs > 0;
+		end->child_signal = signo;
 	}
 	if (out != 0) {
 		snprintf(msg, sizeof msg, "the results could not all be written to standard "

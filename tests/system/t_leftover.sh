@@ -115,9 +115,10 @@ fi
 rm -f "$SCRATCH/k.out" "$SCRATCH/k.err"
 "$VBENCH" --no-progress --sync dsync bs=4k count=3000 runs=10 "$d/m/c/k.img" >"$SCRATCH/k.out" 2>"$SCRATCH/k.err" &
 pid=$!
-if wait_for "^# run 1 of 10" "$SCRATCH/k.out"; then
+if wait_for "^# run 2 of 10" "$SCRATCH/k.out"; then
 	kill -9 $(children_of "$pid" | head -n 1)
 	wait_pid "$pid" 30
+	check "session killed: the run that completed is summed up" grep -q "^# summary of [1-9][0-9]* completed run" "$SCRATCH/k.out"
 	check "session killed: exit 3, not death by its signal (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
 	check "session killed: says so" grep -q "the process running the session died of signal 9" "$SCRATCH/k.err"
 	check "session killed: names the file left behind" grep -q "k.img, the file vbench created, is left behind" "$SCRATCH/k.err"
