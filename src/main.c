@@ -501,8 +501,7 @@ static bool stdout_whole(bool rows_kept)
 /* In the session's child: the runs, what they say, the cleanup. */
 static int run(struct app *a)
 {
-	struct vb_runs_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON, on_run, a,
-				NULL};
+	struct vb_runs_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON, on_run, a};
 	struct vb_engine_result res;
 
 	if (formats[a->cfg.format].header != NULL)

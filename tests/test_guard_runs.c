@@ -22,7 +22,6 @@ static struct vb_config cfg;
 static struct vb_target tgt;
 static struct vb_shared *sh;
 static struct vb_runlog got;                /* the guard's copy of the runs */
-static void *(*grow)(void *p, size_t n);    /* what the child keeps its runs with */
 
 /* What the child saw, in memory the test shares with it. */
 static struct child {
@@ -44,7 +43,7 @@ static void on_run(void *arg, const struct vb_run *r)
 static int session(void *arg, int chan)
 {
 	FILE *status = arg;
-	struct vb_runs_io io = {&ops, vb_out_live(status), false, on_run, NULL, grow};
+	struct vb_runs_io io = {&ops, vb_out_live(status), false, on_run, NULL};
 	struct vb_runlog own;
 
 	vb_runlog_init(&own);
@@ -89,7 +88,7 @@ static int setup(void **state)
 	 * alarm instead (a stop signal: the test then fails on what it finds). */
 	alarm(120);
 	vb_runlog_init(&got);
-	grow = NULL;
+	vb_guard_set_grow(NULL);
 	return 0;
 }
 
@@ -163,7 +162,7 @@ static void test_a_run_that_cannot_be_kept_fails_the_session(void **state)
 		kid->shown = 0;
 		vb_runlog_free(&got);
 		vb_runlog_init(&got);
-		grow = failing_realloc;
+		vb_guard_set_grow(failing_realloc);
 		assert_int_equal(guard(stderr, stderr, &end), VB_OK);
 		assert_int_equal(kid->st, VB_E_IO);
 		assert_true(kid->res.failed);
@@ -241,9 +240,9 @@ static void test_unkillable_call_is_left_behind(void **state)
 	fk.block_at = 12;
 	fk.block_ignores_signals = true;
 	cfg.timeout_secs = 0.3;
-	uint64_t t0 = vb_now_ns();
+	uint64_t t0 = vb_os_now_ns();
 	assert_int_equal(guard(stderr, stderr, &end), VB_E_IO);
-	double took = (double)(vb_now_ns() - t0) / 1e9;
+	double took = (double)(vb_os_now_ns() - t0) / 1e9;
 	assert_true(end.runs_left);
 	assert_int_equal(end.stop_signal, 0);
 	/* --timeout, then the two seconds of grace, then out (and not the fake's forever:

@@ -70,9 +70,6 @@ struct vb_runs_io {
 	bool progress;                                     /* draw the progress line */
 	void (*on_run)(void *arg, const struct vb_run *r); /* shows a run as it ends */
 	void *arg;
-	/* What runs are kept with, as realloc(3); NULL: realloc (tests hand in one that
-	 * fails). */
-	void *(*grow)(void *p, size_t n);
 };
 
 /* In the session's child: runs cfg's session against the prepared target here,
@@ -82,6 +79,11 @@ struct vb_runs_io {
 enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
 			     struct vb_shared *sh, const struct vb_runs_io *io, int channel,
 			     struct vb_runlog *s, struct vb_engine_result *res);
+
+#ifdef VB_TEST_SEAMS
+/* Test builds only: what the child keeps its runs with, as realloc(3) (NULL: realloc). */
+void vb_guard_set_grow(void *(*fn)(void *p, size_t n));
+#endif
 
 /* How the guard's watch ended. */
 struct vb_guard_end {

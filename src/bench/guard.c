@@ -25,6 +25,19 @@ struct msg_head {
 	uint32_t len;
 };
 
+/* What the child keeps its runs with: realloc, which the tests (test builds only)
+ * replace with one that fails. */
+#ifdef VB_TEST_SEAMS
+static void *(*grow)(void *p, size_t n);
+
+void vb_guard_set_grow(void *(*fn)(void *p, size_t n))
+{
+	grow = fn;
+}
+#else
+#define grow NULL
+#endif
+
 struct vb_shared *vb_shared_new(void)
 {
 	return vb_os_shared(sizeof(struct vb_shared));
@@ -53,7 +66,7 @@ struct runs {
 /* Records a run as the message m of len bytes holds it (record, histogram, interval
  * samples) into s. A run that cannot be kept whole fails the session, as any allocation
  * failure fails a run: s is marked out of memory, and that mark stays. */
-static bool record(struct vb_runlog *s, void *(*grow)(void *p, size_t n),
+static bool record(struct vb_runlog *s, void *(*with)(void *p, size_t n),
 		   const unsigned char *m, size_t len)
 {
 	struct vb_run r;
@@ -68,14 +81,14 @@ static bool record(struct vb_runlog *s, void *(*grow)(void *p, size_t n),
 	if (r.n_intervals != ivn / sizeof *r.intervals)
 		r.n_intervals = 0;
 	if (r.n_intervals > 0) {
-		r.intervals = grow != NULL ? grow(NULL, ivn) : malloc(ivn);
+		r.intervals = with != NULL ? with(NULL, ivn) : malloc(ivn);
 		if (r.intervals == NULL) {
 			s->out_of_memory = true;
 			return false;
 		}
 		memcpy(r.intervals, m + sizeof r + sizeof h, ivn);
 	}
-	bool kept = vb_runlog_add(s, grow, &r, &h);
+	bool kept = vb_runlog_add(s, with, &r, &h);
 	vb_run_free(&r);
 	return kept;
 }
@@ -102,7 +115,7 @@ static bool on_run(void *arg, const struct vb_run *r, const struct vb_hist *late
 		memcpy(m + sizeof h + sizeof copy + sizeof *latency, r->intervals, ivn);
 	if (k->chan >= 0)
 		vb_os_write_all(k->chan, m, sizeof h + h.len);
-	bool kept = record(k->s, k->io->grow, m + sizeof h, h.len);
+	bool kept = record(k->s, grow, m + sizeof h, h.len);
 	free(m);
 	/* A run not kept marks the log, and the runs go on: the summary says one is left
 	 * out. */

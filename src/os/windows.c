@@ -1460,12 +1460,12 @@ void vb_os_worker_abandon(struct vb_worker *w)
 /* Waits for the session thread's channel to hold something (nothing to relay here). */
 bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 {
-	uint64_t until = vb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 	DWORD avail = 0;
 
 	(void)drop;
 	while (!w->done && PeekNamedPipe(w->read_end, NULL, 0, NULL, &avail, NULL) &&
-	       avail == 0 && vb_now_ns() < until)
+	       avail == 0 && vb_os_now_ns() < until)
 		Sleep(5);
 	return false;
 }
