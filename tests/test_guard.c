@@ -72,7 +72,7 @@ static void test_session_killed_from_outside_is_reported(void **state)
 {
 	int status;
 	(void)state;
-	if (!vb_os_worker_is_process()) {
+	if (!vb_os_child_is_process()) {
 		print_message("skip: no guard process here\n");
 		skip();
 	}
@@ -95,7 +95,7 @@ static void test_killed_after_cleanup_names_nothing(void **state)
 {
 	int status;
 	(void)state;
-	if (!vb_os_worker_is_process())
+	if (!vb_os_child_is_process())
 		skip();
 	assert_int_equal(guard(cleaned_then_killed, &status), VB_E_IO);
 	assert_string_equal(said, "the process running the session died of signal 9\n");
@@ -156,7 +156,7 @@ static void test_error_output_lost_fails_a_clean_session(void **state)
 {
 	int status;
 	(void)state;
-	if (!vb_os_worker_is_process())
+	if (!vb_os_child_is_process())
 		skip();
 	assert_int_equal(guard_to(2, "/dev/null", warning_session, &status), VB_OK);
 	assert_int_equal(guard_to(2, "/dev/full", warning_session, &status), VB_E_IO);
@@ -168,7 +168,7 @@ static void test_output_lost_fails_a_clean_session(void **state)
 {
 	int status;
 	(void)state;
-	if (!vb_os_worker_is_process())
+	if (!vb_os_child_is_process())
 		skip();
 	assert_int_equal(guard_into("/dev/null", printing_session, &status), VB_OK);
 	assert_int_equal(status, 0);

@@ -272,7 +272,7 @@ static void test_abandoned_thread_keeps_its_arguments(void **state)
 	int fds[2];
 	char c;
 	(void)state;
-	if (vb_os_worker_is_process()) {
+	if (vb_os_child_is_process()) {
 		print_message("skip: the session is a process here, killed when left behind\n");
 		skip();
 	}

@@ -102,9 +102,9 @@ struct vb_guard_end {
  * the session was given up on in setup or later, after saying so; VB_E_IO with
  * end->runs_left when it was given up on during the runs (nothing said); VB_E_IO when
  * it died of another signal (killed from outside, or a crash: the message names what it
- * leaves behind; with end->runs_left when runs had come), or returned 0 but what it printed could not all be written to
- * standard output or error (after saying so where it can); VB_E_SETUP when no child can
- * be started. target is the path as given, for messages, which go to say (main.c:
+ * leaves behind; with end->runs_left when runs had come), or returned 0 but what it
+ * printed could not all be written to standard output or error (after saying so where
+ * it can); VB_E_SETUP when no child can be started (said). target is the path as given, for messages, which go to say (main.c:
  * vb_out_error on stderr); live takes the runs' stall lines. */
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			    const char *target, int (*session)(void *arg, int channel),

@@ -161,10 +161,10 @@ void vb_os_thread_wake(vb_os_thread_t t);
  * disk) cannot keep vbench from reporting and exiting; a thread elsewhere. The child
  * sends its runs over a channel descriptor, for the watcher to report if it must give
  * the child up. */
-struct vb_worker;
+struct vb_child;
 
 /* Whether the child is a process of its own (else a thread of this one). */
-bool vb_os_worker_is_process(void);
+bool vb_os_child_is_process(void);
 
 /* Zeroed memory that this process and its child both see; NULL with errno. It lives
  * until the process ends. */
@@ -174,32 +174,32 @@ void *vb_os_shared(size_t n);
  * process's standard input is the null device and its standard output and error are
  * pipes that vb_os_guard_pump copies to this process's own; a child thread shares this
  * process's. NULL with errno when no child can be started. */
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg);
+struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg);
 
 /* Reads up to n bytes the child sent, waiting at most ms milliseconds: the count read,
  * 0 when the child closed its end, or -1 with errno (EAGAIN: nothing yet). */
-ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms);
+ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms);
 
 /* In the child: whether the process that started it is gone (killed with SIGKILL), so
  * that it stops writing instead of writing on for nobody. */
-bool vb_os_worker_orphaned(void);
+bool vb_os_child_orphaned(void);
 
 /* Passes signal signo on to the child (a status request, a stop). */
-void vb_os_worker_signal(struct vb_worker *w, int signo);
+void vb_os_child_signal(struct vb_child *w, int signo);
 
 /* Interrupts the call the child is blocked in. */
-void vb_os_worker_wake(struct vb_worker *w);
+void vb_os_child_wake(struct vb_child *w);
 
 /* Waits at most ms milliseconds for the child to end: true when it has, with its exit
  * status in *status, or the signal that killed it in *signo (else 0). */
-bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo);
+bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo);
 
 /* Gives up on a child that does not end: kills it where that is possible, and never
  * waits for it. */
-void vb_os_worker_abandon(struct vb_worker *w);
+void vb_os_child_abandon(struct vb_child *w);
 
 /* Closes this side of the channel and frees w (the child itself is not waited for). */
-void vb_os_worker_free(struct vb_worker *w);
+void vb_os_child_free(struct vb_child *w);
 
 /* Waits at most ms for output of the child, for its channel to hold something, or for
  * this process's standard output or error to take what it holds of it, and moves some
@@ -208,14 +208,14 @@ void vb_os_worker_free(struct vb_worker *w);
  * is pending and the reader has not taken the output since), what is held is dropped, as
  * is all that follows, so that the child can end. What cannot be written (a reader gone)
  * is read and dropped as well. */
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop);
+bool vb_os_guard_pump(struct vb_child *w, unsigned ms, bool drop);
 
 /* Whether output of the child waits for this process's standard output or error. */
-bool vb_os_guard_pending(const struct vb_worker *w);
+bool vb_os_guard_pending(const struct vb_child *w);
 
 /* Why what vb_os_guard_pump copied could not all be written to this process's standard
  * output (*out) and error (*err): the errno of the first write that failed, else 0. */
-void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err);
+void vb_os_guard_lost(const struct vb_child *w, int *out, int *err);
 
 /* ---- output files ------------------------------------------------------------------ */
 

@@ -48,7 +48,7 @@ static uint64_t tick(void *arg, const struct vb_run *sofar, uint64_t now, uint64
 	const struct vb_live *live = &c->io->live;
 
 	/* A session whose guard was killed stops instead of writing on for nobody. */
-	if (vb_os_worker_orphaned())
+	if (vb_os_child_orphaned())
 		atomic_store(&c->io->flags->stop, SIGTERM);
 	if (atomic_exchange(&c->io->flags->status, 0)) {
 		if (live->status != NULL)

@@ -139,8 +139,8 @@ enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
 			     struct vb_runlog *s, struct vb_engine_result *res)
 {
 	struct runs k = {io, s, channel};
-	struct vb_engine_io eio = {io->ops != NULL ? io->ops : &vb_os_io, io->live, io->progress,
-				   &sh->flags, &sh->watch, on_run, &k, on_flush};
+	struct vb_engine_io eio = {io->ops != NULL ? io->ops : &vb_os_io, io->live,
+				   io->progress, &sh->flags, &sh->watch, on_run, &k, on_flush};
 
 	vb_engine_run(cfg, t, &eio, res);
 	res->failed = res->failed || res->not_recorded || s->out_of_memory;
@@ -197,7 +197,7 @@ struct guard {
 	void (*say)(const char *msg);
 	struct vb_live live;
 	struct vb_runlog *log;
-	struct vb_worker *w;
+	struct vb_child *w;
 	struct inbox in;
 	uint64_t stop_seen, woken;
 	int forwarded;
@@ -241,11 +241,11 @@ static void receive(struct guard *g)
 			size_t cap = g->in.cap ? g->in.cap * 2 : 262144;
 			unsigned char *b = realloc(g->in.buf, cap);
 			if (b == NULL)
-				return;   /* (the child's own copy is whole: only a report from here lacks them) */
+				return;   /* (only a report from here would lack them) */
 			g->in.buf = b;
 			g->in.cap = cap;
 		}
-		ssize_t n = vb_os_worker_read(g->w, g->in.buf + g->in.len,
+		ssize_t n = vb_os_child_read(g->w, g->in.buf + g->in.len,
 					      g->in.cap - g->in.len, 0);
 		if (n <= 0)
 			return;
@@ -301,7 +301,8 @@ static uint64_t held_calls(struct guard *g, uint64_t now)
 	char msg[1400];
 
 	for (unsigned i = 0; i <= n; i++) {
-		atomic_ullong *at = i < n ? &g->sh->watch.slot[i].call_start_ns : &gw->call_start_ns;
+		atomic_ullong *at = i < n ? &g->sh->watch.slot[i].call_start_ns
+					  : &gw->call_start_ns;
 		uint64_t start = atomic_load_explicit(at, memory_order_acquire);
 		if (start == 0 || now < start)
 			continue;
@@ -334,7 +335,7 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 	*held_out = held;
 	if (stop > 0 && stop != g->forwarded) {
 		/* The flag is shared, but only a signal interrupts the child's call. */
-		vb_os_worker_signal(g->w, stop);
+		vb_os_child_signal(g->w, stop);
 		g->forwarded = stop;
 		if (g->stop_seen == 0)
 			g->stop_seen = now;
@@ -349,7 +350,7 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 	/* Only inside a call: a wake-up elsewhere would cut the child's output short. */
 	if ((timed_out || g->stop_seen != 0) && (g->woken == 0 || now - g->woken >= REWAKE_NS)) {
 		g->woken = now;
-		vb_os_worker_wake(g->w);
+		vb_os_child_wake(g->w);
 	}
 	if (timed_out && held >= timeout + ABORT_GRACE_NS)
 		return true;
@@ -362,7 +363,7 @@ static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 	struct vb_watch *w = &g->sh->watch;
 	char msg[1400], why[128];
 
-	vb_os_worker_abandon(g->w);
+	vb_os_child_abandon(g->w);
 	if (g->runs) {
 		/* The caller reports the runs received, and says what is left behind. */
 		end->runs_left = true;
@@ -397,7 +398,7 @@ static enum vb_status ended(struct guard *g, int status, int signo, struct vb_gu
 	int out, err;
 
 	vb_os_guard_lost(g->w, &out, &err);
-	vb_os_worker_free(g->w);
+	vb_os_child_free(g->w);
 	free(g->in.buf);
 	/* A stop signal sent to vbench: the child passed it on by dying of it. */
 	int stop = atomic_load(&g->sh->flags.stop);
@@ -441,7 +442,7 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 	memset(end, 0, sizeof *end);
 	g = (struct guard){.cfg = cfg, .sh = sh, .target = target, .say = say, .live = live,
 			   .log = log};
-	g.w = vb_os_guard_start(session, arg);
+	g.w = vb_os_child_start(session, arg);
 	if (g.w == NULL) {
 		char msg[160];
 		snprintf(msg, sizeof msg, "cannot start the process of the session: %s",
@@ -452,13 +453,13 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 	for (;;) {
 		vb_os_guard_pump(g.w, VB_WATCH_POLL_MS, dropping(&g));
 		receive(&g);
-		if (vb_os_worker_wait(g.w, 0, &status, &signo))
+		if (vb_os_child_wait(g.w, 0, &status, &signo))
 			break;
 		if (watch(&g, vb_os_now_ns(), &held)) {
 			/* What the child wrote before it got stuck goes out first. */
 			drain(&g);
 			give_up(&g, held, end);
-			vb_os_worker_free(g.w);
+			vb_os_child_free(g.w);
 			free(g.in.buf);
 			int stop = atomic_load(&sh->flags.stop);
 			if (end->runs_left) {

@@ -644,7 +644,7 @@ void vb_os_thread_wake(vb_os_thread_t h)
 
 /* ---- the session's child ---------------------------------------------------------- */
 
-bool vb_os_worker_is_process(void)
+bool vb_os_child_is_process(void)
 {
 	return true;
 }
@@ -657,7 +657,7 @@ struct relay {
 	char buf[65536];
 };
 
-struct vb_worker {
+struct vb_child {
 	int chan;
 	bool ended;
 	int status, signo;
@@ -667,7 +667,7 @@ struct vb_worker {
 
 /* Reads from the channel, waiting at most ms. (poll, not select: an fd_set holds only
  * descriptors below FD_SETSIZE, and the channel may be above.) */
-ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
+ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms)
 {
 	struct pollfd pfd = {w->chan, POLLIN, 0};
 
@@ -688,7 +688,7 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 	return got;
 }
 
-void vb_os_worker_free(struct vb_worker *w)
+void vb_os_child_free(struct vb_child *w)
 {
 	if (w == NULL)
 		return;
@@ -703,7 +703,7 @@ void vb_os_worker_free(struct vb_worker *w)
 /* The guard's pid, as the session's child saw it when it started; 0 elsewhere. */
 static pid_t guard_pid;
 
-bool vb_os_worker_orphaned(void)
+bool vb_os_child_orphaned(void)
 {
 	return guard_pid != 0 && getppid() != guard_pid;
 }
@@ -718,18 +718,18 @@ void *vb_os_shared(size_t n)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-void vb_os_worker_signal(struct vb_worker *w, int signo)
+void vb_os_child_signal(struct vb_child *w, int signo)
 {
 	if (!w->ended)
 		kill(w->pid, signo);
 }
 
-void vb_os_worker_wake(struct vb_worker *w)
+void vb_os_child_wake(struct vb_child *w)
 {
-	vb_os_worker_signal(w, VB_WAKE_SIGNAL);
+	vb_os_child_signal(w, VB_WAKE_SIGNAL);
 }
 
-bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
+bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 
@@ -755,7 +755,7 @@ bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo
 	return true;
 }
 
-void vb_os_worker_abandon(struct vb_worker *w)
+void vb_os_child_abandon(struct vb_child *w)
 {
 	if (!w->ended)
 		kill(w->pid, SIGKILL);
@@ -785,9 +785,9 @@ static void close_all(const int *p, size_t n)
 			close(p[i]);
 }
 
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg)
+struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 {
-	struct vb_worker *w = calloc(1, sizeof *w);
+	struct vb_child *w = calloc(1, sizeof *w);
 	/* standard output, standard error, the channel: read and write ends */
 	int p[6] = {-1, -1, -1, -1, -1, -1};
 	struct stat so, se;
@@ -898,7 +898,7 @@ static bool relay_read(struct relay *r)
 	return true;
 }
 
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
+bool vb_os_guard_pump(struct vb_child *w, unsigned ms, bool drop)
 {
 	struct pollfd pfd[3];
 	nfds_t n = 0;
@@ -916,7 +916,7 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 			if (w->rel[i].from >= 0)
 				pfd[n++] = (struct pollfd){w->rel[i].from, POLLIN, 0};
 	}
-	/* (a run the channel brings ends the wait, to be read by vb_os_worker_read) */
+	/* (a run the channel brings ends the wait, to be read by vb_os_child_read) */
 	if (w->chan >= 0)
 		pfd[n++] = (struct pollfd){w->chan, POLLIN, 0};
 	if (n == 0) {
@@ -944,12 +944,12 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 	return moved;
 }
 
-bool vb_os_guard_pending(const struct vb_worker *w)
+bool vb_os_guard_pending(const struct vb_child *w)
 {
 	return w->rel[0].len > w->rel[0].off || w->rel[1].len > w->rel[1].off;
 }
 
-void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err)
+void vb_os_guard_lost(const struct vb_child *w, int *out, int *err)
 {
 	*out = w->rel[0].lost;
 	*err = w->rel[1].lost;

@@ -190,8 +190,8 @@ typedef BOOL(WINAPI *cancel_sync_fn)(HANDLE);
 
 /* CancelSynchronousIo (Vista and later) on thread t: its blocked call returns with
  * ERROR_OPERATION_ABORTED. Where it is missing (XP, Server 2003) nothing can interrupt
- * another thread's synchronous write: a stuck worker is abandoned (vb_os_worker_abandon)
- * and the process reports and ends without it. */
+ * another thread's synchronous write: a stuck session thread is abandoned
+ * (vb_os_child_abandon) and the process reports and ends without it. */
 static void cancel_sync(HANDLE t)
 {
 	cancel_sync_fn f = (cancel_sync_fn)(void (*)(void))kernel32_fn("CancelSynchronousIo");
@@ -1331,7 +1331,7 @@ void vb_os_thread_wake(vb_os_thread_t t)
 	cancel_sync((HANDLE)t);
 }
 
-struct vb_worker {
+struct vb_child {
 	int chan;
 	HANDLE read_end;
 	HANDLE thread;
@@ -1347,12 +1347,12 @@ void *vb_os_shared(size_t n)
 	return calloc(1, n);
 }
 
-bool vb_os_worker_is_process(void)
+bool vb_os_child_is_process(void)
 {
 	return false;
 }
 
-bool vb_os_worker_orphaned(void)
+bool vb_os_child_orphaned(void)
 {
 	return false;
 }
@@ -1360,7 +1360,7 @@ bool vb_os_worker_orphaned(void)
 /* Started with _beginthreadex, as a thread that uses the C runtime must be. */
 static unsigned __stdcall session_main(void *p)
 {
-	struct vb_worker *w = p;
+	struct vb_child *w = p;
 
 	w->status = w->fn(w->arg, w->wchan);
 	_close(w->wchan);   /* the end of the channel: the guard reads EOF */
@@ -1369,9 +1369,9 @@ static unsigned __stdcall session_main(void *p)
 }
 
 /* The session runs in a thread of this process: its output is this process's own. */
-struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg)
+struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 {
-	struct vb_worker *w = calloc(1, sizeof *w);
+	struct vb_child *w = calloc(1, sizeof *w);
 	HANDLE r, wr;
 
 	if (w == NULL)
@@ -1410,7 +1410,7 @@ struct vb_worker *vb_os_guard_start(int (*fn)(void *arg, int channel), void *arg
 	return w;
 }
 
-ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
+ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 
@@ -1431,19 +1431,19 @@ ssize_t vb_os_worker_read(struct vb_worker *w, void *buf, size_t n, unsigned ms)
 	}
 }
 
-void vb_os_worker_signal(struct vb_worker *w, int signo)
+void vb_os_child_signal(struct vb_child *w, int signo)
 {
 	(void)w;
 	(void)signo;   /* the flags the console handler set are the session's too */
 }
 
-void vb_os_worker_wake(struct vb_worker *w)
+void vb_os_child_wake(struct vb_child *w)
 {
 	if (!w->done)
 		cancel_sync(w->thread);
 }
 
-bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo)
+bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo)
 {
 	if (WaitForSingleObject(w->thread, ms) != WAIT_OBJECT_0)
 		return false;
@@ -1452,13 +1452,13 @@ bool vb_os_worker_wait(struct vb_worker *w, unsigned ms, int *status, int *signo
 	return true;
 }
 
-void vb_os_worker_abandon(struct vb_worker *w)
+void vb_os_child_abandon(struct vb_child *w)
 {
 	(void)w;   /* a thread stuck in the kernel ends with the process */
 }
 
 /* Waits for the session thread's channel to hold something (nothing to relay here). */
-bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
+bool vb_os_guard_pump(struct vb_child *w, unsigned ms, bool drop)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
 	DWORD avail = 0;
@@ -1470,19 +1470,19 @@ bool vb_os_guard_pump(struct vb_worker *w, unsigned ms, bool drop)
 	return false;
 }
 
-bool vb_os_guard_pending(const struct vb_worker *w)
+bool vb_os_guard_pending(const struct vb_child *w)
 {
 	(void)w;
 	return false;
 }
 
-void vb_os_guard_lost(const struct vb_worker *w, int *out, int *err)
+void vb_os_guard_lost(const struct vb_child *w, int *out, int *err)
 {
 	(void)w;
 	*out = *err = 0;   /* no guard here: the session writes its output itself */
 }
 
-void vb_os_worker_free(struct vb_worker *w)
+void vb_os_child_free(struct vb_child *w)
 {
 	if (w == NULL)
 		return;

@@ -137,7 +137,7 @@ static void worker_checks(void)
 		k++;
 	if (k > 0)
 		_close(fds[--k]);
-	check(vb_os_guard_start(idle, NULL) == NULL, "the session thread without descriptors fails");
+	check(vb_os_child_start(idle, NULL) == NULL, "the session thread without descriptors fails");
 	int fd = _open("NUL", _O_RDONLY);
 	check(fd >= 0, "and keeps none of its channel's");
 	if (fd >= 0)
@@ -149,11 +149,11 @@ static void worker_checks(void)
 	 * the process names its thread (GetThreadId, Vista's, looked up: not an import). */
 	thread_id_fn tid = (thread_id_fn)(void (*)(void))GetProcAddress(
 		GetModuleHandleW(L"kernel32.dll"), "GetThreadId");
-	struct vb_worker *w = vb_os_guard_start(idle, NULL);
+	struct vb_child *w = vb_os_child_start(idle, NULL);
 	check(w != NULL, "the session thread starts");
 	while (worker_tid == 0)
 		Sleep(1);
-	vb_os_worker_free(w);
+	vb_os_child_free(w);
 	int kept = 0;
 	for (uintptr_t h = 4; tid != NULL && h < 65536; h += 4)
 		kept += tid((HANDLE)h) == (DWORD)worker_tid;
