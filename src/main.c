@@ -537,12 +537,19 @@ static int run(struct app *a)
 }
 
 /* In the guard, which gave the child up during the runs, or saw it die: what completed,
- * from the runs the child sent, touching nothing on the target or the output files
- * again (the child may be stuck on their filesystem). */
-static int report_left(struct app *a, const struct vb_guard_end *end)
+ * from the runs the child sent (received), touching nothing on the target or the output
+ * files again (the child may be stuck on their filesystem). The state is a copy of the
+ * session's, which a child thread still owns. */
+static int report_left(const struct app *session, struct vb_runlog *received,
+		       const struct vb_guard_end *end)
 {
+	static struct app copy;
+	struct app *a = &copy;
 	char msg[1024], left[VB_PATH_MSG_MAX];
 
+	copy = *session;
+	copy.log = *received;
+	copy.csv.fd = copy.trace.fd = -1;   /* the child's: not written from here */
 	set_context(a);
 	if (end->child_signal != 0)
 		msg[0] = '\0';   /* the guard said so, and what is left */
@@ -626,14 +633,14 @@ int main(int argc, char *argv[])
 	a.outs.path[1] = a.cfg.trace_path;
 	a.t = &a.sh->target;
 	a.d = &a.sh->desc;
-	a.csv.fd = a.trace.fd = -1;   /* the child's: none here */
 	struct vb_guard_end end;
-	vb_runlog_init(&a.log);
+	static struct vb_runlog received;   /* the guard's copy of the runs */
+	vb_runlog_init(&received);
 	enum vb_status st = vb_guard_run(&a.cfg, a.sh, a.cfg.target_path, session, &a, say_error,
-					 vb_out_live(stderr), &a.log, &end);
+					 vb_out_live(stderr), &received, &end);
 	if (end.runs_left)
-		return report_left(&a, &end);
-	vb_runlog_free(&a.log);
+		return report_left(&a, &received, &end);
+	vb_runlog_free(&received);
 	switch (st) {
 	case VB_OK: return end.exit_status;
 	case VB_E_SETUP: return EXIT_SETUP;

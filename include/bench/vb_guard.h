@@ -37,6 +37,9 @@ enum vb_guard_phase {
 struct vb_guard_watch {
 	atomic_ullong call_start_ns;   /* when the call in progress began; 0: none */
 	atomic_int phase;              /* its enum vb_guard_phase */
+	atomic_int given_up;           /* the guard left the session behind: where that is a
+					* thread that may still come back, it must touch
+					* nothing more */
 	char leftover[1024];           /* what is left behind if the session is given up */
 };
 
@@ -58,7 +61,8 @@ struct vb_shared *vb_shared_new(void);
 /* In the session: a call of phase p begins now (a phase begun before is replaced). */
 void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p);
 
-/* In the session: no call of its own is in progress. */
+/* In the session: no call of its own is in progress. A session given up on never
+ * returns from here. */
 void vb_guard_leave(struct vb_guard_watch *g);
 
 /* How the session's runs reach the user. */

@@ -49,8 +49,17 @@ void vb_guard_enter(struct vb_guard_watch *g, enum vb_guard_phase p)
 	atomic_store_explicit(&g->call_start_ns, vb_os_now_ns(), memory_order_release);
 }
 
+/* A session given up on (a thread: a process is killed) waits here for the process to
+ * end, whichever of its calls returned. */
+static void park_if_given_up(const struct vb_guard_watch *g)
+{
+	while (atomic_load(&g->given_up))
+		vb_os_sleep_ms(1000);
+}
+
 void vb_guard_leave(struct vb_guard_watch *g)
 {
+	park_if_given_up(g);
 	atomic_store_explicit(&g->call_start_ns, 0, memory_order_release);
 	atomic_store(&g->phase, (int)VB_PHASE_NONE);
 }
@@ -59,6 +68,7 @@ void vb_guard_leave(struct vb_guard_watch *g)
 
 struct runs {
 	const struct vb_runs_io *io;
+	struct vb_shared *sh;
 	struct vb_runlog *s;
 	int chan;
 };
@@ -99,6 +109,8 @@ static bool on_run(void *arg, const struct vb_run *r, const struct vb_hist *late
 {
 	struct runs *k = arg;
 	struct vb_run copy = *r;
+
+	park_if_given_up(&k->sh->guard);
 	size_t ivn = (size_t)r->n_intervals * sizeof *r->intervals;
 
 	copy.intervals = NULL;
@@ -138,11 +150,12 @@ enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
 			     struct vb_shared *sh, const struct vb_runs_io *io, int channel,
 			     struct vb_runlog *s, struct vb_engine_result *res)
 {
-	struct runs k = {io, s, channel};
+	struct runs k = {io, sh, s, channel};
 	struct vb_engine_io eio = {io->ops != NULL ? io->ops : &vb_os_io, io->live,
 				   io->progress, &sh->flags, &sh->watch, on_run, &k, on_flush};
 
 	vb_engine_run(cfg, t, &eio, res);
+	park_if_given_up(&sh->guard);
 	res->failed = res->failed || res->not_recorded || s->out_of_memory;
 	return !res->failed && res->stop_signal == 0 && res->pool_errno == 0 ? VB_OK : VB_E_IO;
 }
@@ -363,6 +376,7 @@ static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 	struct vb_watch *w = &g->sh->watch;
 	char msg[1400], why[128];
 
+	atomic_store(&gw->given_up, 1);
 	vb_os_child_abandon(g->w);
 	if (g->runs) {
 		/* The caller reports the runs received, and says what is left behind. */
