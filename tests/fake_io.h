@@ -13,7 +13,9 @@
 #include <time.h>
 #include "common/vb_io.h"
 #include "os/vb_os.h"
+#include "bench/vb_target.h"
 #include "bench/vb_writer.h"
+#include "common/vb_config.h"
 
 /* The descriptors the fake hands out. */
 #define FAKE_DIRFD 30
@@ -311,6 +313,22 @@ static inline struct vb_fileinfo fake_reg(uint64_t dev, uint64_t ino)
 {
 	struct vb_fileinfo fi = {VB_FT_REG, dev, ino, 0, 1, 0, 0};
 	return fi;
+}
+
+/* A session of three runs of ten 4 KiB writes each into anonymous files of the fake's
+ * directory, the engine and guard tests' usual one. */
+static inline void fake_session(struct vb_config *cfg, struct vb_target *t)
+{
+	vb_config_defaults(cfg);
+	cfg->target_path = "/fake";
+	cfg->bs_bytes = 4096;
+	cfg->count_blocks = 10;
+	cfg->runs = 3;
+	memset(t, 0, sizeof *t);
+	t->kind = VB_TGT_DIR;
+	t->anon = true;
+	t->dirfd = FAKE_DIRFD;
+	t->held_fd = -1;
 }
 
 #endif

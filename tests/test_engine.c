@@ -36,16 +36,7 @@ static int setup(void **state)
 	(void)state;
 	memset(&fk, 0, sizeof fk);
 	ops = fake_ops(&fk);
-	vb_config_defaults(&cfg);
-	cfg.target_path = "/fake";
-	cfg.bs_bytes = 4096;
-	cfg.count_blocks = 10;
-	cfg.runs = 3;
-	memset(&tgt, 0, sizeof tgt);
-	tgt.kind = VB_TGT_DIR;
-	tgt.anon = true;
-	tgt.dirfd = FAKE_DIRFD;
-	tgt.held_fd = -1;
+	fake_session(&cfg, &tgt);
 	memset(&flags, 0, sizeof flags);
 	memset(seen, 0, sizeof seen);
 	memset(data_runs, 0, sizeof data_runs);

@@ -63,17 +63,8 @@ static int setup(void **state)
 	memset(&fk, 0, sizeof fk);
 	fk.real_clock = true;
 	ops = fake_ops(&fk);
-	vb_config_defaults(&cfg);
-	cfg.target_path = "/fake";
-	cfg.bs_bytes = 4096;
-	cfg.count_blocks = 10;
-	cfg.runs = 3;
+	fake_session(&cfg, &tgt);
 	cfg.stall_secs = 0;
-	memset(&tgt, 0, sizeof tgt);
-	tgt.kind = VB_TGT_DIR;
-	tgt.anon = true;
-	tgt.dirfd = FAKE_DIRFD;
-	tgt.held_fd = -1;
 	if (sh == NULL)
 		sh = vb_shared_new();
 	if (kid == NULL)
