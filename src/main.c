@@ -514,6 +514,7 @@ static int run(struct app *a)
 		a->t->keep = false;   /* no run was made: nothing to keep */
 	if (res.pool_errno == 0 && !finish_output(a))
 		status = EXIT_IO;
+	atomic_store(&a->sh->guard.summed_up, 1);   /* the guard need not give it again */
 	if (!cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
 	say_kept(a);
@@ -551,18 +552,26 @@ static int report_left(const struct app *session, struct vb_runlog *received,
 	copy.log = *received;
 	copy.csv.fd = copy.trace.fd = -1;   /* the child's: not written from here */
 	set_context(a);
-	if (end->child_signal != 0)
-		msg[0] = '\0';   /* the guard said so, and what is left */
-	else if (end->stop_signal == 0)
-		snprintf(msg, sizeof msg, "a call is still stuck 2 s after --timeout %g expired "
-			 "and cannot be interrupted; reporting what completed and exiting without "
-			 "touching the target again", a->cfg.timeout_secs);
-	else
-		snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of the "
-			 "signal (stuck in a call, or hung); reporting what completed and exiting "
-			 "without touching the target again");
-	if (msg[0] != '\0') {
+	if (!end->said) {
+		const char *what = end->probing ? "a call of the flush check" : "a call";
+		const char *done = end->probing ? "the runs (they completed)" : "what completed";
+		if (end->timed_out)
+			snprintf(msg, sizeof msg, "%s is still stuck 2 s after --timeout %g expired "
+				 "and cannot be interrupted; reporting %s and exiting without touching "
+				 "the target again", what, a->cfg.timeout_secs, done);
+		else
+			snprintf(msg, sizeof msg, "the benchmark process did not stop within 10 s of "
+				 "the signal (stuck in %s, or hung); reporting %s and exiting without "
+				 "touching the target again", what, done);
 		vb_out_error(stderr, msg);
+	}
+	if (!end->said && end->probing) {
+		if (end->name_live)
+			vb_out_error(stderr, vb_target_probe_leftover(a->t, end->leftover_name, 0,
+								      left, sizeof left));
+		if (a->t->created && !a->t->keep)
+			vb_out_error(stderr, vb_target_leftover(a->t, NULL, left, sizeof left));
+	} else if (!end->said) {
 		vb_out_error(stderr, vb_target_leftover(a->t, end->name_live ? end->leftover_name
 									      : NULL, left, sizeof left));
 	}
@@ -570,7 +579,8 @@ static int report_left(const struct app *session, struct vb_runlog *received,
 		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
 			     "summary leaves it out");
 	finish_output(a);
-	say_kept(a);
+	if (end->said || end->probing)
+		say_kept(a);   /* (else the line above says what became of the kept file) */
 	stdout_whole(false);
 	vb_runlog_free(&a->log);
 	if (end->stop_signal > 0)

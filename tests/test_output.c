@@ -527,7 +527,7 @@ static void test_io_mode_as_found(void **state)
 	assert_non_null(strstr(buf, "# the fill before the clock (not counted): partial"));
 	assert_null(strstr(buf, "warm-up 0"));
 	/* and so is a call of the fill that does not return */
-	struct vb_stall st = {true, 0, "write", 1, 1, 4096, 31};
+	struct vb_stall st = {false, true, 0, "write", 1, 1, 4096, 31};
 	f = open_buf();
 	vb_out_live(f).stall(f, &st, false);
 	fclose(f);
@@ -543,6 +543,12 @@ static void test_io_mode_as_found(void **state)
 	vb_out_live(f).stall(f, &st, false);
 	fclose(f);
 	assert_non_null(strstr(buf, "has not returned after 0.5 s\n"));
+	/* the flush check after the runs is not a run */
+	st.probe = true;
+	f = open_buf();
+	vb_out_live(f).stall(f, &st, false);
+	fclose(f);
+	assert_non_null(strstr(buf, "vbench: stall: the flush check: write at offset 4096"));
 }
 
 /* A system that does not say its block sizes gets "unknown", not "0 logical". */

@@ -40,6 +40,7 @@ struct vb_guard_watch {
 	atomic_int given_up;           /* the guard left the session behind: where that is a
 					* thread that may still come back, it must touch
 					* nothing more */
+	atomic_int summed_up;          /* the session printed its summary */
 	char leftover[1024];           /* what is left behind if the session is given up */
 };
 
@@ -92,11 +93,13 @@ void vb_guard_set_grow(void *(*fn)(void *p, size_t n));
 /* How the guard's watch ended. */
 struct vb_guard_end {
 	int exit_status;          /* what the session returned, when it ended */
-	bool runs_left;           /* given up, or dead, during the runs: reported by the
-				   * caller from the log, with what follows */
-	int child_signal;         /* the child died of this signal (said), or 0 */
+	bool runs_left;           /* given up on, or dead, once runs had come and before
+				   * their summary: reported by the caller from the log */
+	bool said;                /* the guard said why, and what is left behind */
+	bool probing;             /* given up on in the flush check: the runs completed */
+	bool timed_out;           /* given up on at --timeout, not after a stop signal */
 	int stop_signal;          /* the stop signal then pending, or 0 */
-	bool name_live;           /* the stuck run may have left leftover_name */
+	bool name_live;           /* the stuck call may have left leftover_name */
 	char leftover_name[64];
 };
 
@@ -104,11 +107,12 @@ struct vb_guard_end {
  * sends in log. Returns VB_OK with what session returned in end->exit_status, or dies
  * of the stop signal the session passed on by dying of it; VB_E_SETUP or VB_E_IO when
  * the session was given up on in setup or later, after saying so; VB_E_IO with
- * end->runs_left when it was given up on during the runs (nothing said); VB_E_IO when
- * it died of another signal (killed from outside, or a crash: the message names what it
- * leaves behind; with end->runs_left when runs had come), or returned 0 but what it
- * printed could not all be written to standard output or error (after saying so where
- * it can); VB_E_SETUP when no child can be started (said). target is the path as given, for messages, which go to say (main.c:
+ * end->runs_left when it was given up on during the runs (nothing said) or while
+ * writing an output file before the summary (said); VB_E_IO when it died of another
+ * signal (killed from outside, or a crash: the message names what it leaves behind;
+ * with end->runs_left as before), or returned 0 but what it printed could not all be
+ * written to standard output or error (after saying so where it can); VB_E_SETUP when
+ * no child can be started (said). target is the path as given, for messages, which go to say (main.c:
  * vb_out_error on stderr); live takes the runs' stall lines. */
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			    const char *target, int (*session)(void *arg, int channel),

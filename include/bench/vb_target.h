@@ -62,14 +62,15 @@ void vb_target_cleanup(struct vb_target *t);
  * kept), else a sentence in buf naming the file left behind and why. */
 const char *vb_target_cleanup_problem(const struct vb_target *t, char *buf, size_t n);
 
-/* What is left behind when vbench must exit without touching the filesystem (a call
- * stuck in the kernel, or the session killed): a sentence in buf, which is returned. name is a per-run file
- * that the stuck run may have created, or NULL. */
 /* The sentence naming the flush probe's file, name in the target's directory, which
- * could not be removed (err); buf. */
+ * could not be removed (err), or may be left by a call of the probe stuck in the kernel
+ * (err 0); buf. */
 const char *vb_target_probe_leftover(const struct vb_target *t, const char *name, int err,
 				     char *buf, size_t n);
 
+/* What is left behind when vbench must exit without touching the filesystem (a call
+ * stuck in the kernel, or the session killed): a sentence in buf, which is returned.
+ * name is a per-run file that the stuck run may have created, or NULL. */
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n);
 

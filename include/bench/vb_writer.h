@@ -24,6 +24,7 @@ struct vb_watch {
 	struct vb_watch_slot slot[VB_QD_MAX];   /* one per write in flight */
 	atomic_ullong run;                      /* number of the run in progress */
 	atomic_int warmup;                      /* it is a warm-up run */
+	atomic_int probing;                     /* the flush check, after the runs */
 	atomic_int progress_drawn;              /* a progress line is on the terminal */
 	atomic_int name_live;                   /* name below exists in the target directory */
 	char name[64];                          /* the per-run file being created */

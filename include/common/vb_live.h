@@ -18,6 +18,7 @@ struct vb_progress {
 
 /* A call that has not returned for a while. */
 struct vb_stall {
+	bool probe;                    /* in the flush check after the runs */
 	bool warmup;                   /* in a warm-up run */
 	uint64_t run;
 	const char *stage;             /* "write", "sync", ... (vb_stage_name) */

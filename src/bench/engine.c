@@ -266,7 +266,11 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 						cfg->check_flush ? 0 : budget, t->align_bytes,
 						t->kind == VB_TGT_DISK ? room : 0};
 		probe_plan(c, t, &plan);
+		if (c->io->watch != NULL)
+			atomic_store(&c->io->watch->probing, 1);
 		vb_flush_probe(c->io->ops, &plan, &pc, &fr);
+		if (c->io->watch != NULL)
+			atomic_store(&c->io->watch->probing, 0);
 	}
 	c->io->on_flush(c->io->arg, &fr);
 }

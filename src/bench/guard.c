@@ -215,6 +215,7 @@ struct guard {
 	uint64_t stop_seen, woken;
 	int forwarded;
 	bool runs;                 /* the stuck call is one of the runs' */
+	bool timed_out;            /* given up on at --timeout, not after a stop */
 	struct stall_clock own, slots[VB_QD_MAX];
 };
 
@@ -295,7 +296,8 @@ static void drain(struct guard *g)
 static void warn_run_stall(struct guard *g, unsigned slot, uint64_t held)
 {
 	struct vb_watch *w = &g->sh->watch;
-	struct vb_stall s = {atomic_load(&w->warmup) != 0, atomic_load(&w->run),
+	struct vb_stall s = {atomic_load(&w->probing) != 0, atomic_load(&w->warmup) != 0,
+			     atomic_load(&w->run),
 			     vb_stage_name((enum vb_stage)atomic_load(&w->slot[slot].stage)),
 			     slot + 1, (unsigned)g->cfg->qd, atomic_load(&w->slot[slot].offset_bytes),
 			     (double)held / 1e9};
@@ -353,34 +355,40 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 		if (g->stop_seen == 0)
 			g->stop_seen = now;
 	}
-	if (held == 0)
-		return false;
 	bool timed_out = timeout > 0 && held >= timeout;
 	if (timed_out && g->runs) {
 		int zero = 0;
 		atomic_compare_exchange_strong(&g->sh->flags.stop, &zero, VB_STOPFLAG_TIMEOUT);
 	}
 	/* Only inside a call: a wake-up elsewhere would cut the child's output short. */
-	if ((timed_out || g->stop_seen != 0) && (g->woken == 0 || now - g->woken >= REWAKE_NS)) {
+	if (held > 0 && (timed_out || g->stop_seen != 0) &&
+	    (g->woken == 0 || now - g->woken >= REWAKE_NS)) {
 		g->woken = now;
 		vb_os_child_wake(g->w);
 	}
 	if (timed_out && held >= timeout + ABORT_GRACE_NS)
-		return true;
-	return g->stop_seen != 0 && now - g->stop_seen >= STOP_GRACE_NS && held >= STOP_GRACE_NS;
+		return g->timed_out = true;
+	/* After a stop the child has STOP_GRACE_NS to end; a call it is then in, as long
+	 * from its start. */
+	return g->stop_seen != 0 && now - g->stop_seen >= STOP_GRACE_NS &&
+	       (held == 0 || held >= STOP_GRACE_NS);
 }
 
 static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 {
 	struct vb_guard_watch *gw = &g->sh->guard;
 	struct vb_watch *w = &g->sh->watch;
+	int stop = atomic_load(&g->sh->flags.stop);
 	char msg[1400], why[128];
 
 	atomic_store(&gw->given_up, 1);
 	vb_os_child_abandon(g->w);
-	if (g->runs) {
+	end->stop_signal = stop > 0 ? stop : 0;
+	end->timed_out = g->timed_out;
+	if (held > 0 && g->runs) {
 		/* The caller reports the runs received, and says what is left behind. */
 		end->runs_left = true;
+		end->probing = atomic_load(&w->probing) != 0;
 		end->name_live = atomic_load(&w->name_live) != 0;
 		if (end->name_live) {
 			memcpy(end->leftover_name, w->name, sizeof end->leftover_name);
@@ -388,19 +396,26 @@ static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 		}
 		return;
 	}
-	if (g->stop_seen != 0)
+	if (!g->timed_out)
 		snprintf(why, sizeof why, "vbench did not stop within %.0f s of the signal",
 			 STOP_GRACE_NS / 1e9);
 	else
 		snprintf(why, sizeof why, "still stuck 2 s after --timeout %g expired",
 			 g->cfg->timeout_secs);
-	snprintf(msg, sizeof msg, "%s %s: a call has not returned for %.1f s (%s) and cannot "
-		 "be interrupted; exiting without waiting for it",
-		 phase_text(atomic_load(&gw->phase)), g->target, (double)held / 1e9, why);
+	if (held > 0)
+		snprintf(msg, sizeof msg, "%s %s: a call has not returned for %.1f s (%s) and "
+			 "cannot be interrupted; exiting without waiting for it",
+			 phase_text(atomic_load(&gw->phase)), g->target, (double)held / 1e9, why);
+	else
+		snprintf(msg, sizeof msg, "while working on %s: %s, outside any call vbench "
+			 "watches; exiting without waiting for it", g->target, why);
 	g->say(msg);
 	gw->leftover[sizeof gw->leftover - 1] = '\0';
 	if (gw->leftover[0] != '\0')
 		g->say(gw->leftover);
+	end->said = true;
+	/* Stuck on an output file before the summary: the caller gives the summary. */
+	end->runs_left = g->log->n_runs > 0 && !atomic_load(&gw->summed_up);
 }
 
 /* The child ended with status, or died of signal signo: says what went wrong that it
@@ -428,9 +443,9 @@ static enum vb_status ended(struct guard *g, int status, int signo, struct vb_gu
 		gw->leftover[sizeof gw->leftover - 1] = '\0';
 		if (gw->leftover[0] != '\0')
 			g->say(gw->leftover);
-		/* The runs it completed are reported all the same. */
-		end->runs_left = g->log->n_runs > 0;
-		end->child_signal = signo;
+		/* The runs it completed are summed up all the same. */
+		end->said = true;
+		end->runs_left = g->log->n_runs > 0 && !atomic_load(&gw->summed_up);
 	}
 	if (out != 0) {
 		snprintf(msg, sizeof msg, "the results could not all be written to standard "
@@ -475,13 +490,10 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			give_up(&g, held, end);
 			vb_os_child_free(g.w);
 			free(g.in.buf);
-			int stop = atomic_load(&sh->flags.stop);
-			if (end->runs_left) {
-				end->stop_signal = stop > 0 ? stop : 0;
+			if (end->runs_left)
 				return VB_E_IO;
-			}
-			if (g.stop_seen != 0 && stop > 0)
-				vb_os_die(stop);
+			if (g.stop_seen != 0 && end->stop_signal > 0)
+				vb_os_die(end->stop_signal);
 			int phase = atomic_load(&sh->guard.phase);
 			return phase == VB_PHASE_SETUP || phase == VB_PHASE_SETUP_OUTPUT ? VB_E_SETUP
 											  : VB_E_IO;

@@ -550,9 +550,14 @@ const char *vb_target_probe_leftover(const struct vb_target *t, const char *name
 	int dir_len = t->kind == VB_TGT_DIR ? (int)strlen(t->shown)
 		      : slash != NULL ? (int)(slash - t->shown) : 0;
 
-	snprintf(buf, n, "%.*s%s%s, the flush probe's file, could not be removed: %s; it is "
-		 "left behind", dir_len, t->shown, dir_len > 0 || slash != NULL ? "/" : "", name,
-		 strerror(err));
+	if (err == 0)
+		snprintf(buf, n, "%.*s%s%s, the flush probe's file, may be left behind; remove it "
+			 "once the filesystem responds", dir_len, t->shown,
+			 dir_len > 0 || slash != NULL ? "/" : "", name);
+	else
+		snprintf(buf, n, "%.*s%s%s, the flush probe's file, could not be removed: %s; it "
+			 "is left behind", dir_len, t->shown, dir_len > 0 || slash != NULL ? "/" : "",
+			 name, strerror(err));
 	return buf;
 }
 
@@ -579,8 +584,8 @@ const char *vb_target_leftover(const struct vb_target *t, const char *name, char
 	else if (t->kind == VB_TGT_SINK)
 		snprintf(buf, n, "nothing is left behind");
 	else
-		snprintf(buf, n, "nothing is left behind: the file of the stuck run has no name, "
-			 "and is freed when the call returns");
+		snprintf(buf, n, "nothing is left behind: a run's file has no name, and is freed "
+			 "when its last call returns");
 	return buf;
 }
 

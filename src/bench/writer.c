@@ -693,5 +693,10 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 
 int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *p, struct vb_run *out)
 {
-	return acquire(ops, p, out);
+	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
+
+	publish(slot, VB_STAGE_OPEN, 0, ops->now_ns(ops->ctx));
+	int fd = acquire(ops, p, out);
+	unpublish(slot);
+	return fd;
 }

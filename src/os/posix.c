@@ -430,11 +430,14 @@ const struct vb_io_ops vb_os_io = {
 static struct vb_sigflags *flags;
 static atomic_int *resumed;
 
+/* The first stop signal is kept; it also replaces --timeout's flag, so that a signal
+ * that comes while a timeout is being handled still ends vbench by that signal. */
 static void on_stop(int signo)
 {
-	int zero = 0;
+	int cur = atomic_load(&flags->stop);
 
-	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
+	while (cur <= 0 && !atomic_compare_exchange_weak(&flags->stop, &cur, signo))
+		;
 }
 
 /* A fault signal (SIGSEGV, ...) stops vbench only when someone sent it; a real fault

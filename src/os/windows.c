@@ -1264,11 +1264,13 @@ static void handle_unlock(void)
 static BOOL WINAPI on_console(DWORD event)
 {
 	int signo = event == CTRL_C_EVENT ? SIGINT : event == CTRL_BREAK_EVENT ? SIGBREAK : SIGTERM;
-	int zero = 0;
 
 	if (flags == NULL)
 		return FALSE;
-	atomic_compare_exchange_strong(&flags->stop, &zero, signo);
+	/* As on POSIX: the first stop is kept, and it replaces --timeout's flag. */
+	int cur = atomic_load(&flags->stop);
+	while (cur <= 0 && !atomic_compare_exchange_weak(&flags->stop, &cur, signo))
+		;
 	handle_lock();
 	cancel_sync(session_thread);
 	handle_unlock();

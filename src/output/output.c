@@ -108,7 +108,9 @@ static void live_stall(void *arg, const struct vb_stall *s, bool progress_drawn)
 	if (s->writers > 1)
 		snprintf(who, sizeof who, " (writer %u of %u)", s->writer, s->writers);
 	/* Warm-up number 0 is the fill before the clock (engine.c). */
-	if (s->warmup && s->run == 0)
+	if (s->probe)
+		snprintf(kind, sizeof kind, "the flush check");
+	else if (s->warmup && s->run == 0)
 		snprintf(kind, sizeof kind, "the fill before the clock");
 	else
 		snprintf(kind, sizeof kind, "%s %" PRIu64, s->warmup ? "warm-up" : "run", s->run);

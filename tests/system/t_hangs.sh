@@ -141,6 +141,7 @@ if wait_for "^# run 1 of 6" "$SCRATCH/c.out" "$pid"; then
 	check "CSV file frozen: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 20 ]
 	check "CSV file frozen: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
 	check "CSV file frozen: the message says it was writing the results" grep -q "while writing an output file" "$SCRATCH/c.err"
+	check "CSV file frozen: the runs that completed are summed up all the same" grep -q "^# summary of [1-9][0-9]* completed run" "$SCRATCH/c.out"
 else
 	not_started "the CSV case" "$pid"
 fi
@@ -160,6 +161,43 @@ expect_err "n\.img, the file vbench created, is left behind; --csv-append .*/cm/
 expect_no_err "in the target's directory" "CSV file frozen at setup: not the message of a stuck target"
 sleep 1
 rm -f "$d/cm/new.csv" "$d/fm/n.img"
+
+# --- the flush check stuck on a frozen file system: --timeout ends it, the runs are summed up ---
+# (strace holds the check's first unlink, of its file's name, until the freeze is on)
+if command -v strace >/dev/null 2>&1; then
+	rm -f "$SCRATCH/p.out" "$SCRATCH/p.err" "$SCRATCH/p.st"
+	"$VBENCH" --no-progress --check-flush --timeout 1 --sync dsync bs=4k count=3000 runs=2 "$d/fm/pr" >"$SCRATCH/p.out" 2>"$SCRATCH/p.err" &
+	pid=$!
+	watch_run "$SCRATCH/p.out" "$SCRATCH/p.err"
+	st=""
+	if wait_for "^# run 1 of 2" "$SCRATCH/p.out" "$pid"; then
+		strace -p "$(worker_of "$pid" | head -n 1)" -o "$SCRATCH/p.st" -e trace=unlinkat \
+			-e inject=unlinkat:delay_enter=2000000:when=1 >/dev/null 2>&1 &
+		st=$!
+	fi
+	if [ -n "$st" ] && wait_for "unlinkat\\(" "$SCRATCH/p.st" "$pid"; then
+		fsfreeze -f "$d/fm"
+		thaw_later "$d/fm" 40
+		t0=$(date +%s)
+		wait_pid "$pid" 60
+		t1=$(date +%s)
+		done_thaw
+		check "flush check stuck: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
+		check "flush check stuck: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
+		check "flush check stuck: said so" grep -q "a call of the flush check is still stuck 2 s after --timeout 1 expired" "$SCRATCH/p.err"
+		check "flush check stuck: the runs are summed up" grep -q "^# summary of 2 completed runs" "$SCRATCH/p.out"
+		check "flush check stuck: its file is named" grep -q "vbench-[a-z0-9]*\.tmp, the flush probe's file, may be left behind" "$SCRATCH/p.err"
+		check "flush check stuck: and so is the target vbench created" grep -q "pr, the file vbench created, is left behind" "$SCRATCH/p.err"
+	else
+		done_thaw
+		not_started "the stuck flush check" "$pid"
+	fi
+	[ -n "$st" ] && { kill "$st" 2>/dev/null; wait "$st" 2>/dev/null; }
+	sleep 1
+	rm -f "$d/fm/pr" "$d/fm"/vbench-*.tmp
+else
+	skip "no strace: the stuck flush check"
+fi
 
 # --- --timeout below one second: the value given is printed as given ---------------------------
 rm -f "$SCRATCH/h.out" "$SCRATCH/h.err"
