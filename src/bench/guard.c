@@ -374,6 +374,20 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 	       (held == 0 || held >= STOP_GRACE_NS);
 }
 
+/* Says why the child is left behind, or dead, and what it leaves; the runs it sent are
+ * then summed up by the caller unless the child printed their summary itself. */
+static void said(struct guard *g, const char *why, struct vb_guard_end *end)
+{
+	struct vb_guard_watch *gw = &g->sh->guard;
+
+	g->say(why);
+	gw->leftover[sizeof gw->leftover - 1] = '\0';
+	if (gw->leftover[0] != '\0')
+		g->say(gw->leftover);
+	end->said = true;
+	end->runs_left = g->log->n_runs > 0 && !atomic_load(&gw->summed_up);
+}
+
 static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 {
 	struct vb_guard_watch *gw = &g->sh->guard;
@@ -409,20 +423,13 @@ static void give_up(struct guard *g, uint64_t held, struct vb_guard_end *end)
 	else
 		snprintf(msg, sizeof msg, "while working on %s: %s, outside any call vbench "
 			 "watches; exiting without waiting for it", g->target, why);
-	g->say(msg);
-	gw->leftover[sizeof gw->leftover - 1] = '\0';
-	if (gw->leftover[0] != '\0')
-		g->say(gw->leftover);
-	end->said = true;
-	/* Stuck on an output file before the summary: the caller gives the summary. */
-	end->runs_left = g->log->n_runs > 0 && !atomic_load(&gw->summed_up);
+	said(g, msg, end);
 }
 
 /* The child ended with status, or died of signal signo: says what went wrong that it
  * could not say itself, and returns as vb_guard_run does. */
 static enum vb_status ended(struct guard *g, int status, int signo, struct vb_guard_end *end)
 {
-	struct vb_guard_watch *gw = &g->sh->guard;
 	char msg[256];
 	int out, err;
 
@@ -439,13 +446,7 @@ static enum vb_status ended(struct guard *g, int status, int signo, struct vb_gu
 		/* Killed from outside (kill -9) or crashed: it could clean nothing up. */
 		snprintf(msg, sizeof msg, "the process running the session died of signal %d",
 			 signo);
-		g->say(msg);
-		gw->leftover[sizeof gw->leftover - 1] = '\0';
-		if (gw->leftover[0] != '\0')
-			g->say(gw->leftover);
-		/* The runs it completed are summed up all the same. */
-		end->said = true;
-		end->runs_left = g->log->n_runs > 0 && !atomic_load(&gw->summed_up);
+		said(g, msg, end);
 	}
 	if (out != 0) {
 		snprintf(msg, sizeof msg, "the results could not all be written to standard "
