@@ -195,6 +195,9 @@ static bool finish_output(struct app *a)
 	a->ctx.result_line = line;
 	a->ctx.auto_note = a->cfg.runs_auto ? vb_session_auto_note(&a->cfg, &a->log, autobuf,
 									   sizeof autobuf) : NULL;
+	/* From its first byte on, the guard never gives the summary again: one summary, one
+	 * JSON document, even when this process dies while printing it. */
+	atomic_store(&a->sh->guard.summed_up, 1);
 	if (formats[a->cfg.format].summary != NULL)
 		formats[a->cfg.format].summary(a, &an, w.text, w.n);
 	fflush(stdout);
@@ -514,7 +517,6 @@ static int run(struct app *a)
 		a->t->keep = false;   /* no run was made: nothing to keep */
 	if (res.pool_errno == 0 && !finish_output(a))
 		status = EXIT_IO;
-	atomic_store(&a->sh->guard.summed_up, 1);   /* the guard need not give it again */
 	if (!cleanup(a))
 		status = EXIT_IO;   /* the run did not end clean */
 	say_kept(a);

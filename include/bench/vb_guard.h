@@ -40,7 +40,7 @@ struct vb_guard_watch {
 	atomic_int given_up;           /* the guard left the session behind: where that is a
 					* thread that may still come back, it must touch
 					* nothing more */
-	atomic_int summed_up;          /* the session printed its summary */
+	atomic_int summed_up;          /* the session began to print its summary */
 	char leftover[1024];           /* what is left behind if the session is given up */
 };
 

@@ -129,6 +129,28 @@ fi
 sleep 1
 rm -f "$d/m/c/"*
 
+# --- the session killed while its JSON document waits for a slow reader: one document ------
+if [ -d /proc/self ]; then
+	rm -f "$SCRATCH/j.out" "$SCRATCH/j.err" "$SCRATCH/j.fifo"
+	mkfifo "$SCRATCH/j.fifo"
+	"$VBENCH" --no-progress --json bs=4k count=10 runs=1000 "$d/m/c" >"$SCRATCH/j.fifo" 2>"$SCRATCH/j.err" &
+	pid=$!
+	exec 7<"$SCRATCH/j.fifo"
+	# (nothing is read until the session's own pipe is full: it waits in pipe_write)
+	if wait_wchan "$pid" pipe_write; then
+		kill -9 $(children_of "$pid" | head -n 1)
+		cat <&7 >"$SCRATCH/j.out"
+		exec 7<&-
+		wait_pid "$pid" 30
+		check "session killed while printing JSON: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
+		check "session killed while printing JSON: one document begun, never a second" [ "$(grep -c '"schema_version"' "$SCRATCH/j.out")" -le 1 ]
+	else
+		exec 7<&-
+		not_started "the JSON document never waited for its reader" "$pid"
+	fi
+	rm -f "$SCRATCH/j.fifo"
+fi
+
 # --- vbench report --svg: its temporary file, when it cannot be removed, is named ---------------
 if command -v chattr >/dev/null 2>&1; then
 	"$VBENCH" --no-progress --csv-append "$d/r.csv" bs=4k count=4 runs=2 "$d/m/c" >/dev/null 2>&1
