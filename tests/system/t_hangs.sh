@@ -88,6 +88,16 @@ done_thaw() {
 	fsfreeze -u "$d/fm" 2>/dev/null
 	fsfreeze -u "$d/cm" 2>/dev/null
 }
+# freeze_wait MNT PID: freezes MNT (thawed at the latest 40 s later), waits up to 60 s for
+# vbench PID to end (WAIT_RC), and thaws; the seconds it took are $((t1 - t0)).
+freeze_wait() {
+	fsfreeze -f "$1"
+	thaw_later "$1" 40
+	t0=$(date +%s)
+	wait_pid "$2" 60
+	t1=$(date +%s)
+	done_thaw
+}
 
 # --- setup on a frozen filesystem: creating the file blocks ---------------------------------
 fsfreeze -f "$d/fm"
@@ -130,12 +140,7 @@ rm -f "$SCRATCH/c.out" "$SCRATCH/c.err"
 pid=$!
 watch_run "$SCRATCH/c.out" "$SCRATCH/c.err"
 if wait_for "^# run 1 of 6" "$SCRATCH/c.out" "$pid"; then
-	fsfreeze -f "$d/cm"
-	thaw_later "$d/cm" 40
-	t0=$(date +%s)
-	wait_pid "$pid" 60
-	t1=$(date +%s)
-	done_thaw
+	freeze_wait "$d/cm" "$pid"
 	# (the little: the rest of the run under way at the freeze, before its row is
 	# written; a vbench that waits for the thaw takes 40 s)
 	check "CSV file frozen: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 20 ]
@@ -176,12 +181,7 @@ if command -v strace >/dev/null 2>&1; then
 		st=$!
 	fi
 	if [ -n "$st" ] && wait_for "unlinkat\\(" "$SCRATCH/p.st" "$pid"; then
-		fsfreeze -f "$d/fm"
-		thaw_later "$d/fm" 40
-		t0=$(date +%s)
-		wait_pid "$pid" 60
-		t1=$(date +%s)
-		done_thaw
+		freeze_wait "$d/fm" "$pid"
 		check "flush check stuck: vbench exits within --timeout + 2 s and a little ($((t1 - t0)) s)" [ $((t1 - t0)) -le 12 ]
 		check "flush check stuck: exit 3 (got $WAIT_RC)" [ "$WAIT_RC" = 3 ]
 		check "flush check stuck: said so" grep -q "a call of the flush check is still stuck 2 s after --timeout 1 expired" "$SCRATCH/p.err"
