@@ -3,11 +3,13 @@
 # the clock stops, as the device itself counts it (no strace needed).
 . "$(dirname "$0")/lib.sh"
 
-# rows_consistent FILE: every row's bytes_per_sec is its bytes / secs (to the rounding of
-# the six decimals of secs), found by the header's column names.
+# rows_consistent FILE: every run row's bytes_per_sec is its bytes / secs (to the rounding
+# of the six decimals of secs), found by the header's column names. The flush check's row
+# (status "flush", there when the short check was worth its time) is not a run.
 rows_consistent() {
 	awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	$col["status"] == "flush" { next }
 	{
 		b = $col["bytes"]; s = $col["secs"]; r = $col["bytes_per_sec"]
 		if (s <= 0) { bad++; next }
