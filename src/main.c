@@ -441,6 +441,14 @@ static int setup(struct app *a)
 	return rc;
 }
 
+/* A run that could not be recorded is left out of the summary: said so. */
+static void say_unrecorded(const struct app *a)
+{
+	if (a->log.out_of_memory)
+		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
+			     "summary leaves it out");
+}
+
 /* Says what happened to the runs, besides the runs themselves; returns the exit
  * status. */
 static int report_runs(struct app *a, enum vb_status st, const struct vb_engine_result *res)
@@ -462,9 +470,7 @@ static int report_runs(struct app *a, enum vb_status st, const struct vb_engine_
 	}
 	if (last != NULL)
 		vb_out_run_problem(stderr, &a->ctx, last);
-	if (a->log.out_of_memory)
-		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
-			     "summary leaves it out");
+	say_unrecorded(a);
 	if (a->log.flush.stop == VB_STOPFLAG_TIMEOUT) {
 		snprintf(msg, sizeof msg, "a call of the flush probe outlasted --timeout %g; the "
 			 "probe was stopped", a->cfg.timeout_secs);
@@ -566,20 +572,17 @@ static int report_left(const struct app *session, struct vb_runlog *received,
 				 "the signal (stuck in %s, or hung); reporting %s and exiting without "
 				 "touching the target again", what, done);
 		vb_out_error(stderr, msg);
-	}
-	if (!end->said && end->probing) {
-		if (end->name_live)
+		if (!end->probing)
+			vb_out_error(stderr, vb_target_leftover(a->t, end->name_live
+								? end->leftover_name : NULL,
+								left, sizeof left));
+		if (end->probing && end->name_live)
 			vb_out_error(stderr, vb_target_probe_leftover(a->t, end->leftover_name, 0,
 								      left, sizeof left));
-		if (a->t->created && !a->t->keep)
+		if (end->probing && a->t->created && !a->t->keep)
 			vb_out_error(stderr, vb_target_leftover(a->t, NULL, left, sizeof left));
-	} else if (!end->said) {
-		vb_out_error(stderr, vb_target_leftover(a->t, end->name_live ? end->leftover_name
-									      : NULL, left, sizeof left));
 	}
-	if (a->log.out_of_memory)
-		vb_out_error(stderr, "out of memory: a run could not be recorded, and the "
-			     "summary leaves it out");
+	say_unrecorded(a);
 	finish_output(a);
 	if (end->said || end->probing)
 		say_kept(a);   /* (else the line above says what became of the kept file) */

@@ -468,7 +468,6 @@ enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 	int status = 0, signo = 0;
 	uint64_t held = 0;
 
-	memset(&g, 0, sizeof g);
 	memset(end, 0, sizeof *end);
 	g = (struct guard){.cfg = cfg, .sh = sh, .target = target, .say = say, .live = live,
 			   .log = log};
