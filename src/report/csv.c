@@ -1,11 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -16,10 +12,6 @@
 #include "report/report_internal.h"
 
 /* The CSV reader of `vbench report`: RFC 4180 records, the header, the rows. */
-
-/* ---------------------------------------------------------------------------------- */
-/* CSV reader                                                                         */
-/* ---------------------------------------------------------------------------------- */
 
 /* Position in the CSV text. */
 struct csv_cur {
@@ -161,15 +153,6 @@ static bool csv_blank(const struct csv_rec *r)
 	return r->n == 1 && csv_field(r, 0)[0] == '\0';
 }
 
-/* True when r has a field equal to s. */
-static bool csv_has(const struct csv_rec *r, const char *s)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (strcmp(csv_field(r, i), s) == 0)
-			return true;
-	return false;
-}
-
 static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 {
 	if (a->n != b->n)
@@ -180,20 +163,14 @@ static bool csv_same(const struct csv_rec *a, const struct csv_rec *b)
 	return true;
 }
 
-/* Columns report needs: the first VB_CSV_REQUIRED of the schema, then two flags. */
-enum csv_col { COL_LABEL, COL_RUN, COL_BYTES, COL_SECS, COL_BPS, COL_WARMUP, COL_PARTIAL,
-	       COL_BS, COL_DIRECT, COL_SYNC, COL_QD, COL_SOURCE, COL_STATUS, COL_FLUSH_VERDICT,
-	       COL_FLUSH_P50, COL_FLUSH_WRITE, COL_FLUSH_LO, COL_FLUSH_HI, COL_KNEE_BURST, COL_KNEE_SUSTAINED, COL_KNEE_AT,
-	       COL_FS, COL_DEVICE, COL_SESSION, COL_SESSION_START, COL_SCHEMA, COL_COUNT, N_COLS };
-#define N_REQUIRED VB_CSV_REQUIRED
-#define csv_required vb_csv_names
-
-/* Where each column is in the header; SIZE_MAX for an optional one that is absent. */
+/* Where each column of the schema (enum vb_col) is in the header; SIZE_MAX when absent
+ * (only the first VB_CSV_REQUIRED are required). */
 struct csv_map {
-	size_t col[N_COLS];
+	size_t col[VB_N_COLS];
 	struct csv_rec header;
 };
 
+/* The index of the field of r equal to s, or SIZE_MAX. */
 static size_t csv_index(const struct csv_rec *r, const char *s)
 {
 	for (size_t i = 0; i < r->n; i++)
@@ -231,31 +208,12 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 			return rc;
 		}
 	free(names);
-	for (size_t i = 0; i < N_REQUIRED; i++) {
-		m->col[i] = csv_index(h, csv_required[i]);
+	for (size_t i = 0; i < VB_N_COLS; i++)
+		m->col[i] = csv_index(h, vb_csv_names[i]);
+	for (size_t i = 0; i < VB_CSV_REQUIRED; i++)
 		if (m->col[i] == SIZE_MAX)
 			return vbr_fail(err, errlen, name, h->line, "missing column %s",
-					csv_required[i]);
-	}
-	m->col[COL_WARMUP] = csv_index(h, vb_csv_names[VB_COL_WARMUP]);
-	m->col[COL_PARTIAL] = csv_index(h, vb_csv_names[VB_COL_PARTIAL]);
-	m->col[COL_BS] = csv_index(h, vb_csv_names[VB_COL_BS]);
-	m->col[COL_COUNT] = csv_index(h, vb_csv_names[VB_COL_COUNT]);
-	m->col[COL_DIRECT] = csv_index(h, vb_csv_names[VB_COL_DIRECT]);
-	m->col[COL_SYNC] = csv_index(h, vb_csv_names[VB_COL_SYNC]);
-	m->col[COL_QD] = csv_index(h, vb_csv_names[VB_COL_QD]);
-	m->col[COL_SOURCE] = csv_index(h, vb_csv_names[VB_COL_SOURCE]);
-	static const struct { enum csv_col c; enum vb_col v; } notes[] = {
-		{COL_STATUS, VB_COL_STATUS}, {COL_FLUSH_VERDICT, VB_COL_FLUSH_VERDICT},
-		{COL_FLUSH_P50, VB_COL_FLUSH_P50}, {COL_FLUSH_WRITE, VB_COL_FLUSH_WRITE_P50},
-		{COL_FLUSH_LO, VB_COL_FLUSH_DIFF_LO}, {COL_FLUSH_HI, VB_COL_FLUSH_DIFF_HI},
-		{COL_KNEE_BURST, VB_COL_KNEE_BURST}, {COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED},
-		{COL_KNEE_AT, VB_COL_KNEE_AT}, {COL_FS, VB_COL_FS}, {COL_DEVICE, VB_COL_DEVICE},
-		{COL_SESSION, VB_COL_SESSION}, {COL_SESSION_START, VB_COL_SESSION_START},
-		{COL_SCHEMA, VB_COL_SCHEMA},
-	};
-	for (size_t i = 0; i < sizeof notes / sizeof notes[0]; i++)
-		m->col[notes[i].c] = csv_index(h, vb_csv_names[notes[i].v]);
+					vb_csv_names[i]);
 	return 0;
 }
 
@@ -302,21 +260,18 @@ static uint64_t csv_count(const struct csv_rec *r, size_t col)
  * (it only labels the chart, so it is no reason to refuse a file). */
 static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c)
 {
-	const char *bs = csv_opt(r, m->col[COL_BS]), *qd = csv_opt(r, m->col[COL_QD]);
-	const char *direct = csv_opt(r, m->col[COL_DIRECT]);
+	const char *direct = csv_opt(r, m->col[VB_COL_DIRECT]);
 
 	memset(c, 0, sizeof *c);
-	if (!vbr_parse_u64(bs, strlen(bs), &c->bs))
-		c->bs = 0;
-	c->count = csv_count(r, m->col[COL_COUNT]);
-	if (m->col[COL_QD] == SIZE_MAX)
-		c->qd = 1;   /* files from before --qd: one write in flight */
-	else if (!vbr_parse_u64(qd, strlen(qd), &c->qd))
-		c->qd = 0;
+	c->bs = csv_count(r, m->col[VB_COL_BS]);
+	c->count = csv_count(r, m->col[VB_COL_COUNT]);
+	/* files from before --qd: one write in flight */
+	c->qd = m->col[VB_COL_QD] == SIZE_MAX ? 1 : csv_count(r, m->col[VB_COL_QD]);
 	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
-	vbr_cfg_sync(c, csv_opt(r, m->col[COL_SYNC]));
-	vbr_cfg_source(c, csv_opt(r, m->col[COL_SOURCE]));
-	vbr_cfg_session(c, csv_opt(r, m->col[COL_SESSION]), csv_opt(r, m->col[COL_SESSION_START]));
+	vbr_cfg_sync(c, csv_opt(r, m->col[VB_COL_SYNC]));
+	vbr_cfg_source(c, csv_opt(r, m->col[VB_COL_SOURCE]));
+	vbr_cfg_session(c, csv_opt(r, m->col[VB_COL_SESSION]),
+			csv_opt(r, m->col[VB_COL_SESSION_START]));
 }
 
 /* The optional measured number at col of r (a rate when rate, else bytes): 0 when absent
@@ -336,18 +291,18 @@ static int csv_num(const struct csv_rec *r, size_t col, const char *what, bool r
 static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
 			 const char *label, const char *name, char *err, size_t errlen)
 {
-	static const enum csv_col cols[4] = {COL_FLUSH_P50, COL_FLUSH_WRITE, COL_FLUSH_LO,
-					     COL_FLUSH_HI};
+	static const enum vb_col cols[4] = {VB_COL_FLUSH_P50, VB_COL_FLUSH_WRITE_P50,
+					    VB_COL_FLUSH_DIFF_LO, VB_COL_FLUSH_DIFF_HI};
 	const char *num[4];
 	char why[160];
 
 	for (size_t i = 0; i < 4; i++)
 		num[i] = m->col[cols[i]] == SIZE_MAX ? NULL : csv_opt(r, m->col[cols[i]]);
-	if (vbr_check_flush(csv_opt(r, m->col[COL_FLUSH_VERDICT]), num, why, sizeof why) < 0)
+	if (vbr_check_flush(csv_opt(r, m->col[VB_COL_FLUSH_VERDICT]), num, why, sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
-	if (vbr_note_flush(d, label, csv_opt(r, m->col[COL_FLUSH_VERDICT]),
-			   csv_count(r, m->col[COL_FLUSH_P50]),
-			   csv_count(r, m->col[COL_FLUSH_WRITE])) < 0)
+	if (vbr_note_flush(d, label, csv_opt(r, m->col[VB_COL_FLUSH_VERDICT]),
+			   csv_count(r, m->col[VB_COL_FLUSH_P50]),
+			   csv_count(r, m->col[VB_COL_FLUSH_WRITE_P50])) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;
 }
@@ -356,17 +311,14 @@ static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const st
 static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
 		    const char *label, uint64_t run, const char *name, char *err, size_t errlen)
 {
-	static const struct { enum csv_col c; enum vb_col v; bool rate; } cols[] = {
-		{COL_KNEE_BURST, VB_COL_KNEE_BURST, true},
-		{COL_KNEE_SUSTAINED, VB_COL_KNEE_SUSTAINED, true},
-		{COL_KNEE_AT, VB_COL_KNEE_AT, false},
-	};
+	static const enum vb_col cols[3] = {VB_COL_KNEE_BURST, VB_COL_KNEE_SUSTAINED,
+					    VB_COL_KNEE_AT};
 	double v[3];
 	char why[160];
 
 	for (size_t i = 0; i < 3; i++)
-		if (csv_num(r, m->col[cols[i].c], vb_csv_names[cols[i].v], cols[i].rate, &v[i],
-			    why, sizeof why) < 0)
+		if (csv_num(r, m->col[cols[i]], vb_csv_names[cols[i]], i < 2, &v[i], why,
+			    sizeof why) < 0)
 			return vbr_fail(err, errlen, name, r->line, "%s", why);
 	if (v[0] > 0 && vbr_note_knee(d, label, run, v[0], v[1], v[2]) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
@@ -382,26 +334,26 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	if (r->n != m->header.n)
 		return vbr_fail(err, errlen, name, r->line, "row has %zu fields, the header %zu: "
 				"cut short or run on, not a run", r->n, m->header.n);
-	if (!r->eol && m->col[COL_SCHEMA] != SIZE_MAX)
+	if (!r->eol && m->col[VB_COL_SCHEMA] != SIZE_MAX)
 		return vbr_fail(err, errlen, name, r->line, "the last row ends without its line "
 				"break (vbench ends every row with one): cut short, not a run");
 	bool warm, partial;
-	if (csv_flag(r, m->col[COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
-	    csv_flag(r, m->col[COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
+	if (csv_flag(r, m->col[VB_COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
+	    csv_flag(r, m->col[VB_COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
 		return -1;
-	const char *label = vb_csv_plain(csv_field(r, m->col[COL_LABEL]));
-	if (strcmp(csv_opt(r, m->col[COL_STATUS]), "flush") == 0 && label[0] != '\0')
+	const char *label = vb_csv_plain(csv_field(r, m->col[VB_COL_LABEL]));
+	if (strcmp(csv_opt(r, m->col[VB_COL_STATUS]), "flush") == 0 && label[0] != '\0')
 		return csv_flush_row(d, m, r, label, name, err, errlen);
-	const char *ver = csv_opt(r, m->col[COL_SCHEMA]);
+	const char *ver = csv_opt(r, m->col[VB_COL_SCHEMA]);
 	uint64_t version;
 	if (ver[0] != '\0' && (!vbr_parse_u64(ver, strlen(ver), &version) ||
 				version > VB_SCHEMA_VERSION))
 		return vbr_fail(err, errlen, name, r->line, "column schema_version: \"%.20s\" is "
 				"not one this vbench reads (0 to %d)", ver, VB_SCHEMA_VERSION);
-	int st = vbr_status_is_run(csv_opt(r, m->col[COL_STATUS]));
+	int st = vbr_status_is_run(csv_opt(r, m->col[VB_COL_STATUS]));
 	if (st < 0)
 		return vbr_fail(err, errlen, name, r->line, "column status: \"%.40s\" is none of "
-				"the words vbench writes (%s)", csv_opt(r, m->col[COL_STATUS]),
+				"the words vbench writes (%s)", csv_opt(r, m->col[VB_COL_STATUS]),
 				VBR_STATUS_WORDS);
 	if (warm || partial || st == 0) {
 		d->skipped_warmup++;
@@ -409,10 +361,10 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	}
 	if (label[0] == '\0')
 		return vbr_fail(err, errlen, name, r->line, "empty label");
-	const char *run_s = csv_field(r, m->col[COL_RUN]);
-	const char *bytes_s = csv_field(r, m->col[COL_BYTES]);
-	const char *secs_s = csv_field(r, m->col[COL_SECS]);
-	const char *bps_s = csv_field(r, m->col[COL_BPS]);
+	const char *run_s = csv_field(r, m->col[VB_COL_RUN]);
+	const char *bytes_s = csv_field(r, m->col[VB_COL_BYTES]);
+	const char *secs_s = csv_field(r, m->col[VB_COL_SECS]);
+	const char *bps_s = csv_field(r, m->col[VB_COL_BPS]);
 	uint64_t run, bytes;
 	double secs, bps;
 	if (!vbr_parse_u64(run_s, strlen(run_s), &run))
@@ -430,17 +382,15 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	/* settings vbench cannot have written would split the label on nonsense */
-	static const struct { enum csv_col c; enum vb_col v; } counts[] = {
-		{COL_BS, VB_COL_BS}, {COL_COUNT, VB_COL_COUNT}, {COL_QD, VB_COL_QD},
-	};
+	static const enum vb_col counts[3] = {VB_COL_BS, VB_COL_COUNT, VB_COL_QD};
 	uint64_t x;
 	for (size_t i = 0; i < 3; i++) {
-		const char *v = csv_opt(r, m->col[counts[i].c]);
+		const char *v = csv_opt(r, m->col[counts[i]]);
 		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), &x))
 			return vbr_fail(err, errlen, name, r->line, "column %s: \"%.40s\" is not a "
-					"count", vb_csv_names[counts[i].v], v);
+					"count", vb_csv_names[counts[i]], v);
 	}
-	const char *direct = csv_opt(r, m->col[COL_DIRECT]);
+	const char *direct = csv_opt(r, m->col[VB_COL_DIRECT]);
 	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
 		return vbr_fail(err, errlen, name, r->line, "column direct: \"%.40s\" is not 0 "
 				"or 1", direct);
@@ -453,8 +403,8 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 				"read before with other figures: one run cannot have two results",
 				run, cfg.session);
 	if (added < 0 ||
-	    vbr_set_place(d, before, csv_opt(r, m->col[COL_FS]),
-			  csv_opt(r, m->col[COL_DEVICE])) < 0)
+	    vbr_set_place(d, before, csv_opt(r, m->col[VB_COL_FS]),
+			  csv_opt(r, m->col[VB_COL_DEVICE])) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	if (d->n_samples == before)
 		return 0;   /* left out: its knee is no note either */
@@ -469,7 +419,8 @@ static int csv_record(struct vb_dataset *d, const struct csv_map *m, const struc
 		return 0;
 	if (csv_same(r, &m->header))
 		return 0;  /* a loop appending invocations repeats the header: harmless */
-	if (csv_has(r, vb_csv_names[VB_COL_LABEL]) && csv_has(r, vb_csv_names[VB_COL_BPS]))
+	if (csv_index(r, vb_csv_names[VB_COL_LABEL]) != SIZE_MAX &&
+	    csv_index(r, vb_csv_names[VB_COL_BPS]) != SIZE_MAX)
 		return vbr_fail(err, errlen, name, r->line, "header row differs from the one on "
 				"line %zu", m->header.line);
 	return csv_row(d, m, r, name, err, errlen);
@@ -523,8 +474,8 @@ size_t vbr_csv_header_names(const char *text, size_t len)
 	size_t named = 0;
 
 	if (csv_next(&c, &r, "", NULL, 0) == 1)
-		for (size_t k = 0; k < N_REQUIRED; k++)
-			named += csv_has(&r, csv_required[k]);
+		for (size_t k = 0; k < VB_CSV_REQUIRED; k++)
+			named += csv_index(&r, vb_csv_names[k]) != SIZE_MAX;
 	csv_rec_free(&r);
 	return named;
 }
@@ -536,7 +487,7 @@ bool vbr_is_trace(const char *text, size_t len)
 {
 	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
 	struct csv_rec r = {0};
-	bool trace = csv_next(&c, &r, "", NULL, 0) == 1 && csv_has(&r, "start_secs");
+	bool trace = csv_next(&c, &r, "", NULL, 0) == 1 && csv_index(&r, "start_secs") != SIZE_MAX;
 	csv_rec_free(&r);
 	return trace;
 }
