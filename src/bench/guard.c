@@ -15,6 +15,8 @@
 /* Output the user's reader has not taken this long after a stop signal is dropped, so
  * that a full pipe (`vbench | sleep 40`) never holds the stop back. */
 #define DROP_GRACE_NS 500000000ULL
+/* A watch this much later than its poll means the guard was stopped. */
+#define PAUSE_NS 1000000000ULL
 /* Largest message the child sends (a run with its interval samples). */
 #define MSG_MAX ((uint32_t)1 << 30)
 
@@ -174,23 +176,19 @@ static const char *phase_text(int p)
 	return "while working on";
 }
 
-/* The stall warnings about one call: the call last warned about, the next warning. */
-struct stall_clock {
-	uint64_t start, next;
+/* One call watched: when it began, how long the guard itself was stopped since (^Z, a
+ * paused VM: time the call did not have to return), and how long it has been held when
+ * the next stall warning is due. */
+struct call_clock {
+	uint64_t start, paused, next;
 };
 
-/* Whether the call begun at start, now held for held, is to be warned about now: at
- * --stall-timeout and every --stall-timeout after. */
-static bool stall_due(struct stall_clock *c, uint64_t start, uint64_t now, uint64_t held,
-		      uint64_t stall)
+
+/* Whether a call held for held is to be warned about now: at --stall-timeout and every
+ * --stall-timeout after. */
+static bool stall_due(struct call_clock *c, uint64_t held, uint64_t stall)
 {
-	if (stall == 0 || held < stall)
-		return false;
-	if (c->start != start) {
-		c->start = start;
-		c->next = start + stall;
-	}
-	if (now < c->next)
+	if (stall == 0 || held < c->next)
 		return false;
 	c->next += stall;
 	return true;
@@ -213,11 +211,22 @@ struct guard {
 	struct vb_child *w;
 	struct inbox in;
 	uint64_t stop_seen, woken;
+	uint64_t last_watch, pause_end, pause_len;   /* the guard's last watch and last pause */
 	int forwarded;
 	bool runs;                 /* the stuck call is one of the runs' */
 	bool timed_out;            /* given up on at --timeout, not after a stop */
-	struct stall_clock own, slots[VB_QD_MAX];
+	struct call_clock own, slots[VB_QD_MAX];
 };
+
+/* How long the call begun at start has been held, the guard's pauses left out (a call
+ * first seen after a pause it began before is not held for that pause either). */
+static uint64_t held_for(const struct guard *g, struct call_clock *c, uint64_t start,
+			 uint64_t now, uint64_t stall)
+{
+	if (c->start != start)
+		*c = (struct call_clock){start, start < g->pause_end ? g->pause_len : 0, stall};
+	return now - start > c->paused ? now - start - c->paused : 0;
+}
 
 /* Takes every complete message out of the inbox into the log. */
 static void take(struct guard *g)
@@ -319,14 +328,15 @@ static uint64_t held_calls(struct guard *g, uint64_t now)
 		atomic_ullong *at = i < n ? &g->sh->watch.slot[i].call_start_ns
 					  : &gw->call_start_ns;
 		uint64_t start = atomic_load_explicit(at, memory_order_acquire);
+		struct call_clock *c = i < n ? &g->slots[i] : &g->own;
 		if (start == 0 || now < start)
 			continue;
-		uint64_t held = now - start;
+		uint64_t held = held_for(g, c, start, now, stall);
 		if (held > oldest) {
 			oldest = held;
 			g->runs = i < n;
 		}
-		if (!stall_due(i < n ? &g->slots[i] : &g->own, start, now, held, stall))
+		if (!stall_due(c, held, stall))
 			continue;
 		if (i < n) {
 			warn_run_stall(g, i, held);
@@ -344,6 +354,18 @@ static uint64_t held_calls(struct guard *g, uint64_t now)
 static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 {
 	uint64_t timeout = (uint64_t)(g->cfg->timeout_secs * 1e9);
+	uint64_t gap = g->last_watch != 0 ? now - g->last_watch : 0;
+
+	/* A gap far longer than the poll is the guard stopped (and, with ^Z, the session
+	 * too): the calls in progress are not held for it. */
+	g->last_watch = now;
+	if (gap > VB_WATCH_POLL_MS * 1000000ULL + PAUSE_NS) {
+		g->pause_end = now;
+		g->pause_len = gap;
+		g->own.paused += gap;
+		for (size_t i = 0; i < VB_QD_MAX; i++)
+			g->slots[i].paused += gap;
+	}
 	uint64_t held = held_calls(g, now);
 	int stop = atomic_load(&g->sh->flags.stop);
 

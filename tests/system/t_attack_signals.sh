@@ -32,6 +32,28 @@ if slow_disk 131072; then
 	else
 		not_started "the paused run" "$pid"
 	fi
+	# A pause longer than --timeout + 2 s is not a stuck call: each 1 MiB write is held
+	# 1 s by the throttle, the whole pause falls inside one, and the watcher (continued
+	# first, as a shell may) must not time it out or give the session up.
+	echo "$SLOW_DEV 1048576" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
+	slow_vbench "$SCRATCH/q.out" "$SCRATCH/q.err" --progress --force --direct --timeout 3 \
+		bs=1M count=8 runs=1 "$SLOW"
+	pid=$VB_PID
+	if wait_for ETA "$SCRATCH/q.err" "$pid"; then
+		kill -STOP "$pid"
+		vb_stop "$pid"
+		sleep 6
+		kill -CONT "$pid"
+		sleep 0.3
+		vb_cont "$pid"
+		slow_lift
+		wait_pid "$pid" 60
+		check "a pause past --timeout: the run completes (exit 0)" [ "$WAIT_RC" = 0 ]
+		check "and no call is said to be stuck" sh -c '! grep -qiE "stuck|timeout|stall" "$1"' _ "$SCRATCH/q.err"
+		check "and the run is marked paused" grep -q "^# run 1 of 1 (paused" "$SCRATCH/q.out"
+	else
+		not_started "the run paused past --timeout" "$pid"
+	fi
 else
 	skip "$slow_why: the paused run is not tried"
 fi
