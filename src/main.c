@@ -53,61 +53,6 @@ struct app {
 	struct vb_outputs outs;
 };
 
-/* What each --format prints on standard output: before the first run, each run as it
- * ends, and the summary (NULL: nothing then); rows: the CSV rows go there too (they
- * always go to the --csv-append file). */
-struct format {
-	void (*header)(struct app *a);
-	void (*run)(struct app *a, const struct vb_run *r);
-	void (*summary)(struct app *a, const struct vb_run_analysis *an,
-			const char *const *warnings, size_t n_warnings);
-	bool rows;
-};
-
-static void human_header(struct app *a)
-{
-	if (!a->cfg.quiet)
-		vb_out_human_header(stdout, &a->ctx);
-}
-
-static void human_run(struct app *a, const struct vb_run *r)
-{
-	vb_out_human_run(stdout, &a->ctx, r);
-}
-
-static void human_summary(struct app *a, const struct vb_run_analysis *an,
-			  const char *const *warnings, size_t n_warnings)
-{
-	(void)warnings;
-	(void)n_warnings;   /* they follow on stderr */
-	vb_out_human_summary(stdout, &a->ctx, an);
-}
-
-static void csv_header(struct app *a)
-{
-	struct vb_buf header;
-
-	if (a->cfg.no_header)
-		return;
-	vb_buf_init(&header);
-	vb_out_csv_header(&header);
-	fwrite(header.p, 1, header.len, stdout);
-	vb_buf_free(&header);
-}
-
-static void json_document(struct app *a, const struct vb_run_analysis *an,
-			  const char *const *warnings, size_t n_warnings)
-{
-	vb_out_json(stdout, &a->ctx, a->log.runs, a->log.n_runs, an, warnings,
-		    n_warnings);
-}
-
-static const struct format formats[] = {
-	[VB_FMT_HUMAN] = {human_header, human_run, human_summary, false},
-	[VB_FMT_CSV] = {csv_header, NULL, NULL, true},
-	[VB_FMT_JSON] = {NULL, NULL, json_document, false},
-};
-
 /* Appends rows (made by vb_out_*) to file under its header, once it has failed never again. */
 static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
 			void (*header_of)(struct vb_buf *), const struct vb_buf *rows)
@@ -131,7 +76,7 @@ static void append_rows(struct app *a, struct vb_csvfile *file, bool *failed,
 /* A CSV row to standard output (--format csv) and to the --csv-append file. */
 static void emit_row(struct app *a, const struct vb_buf *row)
 {
-	if (formats[a->cfg.format].rows)
+	if (a->cfg.format == VB_FMT_CSV)
 		fwrite(row->p, 1, row->len, stdout);
 	append_rows(a, &a->csv, &a->csv_failed, vb_out_csv_header, row);
 }
@@ -141,8 +86,8 @@ static void on_run(void *arg, const struct vb_run *r)
 	struct app *a = arg;
 	struct vb_buf row;
 
-	if (formats[a->cfg.format].run != NULL)
-		formats[a->cfg.format].run(a, r);
+	if (a->cfg.format == VB_FMT_HUMAN)
+		vb_out_human_run(stdout, &a->ctx, r);
 	vb_buf_init(&row);
 	vb_out_csv_run(&row, &a->ctx, r);
 	emit_row(a, &row);
@@ -198,8 +143,10 @@ static bool finish_output(struct app *a)
 	/* From its first byte on, the guard never gives the summary again: one summary, one
 	 * JSON document, even when this process dies while printing it. */
 	atomic_store(&a->sh->guard.summed_up, 1);
-	if (formats[a->cfg.format].summary != NULL)
-		formats[a->cfg.format].summary(a, &an, w.text, w.n);
+	if (a->cfg.format == VB_FMT_HUMAN)
+		vb_out_human_summary(stdout, &a->ctx, &an);   /* the warnings follow on stderr */
+	else if (a->cfg.format == VB_FMT_JSON)
+		vb_out_json(stdout, &a->ctx, a->log.runs, a->log.n_runs, &an, w.text, w.n);
 	fflush(stdout);
 	/* After the summary, so that on a terminal the warning is the last thing read. */
 	for (size_t i = 0; i < w.n; i++)
@@ -318,13 +265,6 @@ static void set_context(struct app *a)
 				     a->started, d->room_bytes, d->written};
 }
 
-/* What is written where: the environment, the label, the notes for the header. */
-static void describe(struct app *a)
-{
-	vb_session_describe(&a->cfg, a->t, a->d);
-	set_context(a);
-}
-
 /* Says a refusal about where the outputs lie, where it can be read. */
 static int refuse(struct app *a, enum vb_say say)
 {
@@ -423,7 +363,8 @@ static int setup_watched(struct app *a)
 	stop_if_signalled(a);
 	vb_target_leftover(a->t, NULL, g->leftover, sizeof g->leftover);
 	vb_guard_enter(g, VB_PHASE_SETUP);
-	describe(a);
+	vb_session_describe(&a->cfg, a->t, a->d);
+	set_context(a);
 	/* Before the first run, so that a session measuring another disk than its label
 	 * says can be stopped. */
 	struct vb_session_warnings w;
@@ -513,8 +454,15 @@ static int run(struct app *a)
 	struct vb_runs_io io = {NULL, vb_out_live(stderr), a->cfg.progress == VB_ON, on_run, a};
 	struct vb_engine_result res;
 
-	if (formats[a->cfg.format].header != NULL)
-		formats[a->cfg.format].header(a);
+	if (a->cfg.format == VB_FMT_HUMAN && !a->cfg.quiet)
+		vb_out_human_header(stdout, &a->ctx);
+	if (a->cfg.format == VB_FMT_CSV && !a->cfg.no_header) {
+		struct vb_buf header;
+		vb_buf_init(&header);
+		vb_out_csv_header(&header);
+		fwrite(header.p, 1, header.len, stdout);
+		vb_buf_free(&header);
+	}
 	fflush(stdout);
 	vb_runlog_init(&a->log);
 	enum vb_status st = vb_guard_runs(&a->cfg, a->t, a->sh, &io, a->chan, &a->log, &res);
