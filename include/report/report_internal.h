@@ -34,9 +34,6 @@ int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
 /* A new NUL-terminated copy of the n bytes at s, or NULL without memory. */
 char *vbr_dup_n(const char *s, size_t n);
 
-/* Index of the first pat in the n bytes at s, or SIZE_MAX. */
-size_t vbr_find(const char *s, size_t n, const char *pat);
-
 /* Length of the decimal number at the start of the n bytes at s ("12", "1.5", "1e-05"),
  * 0 if none: no sign, hex, inf or nan. */
 size_t vbr_decimal_len(const char *s, size_t n);
@@ -75,9 +72,6 @@ struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
 
 /* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
 void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
-
-/* svg.c: a round tick step (1, 2 or 5 times a power of ten) near raw. */
-double vbr_nice_step(double raw);
 
 /* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
  * the top (a whole number of steps) and their number; 0 when max is not a finite
@@ -138,13 +132,6 @@ int vbr_check_flush(const char *verdict, const char *const num[4], char *why, si
 int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double burst,
 		  double sustained, double at_bytes);
 
-/* Frees the notes from index from on. */
-void vbr_notes_drop(struct vb_dataset *d, size_t from);
-
-/* Prints the notes under a heading ("storage:" as text, a list in markdown); nothing when
- * there are none. */
-void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown);
-
 /* Rates read back stay below this (2^64 bytes/sec): vbench writes them as 64-bit counts. */
 #define VBR_RATE_LIMIT 18446744073709551616.0
 
@@ -165,33 +152,25 @@ double vbr_last_digit(const char *s, size_t n);
 int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
 		   char *why, size_t n);
 
-/* Adds a run, or counts it in skipped_zero when it has no rate (secs 0); 0, or -1 no memory. */
-int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
-		double secs, double bps);
-
 /* Records that the last run added to d (if any since the count before) was measured on
  * file system fs and device (either may be ""; both "": not recorded); 0, or -1 without
  * memory. */
 int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device);
 
-/* Sets c->sync from s when s is a plausible sync mode name (lower-case letters, short);
- * otherwise leaves it not known. */
-void vbr_cfg_sync(struct vb_runcfg *c, const char *s);
+/* Sets c->sync and c->source (lower-case letters), c->session (hex digits) and
+ * c->started (digits, '-', ':', 'T', 'Z') from the strings given, each left not known
+ * when it is not of that form or too long; NULL is absent. */
+void vbr_cfg_names(struct vb_runcfg *c, const char *sync, const char *source, const char *id,
+		   const char *start);
 
-/* Sets c->source from s the same way (lower-case letters, short), else not known. */
-void vbr_cfg_source(struct vb_runcfg *c, const char *s);
-
-/* Sets c->session and c->started from id (hex digits) and start (digits, '-', ':', 'T',
- * 'Z'), each left not known when it is not of that form or too long; NULL is absent. */
-void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start);
-
-/* The same, with the configuration the input gives for the run (NULL: not known). A run
- * whose session, label and run number were read before is the same run read twice (a
- * copy of a file, a document given twice): left out and counted in skipped_dup when its
- * figures are the same, else -2 (two different runs cannot have one identity). */
 /* The hash of a run's identity (session, label, run), for the index of runs read. */
 size_t vbr_run_hash(const struct vb_sample *s);
 
+/* Adds a run made as cfg says (NULL: not known), or counts it in skipped_zero when it has
+ * no rate (secs 0). A run whose session, label and run number were read before is the
+ * same run read twice (a copy of a file, a document given twice): left out and counted
+ * in skipped_dup when its figures are the same, else -2 (two different runs cannot have
+ * one identity). 0, or -1 without memory. */
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg);
 
@@ -210,12 +189,7 @@ int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name,
 /* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
 void vbr_fmt_ratio(double r, char *buf, size_t n);
 
-/* print.c: shared with the SVG chart. */
-
-/* Columns a label takes on a terminal as the text printer writes it. */
-size_t vbr_text_width(const char *s);
-
-/* Ends a printer: flushes f; 0, or -1 on a write error. */
+/* print.c: ends a printer: flushes f; 0, or -1 on a write error. */
 int vbr_finish(FILE *f);
 
 /* What only the tests and fuzzers of report/ call: its readers' and printers' parts. */

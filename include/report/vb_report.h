@@ -192,9 +192,6 @@ void vb_comparison_free(struct vb_comparison *a);
  * (p=0.85)", ...) into buf. */
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n);
 
-/* The same without the p-value, for a table that has a column of its own for it. */
-void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n);
-
 /* Writes the note for a label that was split by its settings into buf ("ext4-loop holds
  * runs with different settings (bs): reported as \"ext4-loop bs=4k\" and ..."), for the
  * group g that is the first of that label; returns 0 (buf untouched) for any other

@@ -569,14 +569,6 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 	return 0;
 }
 
-void vb_report_verdict_short(const struct vb_group *g, char *buf, size_t n)
-{
-	if (g->verdict == VB_VERDICT_SAME)
-		snprintf(buf, n, "no significant difference");
-	else
-		vb_report_verdict(g, buf, n);
-}
-
 void vbr_fmt_ratio(double r, char *buf, size_t n)
 {
 	/* Two decimals; two significant digits below 0.01, so that a tiny ratio does not

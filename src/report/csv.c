@@ -268,10 +268,8 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 	/* files from before --qd: one write in flight */
 	c->qd = m->col[VB_COL_QD] == SIZE_MAX ? 1 : csv_count(r, m->col[VB_COL_QD]);
 	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
-	vbr_cfg_sync(c, csv_opt(r, m->col[VB_COL_SYNC]));
-	vbr_cfg_source(c, csv_opt(r, m->col[VB_COL_SOURCE]));
-	vbr_cfg_session(c, csv_opt(r, m->col[VB_COL_SESSION]),
-			csv_opt(r, m->col[VB_COL_SESSION_START]));
+	vbr_cfg_names(c, csv_opt(r, m->col[VB_COL_SYNC]), csv_opt(r, m->col[VB_COL_SOURCE]),
+		      csv_opt(r, m->col[VB_COL_SESSION]), csv_opt(r, m->col[VB_COL_SESSION_START]));
 }
 
 /* The optional measured number at col of r (a rate when rate, else bytes): 0 when absent

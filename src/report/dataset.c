@@ -28,7 +28,7 @@ void vb_dataset_init(struct vb_dataset *d)
 	memset(d, 0, sizeof *d);
 }
 
-/* Frees the places from index from on. */
+/* Frees the places, and the notes, from index from on. */
 static void places_drop(struct vb_dataset *d, size_t from)
 {
 	for (size_t i = from; i < d->n_places; i++) {
@@ -39,6 +39,16 @@ static void places_drop(struct vb_dataset *d, size_t from)
 		d->n_places = from;
 }
 
+static void notes_drop(struct vb_dataset *d, size_t from)
+{
+	for (size_t i = from; i < d->n_notes; i++) {
+		free(d->notes[i].label);
+		free(d->notes[i].text);
+	}
+	if (from < d->n_notes)
+		d->n_notes = from;
+}
+
 void vb_dataset_free(struct vb_dataset *d)
 {
 	for (size_t i = 0; i < d->n_labels; i++)
@@ -46,7 +56,7 @@ void vb_dataset_free(struct vb_dataset *d)
 	free(d->labels);
 	free(d->samples);
 	free(d->label_ix.slot);
-	vbr_notes_drop(d, 0);
+	notes_drop(d, 0);
 	free(d->notes);
 	places_drop(d, 0);
 	free(d->places);
@@ -212,7 +222,7 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 	d->skipped_ddlike = m.skipped_ddlike;
 	if (d->run_ix.cap != 0)
 		runs_rebuild(d, d->run_ix.cap / 2);   /* the dropped runs leave it too */
-	vbr_notes_drop(d, m.n_notes);
+	notes_drop(d, m.n_notes);
 	places_drop(d, m.n_places);
 }
 
@@ -297,43 +307,6 @@ int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, do
 	return -1;
 }
 
-/* Adds a run unless it has no rate (secs 0), which is counted instead; 0 or -1. */
-int vbr_add_run(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
-		double secs, double bps)
-{
-	if (!(secs > 0) || !isfinite(bps)) {
-		d->skipped_zero++;
-		return 0;
-	}
-	return vb_dataset_add(d, label, run, bytes, secs, bps);
-}
-
-void vbr_cfg_sync(struct vb_runcfg *c, const char *s)
-{
-	size_t n = strlen(s);
-
-	c->sync[0] = '\0';
-	if (n == 0 || n >= sizeof c->sync)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 'a' || s[i] > 'z')
-			return;
-	memcpy(c->sync, s, n + 1);
-}
-
-void vbr_cfg_source(struct vb_runcfg *c, const char *s)
-{
-	size_t n = strlen(s);
-
-	c->source[0] = '\0';
-	if (n == 0 || n >= sizeof c->source)
-		return;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < 'a' || s[i] > 'z')
-			return;
-	memcpy(c->source, s, n + 1);
-}
-
 /* Copies s into out (size n) when every byte of it is in allowed; else out is "". */
 static void copy_if(char *out, size_t n, const char *s, const char *allowed)
 {
@@ -345,8 +318,11 @@ static void copy_if(char *out, size_t n, const char *s, const char *allowed)
 	memcpy(out, s, len + 1);
 }
 
-void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start)
+void vbr_cfg_names(struct vb_runcfg *c, const char *sync, const char *source, const char *id,
+		   const char *start)
 {
+	copy_if(c->sync, sizeof c->sync, sync, "abcdefghijklmnopqrstuvwxyz");
+	copy_if(c->source, sizeof c->source, source, "abcdefghijklmnopqrstuvwxyz");
 	copy_if(c->session, sizeof c->session, id, "0123456789abcdef");
 	copy_if(c->started, sizeof c->started, start, "0123456789-:TZ");
 }
@@ -354,11 +330,13 @@ void vbr_cfg_session(struct vb_runcfg *c, const char *id, const char *start)
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		    double secs, double bps, const struct vb_runcfg *cfg)
 {
-	size_t before = d->n_samples;
-
-	if (vbr_add_run(d, label, run, bytes, secs, bps) < 0)
+	if (!(secs > 0) || !isfinite(bps)) {
+		d->skipped_zero++;
+		return 0;
+	}
+	if (vb_dataset_add(d, label, run, bytes, secs, bps) < 0)
 		return -1;
-	if (cfg == NULL || d->n_samples == before)
+	if (cfg == NULL)
 		return 0;
 	struct vb_sample *s = &d->samples[d->n_samples - 1];
 	s->cfg = *cfg;

@@ -16,9 +16,15 @@
 
 /* Plain-text logs: the BSD and GNU dd summary lines. */
 
-/* ---------------------------------------------------------------------------------- */
-/* dd logs                                                                            */
-/* ---------------------------------------------------------------------------------- */
+/* Index of the first pat in the n bytes at s, or SIZE_MAX. */
+static size_t find(const char *s, size_t n, const char *pat)
+{
+	size_t m = strlen(pat);
+	for (size_t i = 0; m <= n && i <= n - m; i++)
+		if (memcmp(s + i, pat, m) == 0)
+			return i;
+	return SIZE_MAX;
+}
 
 /* Start of the run of digits that ends at index e of s (e itself excluded); e if none. */
 static size_t digits_before(const char *s, size_t e)
@@ -78,7 +84,7 @@ static bool rest_blank(const char *s, size_t i, size_t n)
 /* BSD: "N bytes transferred in S secs (R bytes/sec)". */
 static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 {
-	size_t k = vbr_find(s, n, " bytes transferred in ");
+	size_t k = find(s, n, " bytes transferred in ");
 	if (k == SIZE_MAX)
 		return 0;
 	size_t b = digits_before(s, k);
@@ -97,7 +103,7 @@ static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
 		out->bytes_per_sec = out->printed_rate = rate;
 		out->rate_unit = 1;   /* BSD dd prints it as a whole number (%.0f) */
 	} else {
-		size_t k2 = vbr_find(s + r, n - r, " bytes/sec)");
+		size_t k2 = find(s + r, n - r, " bytes/sec)");
 		if (k2 == SIZE_MAX || k2 > 16)
 			return 0;
 		i = r + k2 + strlen(" bytes/sec)");
@@ -115,7 +121,7 @@ static int dd_bsd(const char *s, size_t n, struct vb_dd_line *out)
  * it is recomputed from bytes and seconds. */
 static int dd_gnu(const char *s, size_t n, struct vb_dd_line *out)
 {
-	size_t k = vbr_find(s, n, " copied, ");
+	size_t k = find(s, n, " copied, ");
 	if (k == SIZE_MAX)
 		return 0;
 	size_t e = k;
@@ -244,9 +250,9 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		if (!vb_report_parse_dd_line(line, n, &dl)) {
 			/* a line in dd's words but not in its form is named, never dropped
 			 * unseen */
-			if (vbr_find(line, n, " bytes transferred in ") != SIZE_MAX ||
-			    (vbr_find(line, n, " copied, ") != SIZE_MAX &&
-			     vbr_find(line, n, " byte") != SIZE_MAX))
+			if (find(line, n, " bytes transferred in ") != SIZE_MAX ||
+			    (find(line, n, " copied, ") != SIZE_MAX &&
+			     find(line, n, " byte") != SIZE_MAX))
 				d->skipped_ddlike++;
 			continue;
 		}
@@ -260,7 +266,7 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 							     sizeof why) < 0))
 			return vbr_fail(err, errlen, name, lineno, "%s", why);
 		run++;
-		if (vbr_add_run(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec) < 0)
+		if (vbr_add_run_cfg(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec, NULL) < 0)
 			return vbr_fail(err, errlen, name, 0, "out of memory");
 	}
 	return 0;

@@ -478,7 +478,8 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 
 	memset(c, 0, sizeof *c);
 	c->direct = -1;
-	vbr_cfg_session(c, jstr(doc, VB_JK_SESSION), jstr(doc, VB_JK_SESSION_START));
+	vbr_cfg_names(c, jstr(cfg, "sync"), jstr(cfg, "source"), jstr(doc, VB_JK_SESSION),
+		      jstr(doc, VB_JK_SESSION_START));
 	if (cfg == NULL || cfg->type != J_OBJ)
 		return;
 	if (!jas_u64(jget(cfg, "bs"), &c->bs))
@@ -490,12 +491,6 @@ static void jconfig(const struct jval *doc, struct vb_runcfg *c)
 	const struct jval *direct = jget(cfg, "direct");
 	if (direct != NULL && (direct->type == J_TRUE || direct->type == J_FALSE))
 		c->direct = direct->type == J_TRUE;
-	const char *sync = jstr(cfg, "sync");
-	if (sync != NULL)
-		vbr_cfg_sync(c, sync);
-	const char *source = jstr(cfg, "source");
-	if (source != NULL)
-		vbr_cfg_source(c, source);
 }
 
 /* Refuses a "config" whose settings vbench cannot have written (a bs that is no count,

@@ -104,26 +104,3 @@ int vbr_note_knee(struct vb_dataset *d, const char *label, uint64_t run, double 
 	return add(d, label, text);
 }
 
-void vbr_notes_drop(struct vb_dataset *d, size_t from)
-{
-	for (size_t i = from; i < d->n_notes; i++) {
-		free(d->notes[i].label);
-		free(d->notes[i].text);
-	}
-	if (from < d->n_notes)
-		d->n_notes = from;
-}
-
-void vbr_print_notes(FILE *f, const struct vb_comparison *a, bool markdown)
-{
-	if (a->n_notes == 0)
-		return;
-	fputs(markdown ? "\nStorage:\n\n" : "\nstorage:\n", f);
-	for (size_t i = 0; i < a->n_notes; i++) {
-		fputs(markdown ? "- " : "  ", f);
-		vb_text(f, a->notes[i].label);
-		fputs(": ", f);
-		vb_text(f, a->notes[i].text);
-		fputc('\n', f);
-	}
-}

@@ -13,16 +13,6 @@
 
 /* The printers of `vbench report`: text, markdown, CSV and JSON. */
 
-/* ---------------------------------------------------------------------------------- */
-/* Escaping                                                                           */
-/* ---------------------------------------------------------------------------------- */
-
-/* Columns a label takes on a terminal, as vb_text writes it. */
-size_t vbr_text_width(const char *s)
-{
-	return vb_text_width(s);
-}
-
 /* Writes a label into a markdown table cell: as vb_text shows it (no control character,
  * C1 control or stray byte raw), with the characters markdown would format
  * backslash-escaped. */
@@ -37,10 +27,6 @@ static void md_label(FILE *f, const char *s)
 	}
 	free(e);
 }
-
-/* ---------------------------------------------------------------------------------- */
-/* Tables                                                                             */
-/* ---------------------------------------------------------------------------------- */
 
 /* Rows after the runs: the statistics of each label. */
 static const char *const stat_rows[] = {"mean", "mean MB/s", "min", "max", "stddev"};
@@ -92,7 +78,7 @@ static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, s
 /* Width of column g of the text table: its label or its widest cell. */
 static size_t column_width(const struct vb_comparison *a, size_t g)
 {
-	size_t w = vbr_text_width(a->groups[g].label);
+	size_t w = vb_text_width(a->groups[g].label);
 	char buf[CELL_MAX];
 	for (size_t r = 0; r < a->max_runs + N_STATS; r++) {
 		cell(a, g, r, buf, sizeof buf);
@@ -157,7 +143,7 @@ static void fmt_test(const struct vb_group *g, char *buf, size_t n)
 			 w->p);
 }
 
-/* Ends a printer: flushes so that a full disk shows up as an error here. */
+/* (flushed so that a full disk shows up as an error here) */
 int vbr_finish(FILE *f)
 {
 	return (fflush(f) != 0 || ferror(f)) ? -1 : 0;
@@ -174,7 +160,7 @@ static int text_table(FILE *f, const struct vb_comparison *a, size_t first)
 	for (size_t g = 0; g < a->n_groups; g++) {
 		width[g] = column_width(a, g);
 		fputs("  ", f);
-		pad(f, width[g] - vbr_text_width(a->groups[g].label));
+		pad(f, width[g] - vb_text_width(a->groups[g].label));
 		vb_text(f, a->groups[g].label);
 	}
 	putc('\n', f);
@@ -224,6 +210,22 @@ static void print_where(FILE *f, const struct vb_comparison *a, bool markdown)
 	}
 }
 
+/* Prints the notes under a heading ("storage:" as text, a list in markdown); nothing when
+ * there are none. */
+static void print_notes(FILE *f, const struct vb_comparison *a, bool markdown)
+{
+	if (a->n_notes == 0)
+		return;
+	fputs(markdown ? "\nStorage:\n\n" : "\nstorage:\n", f);
+	for (size_t i = 0; i < a->n_notes; i++) {
+		fputs(markdown ? "- " : "  ", f);
+		vb_text(f, a->notes[i].label);
+		fputs(": ", f);
+		vb_text(f, a->notes[i].text);
+		fputc('\n', f);
+	}
+}
+
 int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 {
 	/* The first column holds "bytes/sec" and "run N" for the largest N. */
@@ -234,8 +236,8 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 	const struct vb_group *base = &a->groups[a->baseline];
 	size_t lw = 0;
 	for (size_t g = 0; g < a->n_groups; g++)
-		if (g != a->baseline && vbr_text_width(a->groups[g].label) > lw)
-			lw = vbr_text_width(a->groups[g].label);
+		if (g != a->baseline && vb_text_width(a->groups[g].label) > lw)
+			lw = vb_text_width(a->groups[g].label);
 	if (a->n_groups > 1) {
 		fputs("\nagainst ", f);
 		vb_text(f, base->label);
@@ -251,11 +253,11 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 		fmt_mb(gr->sum.mean, mb, sizeof mb);
 		vb_report_verdict(gr, verdict, sizeof verdict);
 		vb_text(f, gr->label);
-		pad(f, lw - vbr_text_width(gr->label));
+		pad(f, lw - vb_text_width(gr->label));
 		fprintf(f, "  %s (%s MB/s)%s%s: %s\n", ratio, mb, test[0] ? ", " : "", test, verdict);
 	}
 	print_where(f, a, false);
-	vbr_print_notes(f, a, false);
+	print_notes(f, a, false);
 	return vbr_finish(f);
 }
 
@@ -284,12 +286,21 @@ static void md_runs(FILE *f, const struct vb_comparison *a)
 	}
 }
 
+/* The verdict without the p-value, for a table that has a column of its own for it. */
+static void verdict_short(const struct vb_group *g, char *buf, size_t n)
+{
+	if (g->verdict == VB_VERDICT_SAME)
+		snprintf(buf, n, "no significant difference");
+	else
+		vb_report_verdict(g, buf, n);
+}
+
 /* One row of the markdown comparison table. */
 static void md_compare_row(FILE *f, const struct vb_group *g)
 {
 	const struct vb_welch *w = &g->cmp;
 	char verdict[96], mb[32];
-	vb_report_verdict_short(g, verdict, sizeof verdict);
+	verdict_short(g, verdict, sizeof verdict);
 	fmt_mb(g->sum.mean, mb, sizeof mb);
 	fputs("| ", f);
 	md_label(f, g->label);
@@ -314,7 +325,7 @@ int vb_report_print_markdown(FILE *f, const struct vb_comparison *a)
 	for (size_t g = 0; g < a->n_groups; g++)
 		md_compare_row(f, &a->groups[g]);
 	print_where(f, a, true);
-	vbr_print_notes(f, a, true);
+	print_notes(f, a, true);
 	return vbr_finish(f);
 }
 

@@ -71,7 +71,7 @@ struct chart {
 #define SVG_LABEL_MAX 24
 
 /* A round tick step (1, 2 or 5 times a power of ten) near raw. */
-double vbr_nice_step(double raw)
+static double nice_step(double raw)
 {
 	double p = pow(10, floor(log10(raw)));
 	double m = raw / p;
@@ -84,7 +84,7 @@ size_t vbr_axis(double max, size_t want, double *step, double *top)
 		return 0;
 	if (max == 0)
 		max = 1;   /* nothing drawn above 0: an axis to 1 */
-	double s = vbr_nice_step(max / (double)want);
+	double s = nice_step(max / (double)want);
 	if (!(s > 0) || !isfinite(s))
 		return 0;
 	double n = ceil(max / s - 1e-9);
@@ -107,7 +107,7 @@ static double label_band(const struct vb_comparison *a, bool slanted)
 	if (!slanted)
 		return 24;
 	for (size_t g = 0; g < a->n_groups; g++)
-		longest = fmax(longest, fmin((double)vbr_text_width(a->groups[g].label),
+		longest = fmax(longest, fmin((double)vb_text_width(a->groups[g].label),
 					     SVG_LABEL_MAX));
 	return 16 + longest * 6.6 * 0.574 + 8;   /* sin 35 degrees */
 }
@@ -118,13 +118,13 @@ static struct chart chart_layout(const struct vb_comparison *a, size_t subtitle_
 	double ymax = 0;
 	for (size_t g = 0; g < a->n_groups; g++) {
 		ymax = fmax(ymax, fmax(a->groups[g].sum.max, a->groups[g].sum.mean) / 1e6);
-		if (vbr_text_width(a->groups[g].label) > 12)
+		if (vb_text_width(a->groups[g].label) > 12)
 			c.slanted = true;
 	}
 	if (!(ymax > 0) || !isfinite(ymax))
 		ymax = 1;
 	ymax *= 1.08;   /* room above the highest whisker for a mean written there */
-	c.y_step = vbr_nice_step(ymax / 5);
+	c.y_step = nice_step(ymax / 5);
 	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
 	/* The subtitles are never cut: the chart is widened to the longer of them, and the
 	 * plot takes all the width there is, its bars wider (up to a point) when few. */
@@ -313,9 +313,9 @@ char *vb_report_config_text(const struct vb_comparison *a, const struct vb_datas
 
 int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *config)
 {
-	size_t base_chars = (size_t)fmin((double)vbr_text_width(a->groups[a->baseline].label),
+	size_t base_chars = (size_t)fmin((double)vb_text_width(a->groups[a->baseline].label),
 					 SVG_LABEL_MAX);
-	size_t sub2 = 76 + base_chars, sub1 = vbr_text_width(config);
+	size_t sub2 = 76 + base_chars, sub1 = vb_text_width(config);
 	struct chart c = chart_layout(a, sub1 > sub2 ? sub1 : sub2);
 	fputs(VB_SVG_HEAD, f);
 	fprintf(f, "xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "

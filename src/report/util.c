@@ -70,16 +70,6 @@ char *vbr_dup_n(const char *s, size_t n)
 	return d;
 }
 
-/* Finds the first occurrence of pat in the n bytes at s; index, or SIZE_MAX. */
-size_t vbr_find(const char *s, size_t n, const char *pat)
-{
-	size_t m = strlen(pat);
-	for (size_t i = 0; m <= n && i <= n - m; i++)
-		if (memcmp(s + i, pat, m) == 0)
-			return i;
-	return SIZE_MAX;
-}
-
 bool vbr_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
