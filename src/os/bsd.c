@@ -1,8 +1,6 @@
-/* FreeBSD, DragonFly and NetBSD: O_DIRECT, disks as character devices sized by their
- * ioctls, statfs (statvfs on NetBSD) for the filesystem and its device, getmntinfo and
- * (on FreeBSD) GEOM for what uses a disk, sysctl for memory. The pure rules (names,
- * partitions, the in-use decision) are in bsd_names.c. Where the three differ, a small
- * part below says so. */
+/* FreeBSD, DragonFly and NetBSD: O_DIRECT, disks as character devices sized by ioctls,
+ * statfs (statvfs on NetBSD) for the file system, getmntinfo and (FreeBSD) GEOM for what
+ * uses a disk, sysctl for memory. The pure rules are in bsd_names.c and bsd_inuse.c. */
 #include "os/vb_bsd.h"
 
 #if VB_OS_BSD
@@ -38,8 +36,7 @@
 #define VB_BSD_NAME "NetBSD"
 #endif
 
-/* NetBSD describes filesystems with statvfs (its statfs is gone), the others with statfs;
- * both have f_fstypename, f_mntonname and f_mntfromname. */
+/* NetBSD has statvfs only; both have f_fstypename, f_mntonname and f_mntfromname. */
 #if defined(__NetBSD__)
 typedef struct statvfs vb_fsinfo;
 #define vb_fstatfs fstatvfs
@@ -56,9 +53,9 @@ typedef struct statfs vb_fsinfo;
 #define VB_DSYNC_NAME "O_SYNC"
 #endif
 
-/* Swap areas are listed by sysctl (struct xswdev: FreeBSD's in vm/vm_param.h, DragonFly's
- * as vb_bsd.h lays it out) or by swapctl (NetBSD). vnd(4) and vn(4) are asked for their
- * files by ioctl. Where a header is missing the build cannot ask, and refuses. */
+/* Swap is listed by sysctl (struct xswdev: FreeBSD's vm/vm_param.h, DragonFly's in
+ * vb_bsd.h) or swapctl (NetBSD); vnd(4) and vn(4) by ioctl. Without the header, the
+ * build cannot ask, and refuses. */
 #if defined(__FreeBSD__) && defined(__has_include)
 #if __has_include(<vm/vm_param.h>)
 #include <vm/vm_param.h>
@@ -85,21 +82,6 @@ typedef struct statfs vb_fsinfo;
 #if __has_include(<vfs/hammer/hammer_ioctl.h>)
 #include <vfs/hammer/hammer_ioctl.h>   /* HAMMERIOC_LIST_VOLUMES */
 #endif
-#endif
-#ifndef VB_XSWDEV
-#define VB_XSWDEV 0
-#endif
-#ifndef VB_SWAPCTL
-#define VB_SWAPCTL 0
-#endif
-#ifndef VB_DISKLABEL
-#define VB_DISKLABEL 0
-#endif
-#ifndef VB_VNDIOCGET
-#define VB_VNDIOCGET 0
-#endif
-#ifndef VB_GEOM
-#define VB_GEOM 0
 #endif
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
@@ -164,11 +146,10 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 	*bytes = (uint64_t)size;
 	*sector = ioctl(fd, DIOCGSECTORSIZE, &ss) == 0 ? (uint32_t)ss : 0;
 #if defined(__NetBSD__)
-	/* DIOCGMEDIASIZE answers for the whole disk; a wedge's geometry is its own
-	 * (dk_set_geometry, sys/dev/dkwedge/dk.c), and a disklabel partition's size is
-	 * d_partitions[DISKPART(st_rdev)].p_size sectors of d_secsize, the raw partition
-	 * the whole disk: as NetBSD's own getdiskinfo (sbin/fsck/partutil.c) reads them,
-	 * DIOCGWEDGEINFO first, then DIOCGDINFO. */
+	/* DIOCGMEDIASIZE is the whole disk's; a wedge's geometry is its own (dk_set_geometry,
+	 * sys/dev/dkwedge/dk.c), a label partition's is d_partitions[DISKPART(st_rdev)]
+	 * .p_size sectors of d_secsize, the raw partition the whole disk: read as NetBSD's
+	 * getdiskinfo (sbin/fsck/partutil.c) does, DIOCGWEDGEINFO first, then DIOCGDINFO. */
 	uint64_t part = 0;
 	struct dkwedge_info w;
 	struct stat st;
@@ -177,7 +158,7 @@ static int disk_geometry(int fd, uint64_t *bytes, uint32_t *sector)
 	bool whole = ioctl(fd, DIOCGWEDGEINFO, &w) == 0;
 	if (!whole && fstat(fd, &st) == 0 &&
 	    sysctlbyname("kern.rawpartition", &raw, &rl, NULL, 0) == 0 && raw >= 0 && raw < 26) {
-#if VB_DISKLABEL
+#if defined(VB_DISKLABEL)
 		struct disklabel dl;
 		if (ioctl(fd, DIOCGDINFO, &dl) == 0) {
 			unsigned ptn = (unsigned)DISKPART(st.st_rdev);
@@ -264,7 +245,7 @@ static int sys_stat(void *ctx, const char *path, struct vb_fileinfo *fi)
 	return 0;
 }
 
-#if VB_GEOM || defined(__DragonFly__) || defined(__NetBSD__)
+#if defined(VB_GEOM) || defined(__DragonFly__) || defined(__NetBSD__)
 /* A sysctl by name (ctx) for vb_os_bsd_read_grown. */
 static int sysctl_get(void *ctx, void *buf, size_t *len)
 {
@@ -274,10 +255,10 @@ static int sysctl_get(void *ctx, void *buf, size_t *len)
 
 #if defined(__DragonFly__) || defined(__NetBSD__)
 /* NetBSD's hw.disknames names every disk attached (iostati_getnames, sys/kern/
- * subr_iostat.c), and cgd, RAIDframe and ccd attach theirs when configured
- * (cgd_ioctl_set, sys/dev/cgd.c; raidinit, rf_netbsdkintf.c; ccdioctl CCDIOCSET, ccd.c);
- * DragonFly's kern.disks names every disk (sysctl_disks, sys/kern/subr_disk.c), a
- * device-mapper one as "mapper/NAME" (dm_dev_create, sys/dev/disk/dm/dm_dev.c). */
+ * subr_iostat.c), cgd, RAIDframe and ccd once configured (cgd_ioctl_set, sys/dev/cgd.c;
+ * raidinit, rf_netbsdkintf.c; ccdioctl CCDIOCSET, ccd.c); DragonFly's kern.disks every
+ * disk (sysctl_disks, sys/kern/subr_disk.c), device-mapper ones as "mapper/NAME"
+ * (dm_dev_create, sys/dev/disk/dm/dm_dev.c). */
 static const char *sys_disknames(void *ctx, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
@@ -320,7 +301,7 @@ static int sys_wedge_parent(void *ctx, const char *name, char *parent, size_t n)
 }
 #endif
 
-#if VB_GEOM
+#if defined(VB_GEOM)
 static const char *conftxt(struct sysctx *c)
 {
 	size_t len;
@@ -378,9 +359,8 @@ static long sys_mounts(void *ctx, const struct vb_os_bsd_mount **out, char *why,
 		c->mounts[i].fstype = mnt[i].f_fstypename;
 #if defined(__DragonFly__) && defined(HAMMERIOC_LIST_VOLUMES)
 		/* HAMMER shows its label as the source; its volumes are what hammer(8)
-		 * volume-list asks, HAMMERIOC_LIST_VOLUMES on the mount point
-		 * (hammer_ioc_volume_list, sys/vfs/hammer/hammer_volume.c). Unanswered, the
-		 * label stays and the check refuses. */
+		 * volume-list asks, HAMMERIOC_LIST_VOLUMES (hammer_ioc_volume_list,
+		 * sys/vfs/hammer/hammer_volume.c). Unanswered, the label stays and is refused. */
 		if (strcmp(mnt[i].f_fstypename, "hammer") == 0) {
 			if (c->volumes == NULL)
 				c->volumes = calloc((size_t)k, sizeof *c->volumes);
@@ -415,8 +395,8 @@ static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, s
 {
 	struct sysctx *c = ctx;
 #if defined(__DragonFly__)
-	/* DragonFly lists every swap slot in one sysctl, vm.swap_info_array (sys/vm/vm_swap.c,
-	 * sysctl_vm_swap_info; read the same way by libkvm's kvm_getswapinfo_sysctl). */
+	/* Every swap slot in one sysctl (sys/vm/vm_swap.c, sysctl_vm_swap_info; libkvm's
+	 * kvm_getswapinfo_sysctl reads it the same way). */
 	size_t len;
 	char *buf = vb_os_bsd_read_grown(sysctl_get, (void *)"vm.swap_info_array", &len);
 	if (buf == NULL) {
@@ -434,7 +414,7 @@ static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, s
 	}
 	*out = c->swaps;
 	return k;
-#elif VB_SWAPCTL
+#elif defined(VB_SWAPCTL)
 	/* swapctl(2): SWAP_NSWAP counts, SWAP_STATS names each device or file. */
 	int want = swapctl(SWAP_NSWAP, NULL, 0);
 	if (want < 0) {
@@ -459,7 +439,7 @@ static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, s
 	free(se);
 	*out = c->swaps;
 	return got;
-#elif VB_XSWDEV
+#elif defined(VB_XSWDEV)
 	/* FreeBSD: vm.swap_info.N, one struct xswdev each, until ENOENT (swapinfo(8)). */
 	int mib[16];
 	size_t miblen = sizeof mib / sizeof mib[0] - 1;
@@ -500,7 +480,7 @@ static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, s
 #endif
 }
 
-#if defined(__NetBSD__) && VB_VNDIOCGET
+#if defined(VB_VNDIOCGET)
 /* VNDIOCGET of unit on the vnd node open as *ctx. */
 static int vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 {
@@ -537,7 +517,7 @@ static int vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
-#if VB_GEOM
+#if defined(VB_GEOM)
 	/* md(4) disks are GEOM providers; conftxt names the file of each vnode one. */
 	const char *txt = conftxt(c);
 	if (txt == NULL) {
@@ -555,11 +535,10 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 	}
 	*out = c->backs;
 	return k;
-#elif defined(__NetBSD__) && VB_VNDIOCGET
-	/* vnd(4): VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and
-	 * vnu_ino (the file's va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); the units
-	 * configured are those hw.disknames lists (vb_os_bsd_vnd_walk), and the node asked is
-	 * the raw partition of the first of them. */
+#elif defined(VB_VNDIOCGET)
+	/* VNDIOCGET on any vnd node gives unit vnu_unit's file as vnu_dev and vnu_ino (its
+	 * va_fsid and va_fileid, sys/dev/vnd.c, vndioctl); the node asked is the raw
+	 * partition of the first unit hw.disknames lists. */
 	const char *names = sys_disknames(c, why, wn);
 	if (names == NULL)
 		return -1;
@@ -597,11 +576,9 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 	*out = c->backs;
 	return k;
 #elif defined(__DragonFly__) && defined(VNIOCGET)
-	/* vn(4): VNIOCGET on any vn node fills vnu_dev and vnu_ino with unit vnu_unit's
-	 * file's va_fsid and va_fileid, "swap" in vnu_file for a swap-backed unit, 0/0 for
-	 * one not configured, ENXIO for a unit that does not exist (sys/dev/disk/vn/vn.c,
-	 * vnget). The units are those kern.disks lists (vb_os_bsd_vnd_walk), whatever their
-	 * number; the node asked is vn0, which vn_modevent always makes. */
+	/* VNIOCGET on any vn node gives unit vnu_unit's file's va_fsid and va_fileid, "swap"
+	 * in vnu_file for a swap-backed unit, 0/0 for one not configured (sys/dev/disk/vn/
+	 * vn.c, vnget); the node asked is vn0, which vn_modevent always makes. */
 	const char *names = sys_disknames(c, why, wn);
 	if (names == NULL)
 		return -1;
@@ -652,7 +629,7 @@ static void sys_init(struct vb_os_bsd_sys *sys, struct sysctx *c)
 #if defined(__DragonFly__) || defined(__NetBSD__)
 	sys->disknames = sys_disknames;
 #endif
-#if VB_GEOM
+#if defined(VB_GEOM)
 	sys->geom_disk = sys_geom_disk;
 	sys->geom_busy = sys_geom_busy;
 #endif
@@ -676,8 +653,8 @@ int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t 
 	struct sysctx c;
 
 	sys_init(&sys, &c);
-	/* Each open(2) of a disk node is counted by the kernel (g_dev_open): the check takes
-	 * vbench's own out. */
+	/* The kernel counts each open(2) of a disk node (g_dev_open): vbench's own is taken
+	 * out. */
 	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : 0;
 	if (fl == -1) {
 		snprintf(holder, n, "cannot tell whether it is in use: fcntl: %s", strerror(errno));

@@ -1,7 +1,6 @@
-/* The BSD in-use check (vb_bsd.h): which disk a device name lies on, what the mounts,
- * the swap areas, the vnode disks and GEOM say holds it, and the parsers of the kernels'
- * answers. Pure code over the calls of a vb_os_bsd_sys, so that tests run it anywhere. A
- * question the system does not answer refuses the target, naming what was asked. */
+/* The BSD in-use check (vb_bsd.h), pure code over a vb_os_bsd_sys so that tests run it
+ * anywhere: the disk a name lies on, what mounts, swap, vnode disks and GEOM say holds
+ * it, and the parsers of the kernels' answers. A question unanswered refuses the target. */
 #include "os/vb_bsd.h"
 
 #include <errno.h>
@@ -48,10 +47,9 @@ static bool resolve_at(const struct vb_os_bsd_sys *sys, const char *name, char *
 		return true;
 	if (vb_os_bsd_disk_of(name, disk, n))
 		return true;
-	/* A name that is not a disk's may be an alias of one (DragonFly's serno/SERIAL.s1a,
-	 * part-by-uuid/..., made by make_dev_alias in _setdiskinfo and disk_probe_slice,
-	 * sys/kern/subr_disk.c; devfs_alias_create makes it a link to the disk's node): the
-	 * node it leads to says which, by its own name. */
+	/* Another name may be an alias (DragonFly's serno/SERIAL.s1a, part-by-uuid/...: by
+	 * make_dev_alias in _setdiskinfo and disk_probe_slice, sys/kern/subr_disk.c, a link
+	 * by devfs_alias_create): the node it leads to names the disk. */
 	if (depth > 0)
 		return false;
 	snprintf(buf, sizeof buf, "/dev/%s", name);
@@ -96,7 +94,7 @@ static int mount_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_moun
 	if (diskless_fs(m->fstype, sys->geom_busy != NULL))
 		return 0;
 	vb_os_copy(src, sizeof src, m->from);
-	/* HAMMER2 mounts DEVICE@LABEL (mount_hammer2(8)); HAMMER volumes are joined by ':'
+	/* HAMMER2 mounts DEVICE@LABEL (mount_hammer2(8)); HAMMER joins volumes by ':'
 	 * (mount_hammer(8)). */
 	if (strcmp(m->fstype, "hammer2") == 0 && strchr(src, '@') != NULL)
 		*strchr(src, '@') = '\0';
@@ -104,9 +102,8 @@ static int mount_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_moun
 		next = hammer ? strchr(p, ':') : NULL;
 		if (next != NULL)
 			*next++ = '\0';
-		/* A root mounted by the kernel may name its device without /dev/ ("da0s1d"):
-		 * taken as one only when it resolves as a name under /dev. A ZFS source never
-		 * is one: zfs_domount (zfs_vfsops.c) gives the dataset's name
+		/* A root the kernel mounted may name its device without /dev/ ("da0s1d"). A
+		 * ZFS source never is one: zfs_domount (zfs_vfsops.c) gives the dataset's name
 		 * (vfs_mountedfrom(vfsp, osname)), which may look like a disk's ("wd0"). */
 		bool named = strncmp(p, "/dev/", 5) == 0;
 		if (!named && (p[0] == '\0' || p[0] == '/' || strcmp(m->fstype, "zfs") == 0 ||
@@ -239,12 +236,11 @@ bool vb_os_bsd_stacked_unit(const char *disknames, const char *disk, char *unit,
 	return false;
 }
 
-/* Whether a disk that may be made of others is configured: NetBSD's cgd, raid and ccd,
- * LVM volumes (dm_dev_create_ioctl, sys/dev/dm/dm_ioctl.c, attaches each under its own
- * name, "vg0-lv0"), DragonFly's dm ("mapper/NAME"), any name not of a plain disk driver.
- * Their kernels hold their components open without a mount to show it, and vbench does
- * not ask them which (cgdconfig -l, raidctl -s, dmsetup deps do), so every other disk is
- * refused while one is. -1 with why in holder, else 0. */
+/* Whether a disk made of others is configured: NetBSD's cgd, raid, ccd, LVM volumes
+ * (dm_dev_create_ioctl, sys/dev/dm/dm_ioctl.c, attaches each as "vg0-lv0"), DragonFly's
+ * dm ("mapper/NAME"). They hold their components open unseen, and vbench does not ask
+ * which (cgdconfig -l, raidctl -s, dmsetup deps would), so while one is, every other
+ * disk is refused: -1 with why in holder, else 0. */
 static int stacked_on(const struct vb_os_bsd_sys *sys, const char *disk, char *holder, size_t n)
 {
 	char why[256], unit[128];
@@ -279,8 +275,7 @@ int vb_os_bsd_check_in_use(const struct vb_os_bsd_sys *sys, const struct vb_file
 		return file_in_use(sys, fi, holder, n);
 	if (fi->type != VB_FT_CHR && fi->type != VB_FT_BLK)
 		return 0;
-	/* A block device's name is asked for as one: NetBSD numbers its block and raw
-	 * devices apart (wd is block major 0, character major 3). */
+	/* NetBSD numbers block and raw devices apart (wd: block major 0, character 3). */
 	if (!sys->devname(sys->ctx, fi->rdev, fi->type == VB_FT_BLK, name, sizeof name)) {
 		snprintf(holder, n, "cannot tell whether it is in use: it has no name under /dev");
 		return -1;
@@ -347,7 +342,7 @@ long vb_os_dfly_swap_parse(const void *buf, size_t len, struct vb_os_bsd_swap *o
 		return len == 0 ? 0 : -1;
 	memcpy(&x, p, sizeof x);
 	/* The kernel's struct may have grown (libkvm's kvm_getswapinfo_sysctl steps by
-	 * xsw_size too); never one smaller than the fields read here. */
+	 * xsw_size too), never shrunk. */
 	stride = x.xsw_size;
 	if (stride < sizeof x || stride > 4096 || len % stride != 0)
 		return -1;
@@ -391,12 +386,10 @@ long vb_os_fbsd_md_files(const char *conftxt, struct vb_os_bsd_backing *out, siz
 		char unit[64];
 		unsigned depth;
 		int at = 0;
-		/* g_md_dumpconf (sys/dev/md/md.c) writes, with no indent, " u UNIT s SECTOR f
-		 * HEADS fs SECTORS l LENGTH t TYPE", then " file %s" for a vnode disk that is
-		 * open, then (FreeBSD 13 on) " label %s", the label empty unless mdconfig -L
-		 * gave one: "... file /var/img/a.img label". The path ends where " label" is
-		 * followed by a space or the end of the line; a path or label that holds such
-		 * a " label" itself leaves more than one place, and the line is not read. */
+		/* g_md_dumpconf (sys/dev/md/md.c) writes " u UNIT s SECTOR f HEADS fs SECTORS
+		 * l LENGTH t TYPE", " file %s" for an open vnode disk, then (FreeBSD 13 on)
+		 * " label %s", empty unless mdconfig -L gave one. The path ends at " label"
+		 * before a space or the end; a line with two such places is not read. */
 		if (sscanf(p, "%u MD %63s%n", &depth, unit, &at) == 2 && at > 0 && p + at <= end) {
 			const char *f = find_in(p + at, end, file_at), *lab = NULL;
 			if (f != NULL) {
@@ -436,13 +429,11 @@ long vb_os_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle
 	size_t dl = strlen(drv);
 	long k = 0;
 
-	/* Units are not walked by number until an error: NetBSD's VNDIOCGET answers every
-	 * number, 0/0 for one that does not exist (vnd_cget, sys/dev/vnd.c, returns -1 and
-	 * vndioctl calls it "unused is not an error"), and DragonFly's vn(4) numbers its
-	 * clones without a bound vbench knows. The units are those the kernel's disk list
-	 * names: a vnd unit is listed while configured (VNDIOCSET disk_attaches it,
-	 * vnddoclear detaches it), a vn unit from its creation (disk_create in vn_create,
-	 * sys/dev/disk/vn/vn.c; vn0-vn3 always), configured or not. */
+	/* The units are those the disk list names, not numbers walked until an error:
+	 * NetBSD's VNDIOCGET answers 0/0 for any number (vnd_cget, sys/dev/vnd.c: "unused is
+	 * not an error"), and DragonFly's vn clones have no bound. A vnd unit is listed while
+	 * configured (VNDIOCSET disk_attaches it, vnddoclear detaches it), a vn unit from its
+	 * creation (disk_create in vn_create, sys/dev/disk/vn/vn.c; vn0-vn3 always). */
 	for (const char *p = disknames; *p; p += strspn(p, " \n")) {
 		size_t len = strcspn(p, " \n"), d = dl;
 		int unit = 0;
@@ -530,21 +521,18 @@ enum vb_cache vb_os_bsd_cache_truth(const char *sys, const char *fs, bool chr_di
 {
 	if (chr_disk)
 		return VB_CACHE_NONE;
-	/* FreeBSD's ffs_write (sys/ufs/ffs/ffs_vnops.c; DragonFly's in ufs_readwrite.c is
-	 * the same) hands a full block written with IO_DIRECT to cluster_write, through the
-	 * buffer cache; only a partial block is written at once. HAMMER2 writes "via the
-	 * logical buffer cache" whatever the flag (hammer2_vnops.c, hammer2_write_file). */
+	/* FreeBSD's ffs_write (sys/ufs/ffs/ffs_vnops.c; DragonFly's ufs_readwrite.c alike)
+	 * hands a full IO_DIRECT block to cluster_write, through the buffer cache. HAMMER2
+	 * writes "via the logical buffer cache" (hammer2_vnops.c, hammer2_write_file). */
 	if (((strcmp(sys, "FreeBSD") == 0 || strcmp(sys, "DragonFly") == 0) &&
 	     strcmp(fs, "ufs") == 0) || strcmp(fs, "hammer2") == 0)
 		return VB_CACHE_FS_BUFFERS;
-	/* NetBSD's genfs_directio (sys/miscfs/genfs/genfs_io.c) leaves a chunk that "extends
-	 * past the current EOF" to the buffered path, and genfs_do_directio one over a hole:
-	 * only a rewrite of blocks already written goes direct. */
+	/* NetBSD's genfs_directio (sys/miscfs/genfs/genfs_io.c) buffers a chunk that "extends
+	 * past the current EOF", genfs_do_directio one over a hole: only rewrites go direct. */
 	if (strcmp(sys, "NetBSD") == 0 && strcmp(fs, "ffs") == 0)
 		return VB_CACHE_FS_BUFFERS_EXTENDING;
-	/* The BSDs take O_DIRECT on any file and leave it to the file system: one whose
-	 * source was not read to show it writes directly (tmpfs is memory; ext2fs and fusefs
-	 * take FreeBSD's cluster_write path; NFS, msdosfs, ZFS, HAMMER, NetBSD's others) is
-	 * not said to. */
+	/* Any other file system is not said to write directly: its source was not read to
+	 * show it (tmpfs is memory; ext2fs and fusefs take cluster_write; NFS, msdosfs, ZFS,
+	 * HAMMER, NetBSD's others). */
 	return VB_CACHE_FS_MAY_BUFFER;
 }

@@ -1,6 +1,5 @@
-/* The pure rules of the BSD backend: disk names and their drivers, partitions and
- * slices, filesystem names, and the in-use decision. Compiled on every system, so that
- * the unit tests check them where the tests run. */
+/* The pure rules of the BSD backend, compiled on every system for the unit tests: disk
+ * names and their drivers, partitions and slices, file system names, GEOM's answers. */
 #include "os/os_internal.h"
 
 #include <stdio.h>
@@ -12,12 +11,9 @@ struct name_driver {
 	const char *driver;
 };
 
-/* The BSDs name a disk after the driver that attaches it. FreeBSD: vtbd (virtio), ada
- * and ad (ATA, AHCI), da (SCSI and USB, CAM), nvd and nda (NVMe), md (memory); DragonFly:
- * vbd (virtio), ad, da, nvme; NetBSD: ld (virtio and others), wd (ATA), sd (SCSI),
- * dk (a wedge, resolved to its parent by the backend); fd (floppy) on all three;
- * DragonFly's IDE driver (nata, the default for QEMU's IDE) names ATAPI CD and floppy
- * drives acd and afd. */
+/* The BSDs name a disk after its driver. FreeBSD: vtbd (virtio), ada and ad (ATA), da
+ * (CAM), nvd and nda (NVMe), md; DragonFly: vbd, ad, da, nvme, and acd and afd (nata's
+ * ATAPI CD and floppy); NetBSD: ld, wd, sd, dk (a wedge); fd (floppy) on all three. */
 static const struct name_driver disks[] = {
 	{"vtbd", "virtio_blk"}, {"vbd", "virtio_blk"}, {"xbd", "xbd"},
 	{"ada", "ata"}, {"ad", "ata"}, {"wd", "ata"},
@@ -104,30 +100,33 @@ static bool part_suffix(const char *s)
 	return s[0] >= 'a' && s[0] <= 'p' && s[1] == '\0';
 }
 
-bool vb_os_bsd_plain_disk(const char *name)
+/* The length of the disk unit name starts with (a known driver's letters, a number), or
+ * 0 when it starts with none. */
+static size_t unit_len(const char *name)
 {
 	char letters[32];
 	size_t k = letters_of(name, letters, sizeof letters);
 
 	if (k == 0 || lookup(letters) == NULL || !is_digit(name[k]))
-		return false;
+		return 0;
 	while (is_digit(name[k]))
 		k++;
-	return name[k] == '\0';
+	return k;
+}
+
+bool vb_os_bsd_plain_disk(const char *name)
+{
+	size_t k = unit_len(name);
+
+	return k > 0 && name[k] == '\0';
 }
 
 bool vb_os_bsd_disk_of(const char *name, char *disk, size_t n)
 {
-	char letters[32];
 	size_t k;
 
-	if ((name = dev_name(name)) == NULL)
+	if ((name = dev_name(name)) == NULL || (k = unit_len(name)) == 0)
 		return false;
-	k = letters_of(name, letters, sizeof letters);
-	if (k == 0 || lookup(letters) == NULL || !is_digit(name[k]))
-		return false;
-	while (is_digit(name[k]))
-		k++;
 	if (!part_suffix(name + k) || k >= n)
 		return false;
 	memcpy(disk, name, k);
@@ -135,33 +134,21 @@ bool vb_os_bsd_disk_of(const char *name, char *disk, size_t n)
 	return true;
 }
 
-/* The names the BSDs report a filesystem by. Most are kept as they are; FAT goes by
- * "msdos" on NetBSD and DragonFly and by "msdosfs" on FreeBSD. */
-static const struct name_driver fs_names[] = {
-	{"ufs", "ufs"}, {"ffs", "ffs"}, {"zfs", "zfs"}, {"hammer", "hammer"},
-	{"hammer2", "hammer2"}, {"tmpfs", "tmpfs"}, {"msdosfs", "msdosfs"}, {"msdos", "msdosfs"},
-	{"ext2fs", "ext2fs"}, {"nfs", "nfs"}, {"mfs", "mfs"}, {"cd9660", "cd9660"},
-	{"fusefs", "fusefs"}, {"nullfs", "nullfs"}, {"devfs", "devfs"}, {NULL, NULL}
-};
-
+/* Names are kept as the BSDs report them, but FAT: "msdos" on NetBSD and DragonFly,
+ * "msdosfs" on FreeBSD. */
 const char *vb_os_bsd_fs_name(const char *fstypename)
 {
-	for (size_t i = 0; fs_names[i].name; i++)
-		if (strcmp(fstypename, fs_names[i].name) == 0)
-			return fs_names[i].driver;
-	return fstypename;
+	return strcmp(fstypename, "msdos") == 0 ? "msdosfs" : fstypename;
 }
 
-/* "tmpfs" is the name tmpfs registers with VFS_SET in FreeBSD's and DragonFly's
- * sys/.../tmpfs_vfsops.c and MOUNT_TMPFS in NetBSD's sys/sys/mount.h, which also has
- * MOUNT_MFS "mfs" (the memory file system). */
+/* "tmpfs": VFS_SET in FreeBSD's and DragonFly's sys/.../tmpfs_vfsops.c, MOUNT_TMPFS in
+ * NetBSD's sys/sys/mount.h, which also has MOUNT_MFS "mfs". */
 bool vb_os_bsd_fs_in_memory(const char *fstypename)
 {
 	return strcmp(fstypename, "tmpfs") == 0 || strcmp(fstypename, "mfs") == 0;
 }
 
-/* The next word of [*p, end) (words are parted by spaces) at *w; its length, 0 at the
- * end. */
+/* The next space-parted word of [*p, end) at *w; its length, 0 at the end. */
 static size_t word(const char **p, const char *end, const char **w)
 {
 	const char *s = *p;
@@ -177,12 +164,11 @@ static size_t word(const char **p, const char *end, const char **w)
 
 bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n)
 {
-	/* The DISK ancestor of each depth so far; a provider's line follows its parents
-	 * (g_conftxt_geom, sys/geom/geom_dump.c, writes "DEPTH CLASS NAME ..." and then the
-	 * lines of what is made of it, one deeper). A line is read in place whatever its
-	 * length (an md(4) line holds a path); a level whose disk is not known (a name too
-	 * long to keep) is empty, and so are the levels below every line, so that no line
-	 * inherits a disk that is not its own. */
+	/* The DISK ancestor at each depth: a provider's line follows its parents'
+	 * (g_conftxt_geom, sys/geom/geom_dump.c, writes "DEPTH CLASS NAME ..." and then what
+	 * is made of it, one deeper). Lines are read in place, however long; a level whose
+	 * disk is unknown, and every level below each line, is emptied, so that no line
+	 * inherits a disk not its own. */
 	char stack[16][128];
 	size_t want = strlen(name);
 
@@ -258,8 +244,7 @@ static void text_of(const char *p, char *out, size_t n)
 	out[len] = '\0';
 }
 
-/* Makes room for one more element of size bytes in *arr holding cnt; false without
- * memory (*arr is then unchanged). */
+/* Room for one more element of size bytes in *arr holding cnt; false without memory. */
 static bool grow(void *arr, size_t cnt, size_t size)
 {
 	void **p = arr;
@@ -275,8 +260,8 @@ static bool grow(void *arr, size_t cnt, size_t size)
 
 #define GROW(arr, cnt) grow(&(arr), (cnt), sizeof *(arr))
 
-/* Parses confxml into d; false without memory. Elements the walk needs: class (name),
- * geom (id, name), provider (id, name), consumer (provider ref, mode). */
+/* Parses confxml into d: class (name), geom (id, name), provider (id, name), consumer
+ * (provider ref, mode); false without memory. */
 static bool geom_parse(const char *xml, struct geom_doc *d)
 {
 	const char *stack[16];
@@ -417,11 +402,10 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	for (size_t i = 0; i < d.n_prov; i++)
 		in[i] = strcmp(d.prov[i].name, disk) == 0;
 	grow_up(&d, in);
-	/* The geoms vbench's own open passes through, from the target down to the disk: each
-	 * passes its providers' access on to what it consumes (g_part_access, sys/geom/part/
-	 * g_part.c: g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e
-	 * bit), so their consumers hold nothing of their own; their providers' other users
-	 * are consumers of those providers, and are looked at below. */
+	/* The geoms vbench's own open passes through, target down to disk: each passes its
+	 * providers' access on to what it consumes (g_part_access, sys/geom/part/g_part.c:
+	 * g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e bit), so
+	 * their consumers hold nothing of their own. */
 	for (size_t i = 0; target != NULL && i < d.n_prov; i++)
 		if (in[i] && strcmp(d.prov[i].name, target) == 0)
 			mark_geom(&d, d.prov[i].geom, chain);
@@ -434,8 +418,7 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 				grew |= mark_geom(&d, d.prov[p].geom, chain);
 		}
 	}
-	/* A target made of several disks (a concat, a mirror) lies on each of them: what is
-	 * made of any of them is looked at too. */
+	/* A target made of several disks (a concat, a mirror) lies on each of them. */
 	bool more = false;
 	for (size_t c = 0; c < d.n_cons; c++) {
 		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
@@ -445,16 +428,14 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	}
 	if (more)
 		grow_up(&d, in);
-	/* Any other open consumer holds the disk; the deepest names best what uses it. A
-	 * device node is one DEV consumer however often it is open (g_dev_open, sys/geom/
-	 * geom_dev.c, adds each open's counts to it): the target's holds vbench's own open
-	 * (r0w1e0 for its O_WRONLY) and anything beyond is another program's. A device made
-	 * of the disk holds it even while nothing opens it: CONCAT, STRIPE, MIRROR, RAID, NOP
-	 * and the rest open their consumers only when their own provider is opened
-	 * (g_concat_access, g_stripe_access: "On first open, grab an extra exclusive bit"),
-	 * so an idle one shows r0w0e0 on a disk whose data it is made of. Only PART and
-	 * LABEL are views of one provider's range under other names (g_part_access,
-	 * g_slice_access), whose own providers are looked at in turn. */
+	/* Any other open consumer holds the disk; the deepest names it best. A device node
+	 * is one DEV consumer however often open (g_dev_open, sys/geom/geom_dev.c, adds each
+	 * open's counts): the target's holds vbench's own open, and the rest is another
+	 * program's. CONCAT, STRIPE, MIRROR, RAID, NOP and the rest hold the disk even idle:
+	 * they open their consumers only when their own provider is opened (g_concat_access,
+	 * g_stripe_access: "On first open, grab an extra exclusive bit"), showing r0w0e0.
+	 * Only PART and LABEL are mere views of a range (g_part_access, g_slice_access),
+	 * whose providers are looked at in turn. */
 	const struct gcons *best = NULL;
 	const struct gprov *on = NULL;
 	for (size_t c = 0; c < d.n_cons && rc == 0; c++) {
