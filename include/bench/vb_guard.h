@@ -1,17 +1,13 @@
 #ifndef VB_GUARD_H
 #define VB_GUARD_H
 
-/* The guard: the process the user started, and the one watcher of the session. Where
- * there are processes, the whole session (setup, the runs, the output files, the
- * cleanup) happens in one child, and this process copies the child's standard output
- * and error to its own, passes signals on, keeps a copy of each run the child sends,
- * and watches the one call the child is making (shared memory says which, and since
- * when). A call stuck there (a hung NFS or FUSE mount, a frozen filesystem, a hung
- * disk) is reported after --stall-timeout, interrupted at --timeout and given up on
- * 2 s later, or 10 s after a stop signal: the guard then leaves the child behind and
- * reports from what it received, and no descriptor of the user's (a pipe to
- * `$(...)`, `| tee`) stays with the stuck process. Where the child is a thread
- * (Windows), the same, without the copying. */
+/* The guard, the one watcher: the session (setup, runs, output files, cleanup) runs in
+ * one child (a thread on Windows), and the process the user started relays its output
+ * and signals, keeps a copy of each run it sends, and watches the call it is in through
+ * shared memory. A stuck call (hung NFS or FUSE, a frozen filesystem, a hung disk) is
+ * reported at --stall-timeout, interrupted at --timeout, and given up on 2 s later or
+ * 10 s after a stop signal: the guard then reports from what it received, and no
+ * descriptor of the user's stays with the stuck child. */
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -104,16 +100,13 @@ struct vb_guard_end {
 };
 
 /* Runs session(arg, channel) in the child and watches it as above, keeping the runs it
- * sends in log. Returns VB_OK with what session returned in end->exit_status, or dies
- * of the stop signal the session passed on by dying of it; VB_E_SETUP or VB_E_IO when
- * the session was given up on in setup or later, after saying so; VB_E_IO with
- * end->runs_left when it was given up on during the runs (nothing said) or while
- * writing an output file before the summary (said); VB_E_IO when it died of another
- * signal (killed from outside, or a crash: the message names what it leaves behind;
- * with end->runs_left as before), or returned 0 but what it printed could not all be
- * written to standard output or error (after saying so where it can); VB_E_SETUP when
- * no child can be started (said). target is the path as given, for messages, which go to say (main.c:
- * vb_out_error on stderr); live takes the runs' stall lines. */
+ * sends in log; messages go to say, the runs' stall lines to live, and target is the
+ * path as given. Returns VB_OK with the session's status in end->exit_status (or dies
+ * of a stop signal the session died of); VB_E_SETUP when no child could start or it was
+ * given up on in setup; else VB_E_IO: given up on later, dead of another signal, or its
+ * output not all written. Each is said, except a give-up during the runs. With
+ * end->runs_left (runs came, their summary was not printed) the caller reports the runs
+ * from log, and says why when end->said is false. */
 enum vb_status vb_guard_run(const struct vb_config *cfg, struct vb_shared *sh,
 			    const char *target, int (*session)(void *arg, int channel),
 			    void *arg, void (*say)(const char *msg), struct vb_live live,
