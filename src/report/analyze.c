@@ -1,14 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/vb_env.h"
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
 #include "common/vb_stats.h"
 #include "common/vb_units.h"
 #include "report/report_internal.h"
@@ -18,10 +14,6 @@
 
 /* Significance level of the verdicts. */
 #define ALPHA 0.05
-
-/* ---------------------------------------------------------------------------------- */
-/* Analysis                                                                           */
-/* ---------------------------------------------------------------------------------- */
 
 void vb_comparison_free(struct vb_comparison *a)
 {

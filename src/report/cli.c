@@ -1,8 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdatomic.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +8,6 @@
 #include "common/vb_escape.h"
 #include "common/vb_io.h"
 #include "os/vb_os.h"
-#include "report/vb_report.h"
 #include "report/report_internal.h"
 
 /* Big enough for a file name, a line number and a sentence. */

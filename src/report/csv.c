@@ -1,13 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
-#include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
 #include "common/vb_schema.h"
 #include "report/report_internal.h"
 

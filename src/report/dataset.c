@@ -1,27 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "common/vb_escape.h"
-#include "report/vb_report.h"
-#include "common/vb_schema.h"
 #include "report/report_internal.h"
 
 /* The dataset the readers fill: labels interned in first-seen order, the runs, and
  * what a reader must undo when a file turns out to be bad. */
-
-/* ---------------------------------------------------------------------------------- */
-/* Dataset                                                                            */
-/* ---------------------------------------------------------------------------------- */
 
 void vb_dataset_init(struct vb_dataset *d)
 {

@@ -1,17 +1,9 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
-#include "common/vb_schema.h"
 #include "report/report_internal.h"
 
 /* Plain-text logs: the BSD and GNU dd summary lines. */

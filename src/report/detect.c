@@ -1,24 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
-#include "common/vb_escape.h"
-#include "report/vb_report.h"
-#include "common/vb_schema.h"
 #include "report/report_internal.h"
 
 /* What kind of file an input is, and the reader for it. */
-
-/* ---------------------------------------------------------------------------------- */
-/* Detection                                                                          */
-/* ---------------------------------------------------------------------------------- */
 
 enum vb_input_kind vb_report_detect(const char *text, size_t len)
 {

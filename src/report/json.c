@@ -1,14 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
 #include "common/vb_schema.h"
 #include "report/report_internal.h"
 
@@ -18,10 +14,6 @@
 /* Deepest nesting the JSON reader follows: vbench writes 3 levels; the limit keeps a
  * hostile file from exhausting the stack. */
 #define JSON_MAX_DEPTH 64
-
-/* ---------------------------------------------------------------------------------- */
-/* JSON reader                                                                        */
-/* ---------------------------------------------------------------------------------- */
 
 enum jtype { J_NULL, J_FALSE, J_TRUE, J_NUM, J_STR, J_ARR, J_OBJ };
 

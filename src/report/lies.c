@@ -3,14 +3,10 @@
  * "Burst and sustained" in vbench(1)). Read from vbench's CSV, printed after the
  * comparison. */
 #define _POSIX_C_SOURCE 200809L
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report_internal.h"
-#include "common/vb_escape.h"
 #include "common/vb_flushverdict.h"
 
 static int add(struct vb_dataset *d, const char *label, const char *text)

@@ -1,14 +1,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
 #include "report/report_internal.h"
 
 /* The printers of `vbench report`: text, markdown, CSV and JSON. */

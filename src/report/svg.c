@@ -2,22 +2,14 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/vb_escape.h"
-#include "report/vb_report.h"
 #include "common/vb_units.h"
 #include "report/report_internal.h"
 
 /* The SVG chart of `vbench report`, with the XML escaping it needs. */
-
-/* ---------------------------------------------------------------------------------- */
-/* XML escaping                                                                       */
-/* ---------------------------------------------------------------------------------- */
 
 /* Writes at most max code points of s as XML text, then "..." if s was longer. */
 static void xml_text_n(FILE *f, const char *raw, size_t max)
@@ -55,10 +47,6 @@ void vb_report_xml_text(FILE *f, const char *s)
 {
 	xml_text_n(f, s, SIZE_MAX);
 }
-
-/* ---------------------------------------------------------------------------------- */
-/* SVG chart                                                                          */
-/* ---------------------------------------------------------------------------------- */
 
 /* Geometry of the chart, in SVG user units (pixels). */
 struct chart {

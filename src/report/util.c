@@ -2,23 +2,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-#include "common/vb_escape.h"
-#include "report/vb_report.h"
-#include "common/vb_schema.h"
 #include "report/report_internal.h"
 
 /* Small helpers every reader of `vbench report` shares. */
-
-/* ---------------------------------------------------------------------------------- */
-/* Small helpers                                                                      */
-/* ---------------------------------------------------------------------------------- */
 
 /* Formats "name:line: message" (or "name: message" when line is 0) into err; returns -1
  * so callers can write `return vbr_fail(...)`. */
