@@ -79,9 +79,8 @@ int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t 
 /* Fills the target part of e (fs, mount, device, driver, block sizes) for fd/path. */
 void vb_os_fam_detect(struct vb_env *e, int fd, const char *path);
 
-/* Total and available memory in bytes, 0 when unknown. */
+/* Total memory in bytes, 0 when unknown. */
 uint64_t vb_os_fam_ram_bytes(void);
-uint64_t vb_os_fam_avail_mem(void);
 
 /* Whether this process may write into the blocks the file system of directory dirfd
  * keeps for privileged users (statvfs's f_bfree beyond f_bavail), with in *kept the
@@ -164,9 +163,6 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
  * /proc/self/status, uid_map, gid_map and mountinfo, and ext4's reserved clusters
  * under /sys/fs/ext4. */
 bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
-
-/* linux.c: vb_os_same_storage. */
-int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n);
 #endif
 
 /* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and

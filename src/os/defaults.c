@@ -37,7 +37,7 @@ int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t 
 
 #if !VB_FAM_HAS_AVAIL_MEM
 /* Free pages alone undercount what can be allocated, so no figure is given. */
-uint64_t vb_os_fam_avail_mem(void)
+uint64_t vb_os_avail_mem(void)
 {
 	return 0;
 }

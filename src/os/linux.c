@@ -150,14 +150,25 @@ static int parse_u64(const char *s, uint64_t *out, const char **end)
 	return 0;
 }
 
+/* Opens dir/name for reading; NULL with errno. */
+static FILE *open_at(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (join(path, sizeof path, dir, name) != 0) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return fopen(path, "r");
+}
+
 /* Reads the first line of dir/name into buf (without the newline); -1 when absent. */
 static int read_line(const char *dir, const char *name, char *buf, size_t n)
 {
-	char path[PATH_MAX];
-	FILE *f;
+	FILE *f = open_at(dir, name);
 	int ok;
 
-	if (join(path, sizeof path, dir, name) != 0 || !(f = fopen(path, "r")))
+	if (!f)
 		return -1;
 	ok = fgets(buf, (int)n, f) != NULL;
 	fclose(f);
@@ -181,22 +192,31 @@ static uint32_t read_u32(const char *dir, const char *name)
 	return (uint32_t)v;
 }
 
+/* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
+static char field_char(const char **p, bool *escaped)
+{
+	const char *c = *p;
+
+	*escaped = c[0] == '\\' && c[1] >= '0' && c[1] <= '3' && c[2] >= '0' && c[2] <= '7' &&
+		   c[3] >= '0' && c[3] <= '7';
+	if (!*escaped) {
+		*p = c + 1;
+		return c[0];
+	}
+	*p = c + 4;
+	return (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
+}
+
 /* Decodes the \ooo octal escapes the kernel writes for space, tab, newline and
  * backslash in mountinfo and swaps paths, in place. */
 static void unescape(char *s)
 {
-	char *out = s;
+	const char *in = s;
+	bool escaped;
 
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
+	while (*in)
+		*s++ = field_char(&in, &escaped);
+	*s = '\0';
 }
 
 /* "M:m" of a sysfs dev attribute or a mountinfo field into a device number. */
@@ -215,13 +235,13 @@ static int parse_devnum(const char *s, uint64_t *dev)
 
 uint64_t vb_os_linux_meminfo(const char *root, const char *key)
 {
-	char file[PATH_MAX], line[256];
+	char line[256];
 	const char *end;
 	uint64_t kib = 0;
 	size_t klen = strlen(key);
-	FILE *f;
+	FILE *f = open_at(root, "/proc/meminfo");
 
-	if (join(file, sizeof file, root, "/proc/meminfo") != 0 || !(f = fopen(file, "r")))
+	if (!f)
 		return 0;
 	while (fgets(line, sizeof line, f)) {
 		if (strncmp(line, key, klen) != 0 || line[klen] != ':')
@@ -239,11 +259,11 @@ uint64_t vb_os_linux_meminfo(const char *root, const char *key)
  * zone's name; 0 when it cannot be read. */
 static unsigned buddy_orders(const char *root)
 {
-	char file[PATH_MAX], line[512];
+	char line[512];
 	unsigned n = 0;
-	FILE *f;
+	FILE *f = open_at(root, "/proc/buddyinfo");
 
-	if (join(file, sizeof file, root, "/proc/buddyinfo") != 0 || !(f = fopen(file, "r")))
+	if (!f)
 		return 0;
 	if (fgets(line, sizeof line, f)) {
 		char *p = strstr(line, "zone");
@@ -314,7 +334,7 @@ uint64_t vb_os_fam_ram_bytes(void)
 
 /* Only a kernel that counts reclaimable cache as available (MemAvailable) gives a figure
  * worth refusing a block size for; free pages alone undercount. */
-uint64_t vb_os_fam_avail_mem(void)
+uint64_t vb_os_avail_mem(void)
 {
 	return vb_os_linux_meminfo("", "MemAvailable");
 }
@@ -353,17 +373,6 @@ static int parse_mountinfo(char *line, struct mline *m)
 	return 0;
 }
 
-static FILE *open_mountinfo(const char *root)
-{
-	char file[PATH_MAX];
-
-	if (join(file, sizeof file, root, "/proc/self/mountinfo") != 0) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return fopen(file, "r");
-}
-
 /* ---- the blocks a file system keeps for the privileged ---------------------------- */
 
 /* Who this process is to the kernel's allocator, from /proc/self/status. */
@@ -395,13 +404,11 @@ static int status_field(const char *line, int n, uint64_t *v)
  * namespace's); a missing map is a kernel without user namespaces. */
 static bool identity_map(const char *root, const char *name)
 {
-	char path[PATH_MAX], text[128];
+	char text[128];
 	unsigned long long a, b, c;
 	char extra;
+	FILE *f = open_at(root, name);
 
-	if (join(path, sizeof path, root, name) != 0)
-		return false;
-	FILE *f = fopen(path, "r");
 	if (f == NULL)
 		return errno == ENOENT;
 	size_t len = fread(text, 1, sizeof text - 1, f);
@@ -433,15 +440,13 @@ static bool initial_userns(const char *root)
 /* Reads c from root's /proc/self/status; -1 when a field is missing. */
 static int read_creds(const char *root, struct creds *c)
 {
-	char path[PATH_MAX], *line = NULL;
+	char *line = NULL;
 	size_t cap = 0;
 	int found = 0;
 	uint64_t v;
+	FILE *f = open_at(root, "/proc/self/status");
 
 	memset(c, 0, sizeof *c);
-	if (join(path, sizeof path, root, "/proc/self/status") != 0)
-		return -1;
-	FILE *f = fopen(path, "r");
 	if (f == NULL)
 		return -1;
 	while (getline(&line, &cap, f) != -1) {
@@ -545,7 +550,7 @@ bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept)
 	FILE *f;
 
 	*kept = 0;
-	if (read_creds(root, &c) != 0 || !(f = open_mountinfo(root)))
+	if (read_creds(root, &c) != 0 || !(f = open_at(root, "/proc/self/mountinfo")))
 		return false;
 	/* Every line of the device (bind mounts share its superblock) must agree. */
 	while (getline(&line, &cap, f) != -1) {
@@ -604,7 +609,7 @@ static int find_mount(const char *root, const char *path, uint64_t dev, struct m
 	size_t cap = 0, best = 0, best_btrfs = 0;
 	int found = 0;
 	struct mount_pick btrfs;
-	FILE *f = open_mountinfo(root);
+	FILE *f = open_at(root, "/proc/self/mountinfo");
 
 	if (!f)
 		return 0;
@@ -1097,21 +1102,6 @@ static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_in
 		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
 }
 
-/* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
-static char field_char(const char **p, bool *escaped)
-{
-	const char *c = *p;
-
-	*escaped = c[0] == '\\' && c[1] >= '0' && c[1] <= '3' && c[2] >= '0' && c[2] <= '7' &&
-		   c[3] >= '0' && c[3] <= '7';
-	if (!*escaped) {
-		*p = c + 1;
-		return c[0];
-	}
-	*p = c + 4;
-	return (char)((c[1] - '0') * 64 + (c[2] - '0') * 8 + (c[3] - '0'));
-}
-
 /* Calls fn for each layer directory an overlay mount's options name (upperdir, each
  * lowerdir, the data-only layers) as overlayfs reads them: the options are split at
  * commas (which mountinfo escapes inside a value), lowerdir at each ':' the kernel wrote
@@ -1264,7 +1254,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	add_file(s, dev, ino, same_inode);
 	if (path == NULL || path[0] != '/')
 		return 0;
-	if (!(f = open_mountinfo(h->root)))
+	if (!(f = open_at(h->root, "/proc/self/mountinfo")))
 		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
@@ -1470,7 +1460,7 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 	int rc = 0;
 	FILE *f;
 
-	if (!(f = open_mountinfo(h->root)))
+	if (!(f = open_at(h->root, "/proc/self/mountinfo")))
 		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
@@ -1497,11 +1487,11 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 /* /proc/swaps: "Filename Type Size Used Priority", paths escaped as in mountinfo. */
 static int check_swaps(struct holder_ctx *h, const struct storage *s)
 {
-	char file[PATH_MAX], line[PATH_MAX + 64], node[PATH_MAX];
+	char line[PATH_MAX + 64], node[PATH_MAX];
 	int rc = 0;
-	FILE *f;
+	FILE *f = open_at(h->root, "/proc/swaps");
 
-	if (join(file, sizeof file, h->root, "/proc/swaps") != 0 || !(f = fopen(file, "r")))
+	if (!f)
 		return 0;   /* no swap support at all (a missing /proc fails the lock check) */
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		char *name = strtok(line, " \t\n");
@@ -1570,13 +1560,11 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
  * nothing can be told. */
 static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_locks)
 {
-	char file[PATH_MAX], line[512];
+	char line[512];
 	int rc = 0;
-	FILE *f;
+	FILE *f = open_at(h->root, "/proc/locks");
 
-	if (join(file, sizeof file, h->root, "/proc/locks") != 0)
-		return cannot_read(h, "cannot read", "/proc/locks", ENAMETOOLONG);
-	if (!(f = fopen(file, "r")))
+	if (!f)
 		return cannot_read(h, "cannot read", "/proc/locks", errno);
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		char cls[16], kind[16], pid[32];
@@ -1701,38 +1689,36 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
 	return rc;
 }
 
-/* The path of open file fd, as the kernel names it; false with errno set when there is
- * none (no /proc, or a path longer than PATH_MAX, which readlink would cut short). */
-static bool fd_path(int fd, char *buf, size_t n)
+/* The path of open file fd into path (PATH_MAX bytes), as the kernel names it; false
+ * with "cannot tell whether WHAT" and the reason in why when there is none (no /proc, or
+ * a path longer than PATH_MAX, which readlink would cut short). */
+static bool fd_path(int fd, char *path, const char *what, char *why, size_t n)
 {
 	char link[64];
 
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	ssize_t len = readlink(link, buf, n - 1);
-	if (len <= 0 || (size_t)len >= n - 1) {
-		if (len >= 0)
-			errno = ENAMETOOLONG;
-		return false;
+	ssize_t len = readlink(link, path, PATH_MAX - 1);
+	if (len > 0 && len < PATH_MAX - 1) {
+		path[len] = '\0';
+		return true;
 	}
-	buf[len] = '\0';
-	return true;
+	int e = len < 0 ? errno : ENAMETOOLONG;
+	snprintf(why, n, "cannot tell whether %s: cannot read its path in /proc/self/fd: %s%s",
+		 what, strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
+	return false;
 }
 
 int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	char path[PATH_MAX];
 
-	if (fi->type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
-		snprintf(holder, n, "cannot tell whether it is in use: cannot read its path in "
-			 "/proc/self/fd: %s%s", strerror(errno),
-			 errno == ENOENT ? " (is /proc mounted?)" : "");
+	if (fi->type == VB_FT_REG && !fd_path(fd, path, "it is in use", holder, n))
 		return -1;
-	}
 	return vb_os_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,
 				  vb_os_holds(fi->dev, fi->ino), holder, n);
 }
 
-int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
+int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
 	char path[PATH_MAX];
 	struct stat a;
@@ -1752,12 +1738,8 @@ int vb_os_fam_same_storage(int fd, const struct vb_fileinfo *other, char *why, s
 	fa.rdev = (uint64_t)a.st_rdev;
 	if (fa.type == VB_FT_OTHER)
 		return 0;
-	if (fa.type == VB_FT_REG && !fd_path(fd, path, sizeof path)) {
-		snprintf(why, n, "cannot tell whether it is the same storage: cannot read its "
-			 "path in /proc/self/fd: %s%s", strerror(errno),
-			 errno == ENOENT ? " (is /proc mounted?)" : "");
+	if (fa.type == VB_FT_REG && !fd_path(fd, path, "it is the same storage", why, n))
 		return -1;
-	}
 	return vb_os_linux_shared("", &fa, fa.type == VB_FT_REG ? path : NULL, other, why, n);
 }
 

@@ -133,11 +133,6 @@ bool vb_os_isatty(int fd)
 	return isatty(fd) == 1;
 }
 
-uint64_t vb_os_avail_mem(void)
-{
-	return vb_os_fam_avail_mem();
-}
-
 /* /dev/urandom, opened at the first call and held: a run reading fresh data must not
  * need a descriptor when the target's are open (ulimit -n). */
 static int urandom_fd = -1, urandom_errno;
@@ -801,24 +796,14 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 	 * that what the session writes to them stays in the order it wrote it. */
 	bool one = fstat(1, &so) == 0 && fstat(2, &se) == 0 && so.st_dev == se.st_dev &&
 		   so.st_ino == se.st_ino;
-	if (pipe(p) != 0 || (one ? pipe_dup(p, p + 2) : pipe(p + 2)) != 0 || pipe(p + 4) != 0) {
-		int e = errno;
-		close_all(p, 6);
-		free(w);
-		errno = e;
-		return NULL;
-	}
+	if (pipe(p) != 0 || (one ? pipe_dup(p, p + 2) : pipe(p + 2)) != 0 || pipe(p + 4) != 0)
+		goto fail;
 	fflush(stdout);
 	fflush(stderr);
 	pid_t parent = getpid();
 	w->pid = fork();
-	if (w->pid < 0) {
-		int e = errno;
-		close_all(p, 6);
-		free(w);
-		errno = e;
-		return NULL;
-	}
+	if (w->pid < 0)
+		goto fail;
 	if (w->pid == 0) {
 		free(w);   /* the parent's handle, nothing of the child's */
 		guard_pid = parent;
@@ -858,6 +843,12 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	}
 	return w;
+fail:;
+	int e = errno;
+	close_all(p, 6);
+	free(w);
+	errno = e;
+	return NULL;
 }
 
 /* Writes what r holds to its descriptor, without blocking: standard output is the user's
@@ -1021,10 +1012,21 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 	return fd >= 0 ? fd : -1;
 }
 
+/* A lock of type (F_WRLCK, F_UNLCK) on the whole file. */
+static struct flock whole_file(short type)
+{
+	struct flock fl;
+
+	memset(&fl, 0, sizeof fl);
+	fl.l_type = type;
+	fl.l_whence = SEEK_SET;
+	return fl;
+}
+
 int vb_os_hold(int fd, char *why, size_t n)
 {
 	struct stat st;
-	struct flock fl;
+	struct flock fl = whole_file(F_WRLCK);
 
 	if (fstat(fd, &st) != 0) {
 		snprintf(why, n, "cannot examine it to lock it: %s", strerror(errno));
@@ -1042,9 +1044,6 @@ int vb_os_hold(int fd, char *why, size_t n)
 		return -1;
 	}
 #endif
-	memset(&fl, 0, sizeof fl);
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
 #if defined(F_OFD_SETLK)
 	int rc = fcntl(fd, F_OFD_SETLK, &fl);
 #else
@@ -1067,11 +1066,10 @@ int vb_os_hold(int fd, char *why, size_t n)
 	return 0;
 }
 
+#if !VB_OS_LINUX
+/* (Linux: linux.c.) */
 int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
-#if VB_OS_LINUX
-	return vb_os_fam_same_storage(fd, other, why, n);
-#else
 	/* Device numbers only: the relations between disks, partitions and slices are not
 	 * looked up here. Character devices are left out, the sinks among them. */
 	struct stat a;
@@ -1100,17 +1098,14 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 		return 1;
 	}
 	return 0;
-#endif
 }
+#endif
 
 int vb_os_lock(int fd, unsigned ms)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
-	struct flock fl;
+	struct flock fl = whole_file(F_WRLCK);
 
-	memset(&fl, 0, sizeof fl);
-	fl.l_type = F_WRLCK;
-	fl.l_whence = SEEK_SET;
 	for (;;) {
 		if (fcntl(fd, F_SETLK, &fl) == 0)
 			return 0;
@@ -1126,11 +1121,8 @@ int vb_os_lock(int fd, unsigned ms)
 
 void vb_os_unlock(int fd)
 {
-	struct flock fl;
+	struct flock fl = whole_file(F_UNLCK);
 
-	memset(&fl, 0, sizeof fl);
-	fl.l_type = F_UNLCK;
-	fl.l_whence = SEEK_SET;
 	fcntl(fd, F_SETLK, &fl);
 }
 
