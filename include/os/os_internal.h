@@ -1,10 +1,8 @@
 #ifndef VB_OS_INTERNAL_H
 #define VB_OS_INTERNAL_H
 
-/* What the files of the platform layer share; included first by each of them (and by
- * the tests of their pure parts), because the feature macros below must come before
- * any system header: they ask each C library to show its extensions (O_DIRECT,
- * O_TMPFILE, F_NOCACHE, the statfs fields). */
+/* What the platform layer's files share; included first, because the feature macros
+ * that show each C library's extensions (O_DIRECT, F_NOCACHE, ...) precede any header. */
 #define _GNU_SOURCE
 #define _DARWIN_C_SOURCE
 #define _NETBSD_SOURCE
@@ -19,8 +17,7 @@
 #include "common/vb_io.h"
 #include "os/vb_os.h"
 
-/* The family this file is compiled for. Each implementation file is compiled on every
- * system and is empty except on its own, so the Makefile needs no conditionals. */
+/* The family compiled for: each file is empty except on its own system. */
 #if defined(_WIN32)
 #define VB_OS_WINDOWS 1
 #else
@@ -36,8 +33,7 @@
 #endif
 #endif
 
-/* The family calls below that a family has of its own; the others get the default of
- * defaults.c, defined once. */
+/* The family calls a family defines itself; the others get defaults.c's. */
 #if VB_OS_LINUX
 #define VB_FAM_HAS_IN_USE 1
 #define VB_FAM_HAS_AVAIL_MEM 1
@@ -57,8 +53,8 @@
 /* The family's capabilities. */
 extern const struct vb_caps vb_os_fam_caps;
 
-/* Open flags for req beyond O_WRONLY: direct I/O, O_DSYNC, the anonymous-file flag;
- * -1 with errno ENOTSUP when req asks for what the family cannot do. */
+/* Open flags for req beyond O_WRONLY (direct I/O, O_DSYNC, anonymous file); -1 with
+ * errno when the family cannot do what req asks. */
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags);
 
 /* What must follow the open (F_NOCACHE on macOS); 0, or -1 with errno. */
@@ -82,10 +78,9 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path);
 /* Total memory in bytes, 0 when unknown. */
 uint64_t vb_os_fam_ram_bytes(void);
 
-/* Whether this process may write into the blocks the file system of directory dirfd
- * keeps for privileged users (statvfs's f_bfree beyond f_bavail), with in *kept the
- * blocks it keeps back even from them (0 when none); false whenever that cannot be
- * told. */
+/* Whether this process may use the blocks dirfd's file system reserves for the
+ * privileged (f_bfree beyond f_bavail), with in *kept what it withholds even then;
+ * false when that cannot be told. */
 bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept);
 
 /* What vb_os_fam_open_regular returns when it opened nothing. */
@@ -93,15 +88,13 @@ bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept);
 #define VB_REG_OTHER (-2)     /* something other than a regular file is: st says what */
 #define VB_REG_FAIL (-3)      /* it cannot be examined or opened: why says why */
 
-/* Opens the existing file at path with flags (never O_CREAT), last component not
- * followed, only when it is a regular file, decided on the file itself before an open
- * could act on anything else (wake a FIFO's reader, make a terminal, arm a watchdog).
- * Returns the descriptor with st describing it, or a VB_REG_ value. */
+/* Opens the existing regular file at path with flags, not following the last component,
+ * decided before an open could act on anything else (wake a FIFO's reader, arm a
+ * watchdog). The descriptor with st describing it, or a VB_REG_ value. */
 struct stat;
 int vb_os_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
 
-/* defaults.c: vb_os_fam_open_regular by the name: examined first, then opened without
- * waiting and checked to be the file examined. */
+/* defaults.c: vb_os_fam_open_regular by the name, examined first and checked after. */
 int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
 			       size_t n);
 
@@ -128,18 +121,15 @@ bool vb_os_path_split_at(const char *path, const char *seps, char *dir, size_t d
  * /proc and /sys: the bytes of a /proc/meminfo line ("MemTotal"), 0 when absent. */
 uint64_t vb_os_linux_meminfo(const char *root, const char *key);
 
-/* linux.c: whether this guest gives the memory it frees back to its host: a virtio
- * balloon reports free pages (feature 5) and the reporting is not paused (its order,
- * /sys/module/page_reporting/parameters/page_reporting_order, is below the orders of
- * /proc/buddyinfo). */
+/* linux.c: whether a virtio balloon reports free pages to the host (feature 5), and
+ * page_reporting_order is below the orders of /proc/buddyinfo (else it is paused). */
 bool vb_os_linux_frees_to_host(const char *root);
 
-/* linux.c: the file system statfs's f_type magic names ("ext2/3/4" for the magic
- * those three share), or NULL for one not known here. */
+/* linux.c: the file system a statfs f_type names ("ext2/3/4" share one), or NULL. */
 const char *vb_os_linux_fs_by_magic(uint64_t magic);
 
-/* linux.c: names the file system of a target whose mount is not listed (a chroot) by
- * the statfs magic of the target's file system, when vb_os_linux_detect left it unknown. */
+/* linux.c: names by its statfs magic the file system vb_os_linux_detect left unknown
+ * (its mount unlisted: a chroot). */
 void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
 
 /* linux.c: the filesystem, mount, device, driver and block sizes of the target at the
@@ -147,82 +137,67 @@ void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
 void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 			const struct vb_fileinfo *fi);
 
-/* linux.c: vb_io_ops.in_use for the file or block device fi, a regular file's absolute
- * path being path (NULL: not known). own_locks: vbench holds its locks (vb_os_hold) on
- * fi's inode, so the whole-file OFD and flock locks on it are its own. */
+/* linux.c: vb_io_ops.in_use for fi, a regular file's absolute path being path (NULL:
+ * unknown). own_locks: the OFD and flock locks on fi's inode are vbench's own. */
 int vb_os_linux_in_use(const char *root, const struct vb_fileinfo *fi, const char *path,
 		       bool own_locks, char *holder, size_t n);
 
-/* linux.c: whether the regular file other is part of the storage of fi (a regular file
- * at path, or a block device): 1 with why filled, 0 when not, -1 when it cannot be
- * told. */
+/* linux.c: whether other is part of the storage of fi (a file at path, or a disk): 1
+ * with why filled, 0, or -1 when it cannot be told. */
 int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const char *path,
 		       const struct vb_fileinfo *other, char *why, size_t n);
 
-/* linux.c: vb_os_fam_reserve_usable for the file system on device dev, from root's
- * /proc/self/status, uid_map, gid_map and mountinfo, and ext4's reserved clusters
- * under /sys/fs/ext4. */
+/* linux.c: vb_os_fam_reserve_usable for the file system on device dev. */
 bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
 #endif
 
-/* common.c: records that vbench holds its locks (vb_os_hold) on the inode dev, ino, and
- * whether it does, so that the in-use check knows those locks for its own. */
+/* common.c: the inode vb_os_hold locked, so that the in-use check knows those locks. */
 void vb_os_note_held(uint64_t dev, uint64_t ino);
 bool vb_os_holds(uint64_t dev, uint64_t ino);
 
 /* ---- pure parts, compiled on every system so that they are tested everywhere -------- */
 
-/* bsd_names.c: the driver a BSD disk name means ("vtbd0" -> "virtio_blk", "ada1p2" ->
- * "ata"), or "unknown"; a leading "r" (raw twin) is tried without it. */
+/* bsd_names.c: the driver a BSD disk name means ("vtbd0" -> "virtio_blk"), or "unknown";
+ * a leading "r" (raw twin) is tried without it. */
 const char *vb_os_bsd_driver_for_name(const char *name);
 
-/* bsd_names.c: whether name is a unit of a driver whose disks are made of no other
- * disk ("wd1", "ld0", "dk2", "vnd0": its letters in the table, then only digits). */
+/* bsd_names.c: whether name is a unit of a driver whose disks are made of no other disk
+ * ("wd1", "vnd0"). */
 bool vb_os_bsd_plain_disk(const char *name);
 
-/* bsd_names.c: the whole disk of a BSD partition, slice or label name into disk
- * ("vtbd0p2" -> "vtbd0", "ada0s1a" -> "ada0", "wd0a" -> "wd0", "rwd1d" -> "wd1");
- * returns false when name is not a disk name at all. */
+/* bsd_names.c: the whole disk of a partition, slice or label name ("ada0s1a" -> "ada0",
+ * "rwd1d" -> "wd1"); false when name is no disk name. */
 bool vb_os_bsd_disk_of(const char *name, char *disk, size_t n);
 
-/* bsd_names.c: the label a filesystem type name is shown with: BSD names kept, except
- * the ones the same filesystem goes by elsewhere ("ffs" stays "ffs", "ufs" "ufs"). */
+/* bsd_names.c: the label a BSD filesystem type name is shown with. */
 const char *vb_os_bsd_fs_name(const char *fstypename);
 
-/* bsd_names.c: whether the BSD file system named fstypename keeps its files in memory
- * (tmpfs, NetBSD's and OpenBSD's mfs). */
+/* bsd_names.c: whether the BSD file system fstypename keeps its files in memory. */
 bool vb_os_bsd_fs_in_memory(const char *fstypename);
 
-
-/* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs", "ada0p2") in
- * FreeBSD's kern.geom.conftxt text, whose lines are "DEPTH CLASS NAME ..." with each
- * provider's parents above it at smaller depths. false when it is not there. */
+/* bsd_names.c: the whole disk under GEOM provider name ("gpt/rootfs") in FreeBSD's
+ * kern.geom.conftxt ("DEPTH CLASS NAME ..." lines); false when it is not there. */
 bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size_t n);
 
-/* bsd_names.c: whether FreeBSD's GEOM (kern.geom.confxml) shows disk ("ada0") in use
- * by another than vbench, whose own open of provider target ("ada0p2", NULL: none) holds
- * own_r and own_w: 1 with what holds it in holder when another consumer has it or
- * anything made from it open (a device node, swap, a mounted filesystem, a ZFS pool, a
- * sibling partition's user), with the counts; 0 when nothing does; -1 when it cannot
- * tell (out of memory, a mode it cannot read). */
+/* bsd_names.c: whether FreeBSD's kern.geom.confxml shows disk in use by another than
+ * vbench, whose open of provider target (NULL: none) holds own_r and own_w: 1 with the
+ * holder in holder, 0 when none, -1 when it cannot tell. */
 int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *target, int own_r,
 			int own_w, char *holder, size_t n);
 
-/* bsd_wcache.c: the sysctl under which FreeBSD's virtio driver keeps the write cache
- * mode of disk ("vtbd0" -> "dev.vtblk.0.writecache_mode"); false for any other disk. */
+/* bsd_wcache.c: the sysctl of a FreeBSD virtio disk's write cache mode ("vtbd0" ->
+ * "dev.vtblk.0.writecache_mode"); false for any other disk. */
 bool vb_os_bsd_vtblk_sysctl(const char *disk, char *name, size_t n);
 
-/* bsd_wcache.c: what that sysctl's value means: "write through" (0), "write back" (1),
- * or NULL for anything else. */
+/* bsd_wcache.c: that sysctl's value as "write through" (0), "write back" (1), or NULL. */
 const char *vb_os_bsd_vtblk_cache_mode(int mode);
 
-/* win_names.c: the driver label for what Windows reports about a disk: the storage
- * driver's service name where it is known ("viostor", "stornvme"), else the bus
- * (bus is a STORAGE_BUS_TYPE value: 17 "nvme", 11 "sata", ...), else "unknown". */
+/* win_names.c: a disk's driver label: its known service name ("stornvme"), else its
+ * STORAGE_BUS_TYPE (17 "nvme", 11 "sata", ...), else "unknown". */
 void vb_os_win_driver_label(int bus, const char *service, char *out, size_t n);
 
-/* win_names.c: the filesystem label for what GetVolumeInformation names ("NTFS" ->
- * "ntfs", "FAT32" -> "fat32", "RAW" -> "none", "" -> "unknown"). */
+/* win_names.c: the label for GetVolumeInformation's file system name ("NTFS" -> "ntfs",
+ * "RAW" -> "none", "" -> "unknown"). */
 void vb_os_win_fs_label(const char *name, char *out, size_t n);
 
 /* Where a volume lies, as Windows answers (IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS). */
@@ -237,15 +212,13 @@ struct vb_os_win_volume {
 	const char *why;         /* VB_WIN_VOL_UNKNOWN: what could not be done */
 };
 
-/* win_names.c: the in-use decision for a disk from every volume of the system (complete:
- * the list is all of them): 1 with the reason in holder when a volume lies on the disk
- * (whatever its file system, RAW included) or a volume could not be examined; -1 when
- * the list is incomplete; else 0. */
+/* win_names.c: a disk's in-use decision from the system's volumes (complete: all of
+ * them): 1 with the reason in holder when a volume lies on it (RAW included) or cannot
+ * be examined; -1 when the list is incomplete; else 0. */
 int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool complete, char *holder,
 		     size_t n);
 
-/* What a target path names on Windows, decided on the name alone: opening a device
- * (a serial port may be the console) already acts on it. */
+/* What a target path names on Windows, decided on the name alone. */
 enum vb_os_win_name {
 	VB_WIN_NAME_PLAIN,       /* a file or directory path */
 	VB_WIN_NAME_NUL,         /* the null device: NUL alone, or \\.\NUL */
@@ -261,8 +234,8 @@ enum vb_os_win_name vb_os_win_name_kind(const char *path, char *why, size_t n);
  * LPT1, com1.dat, "aux ", ...). */
 bool vb_os_win_is_reserved(const char *name);
 
-/* The CreateFileW arguments of winnt.h and winbase.h that vb_os_win_open_flags uses (so
- * that it compiles everywhere; windows.c checks them against the real ones). */
+/* The CreateFileW arguments vb_os_win_open_flags uses (winnt.h, winbase.h), here so
+ * that it compiles everywhere; windows.c checks them. */
 #define VB_WIN_GENERIC_READ 0x80000000u
 #define VB_WIN_GENERIC_WRITE 0x40000000u
 #define VB_WIN_DELETE 0x00010000u
@@ -287,10 +260,9 @@ struct vb_os_win_open {
 /* win_names.c: how to open a target for req; device: a disk (\\.\PhysicalDriveN). */
 void vb_os_win_open_flags(const struct vb_open_req *req, bool device, struct vb_os_win_open *o);
 
-/* win_names.c: name as the one component Windows would look up in a directory, into
- * out: trailing dots and spaces dropped (as a Win32 path loses them); false when nothing
- * is left, or when it holds a separator, a colon (a stream), a wildcard or a control
- * character. */
+/* win_names.c: name as the component Windows would look up, trailing dots and spaces
+ * dropped; false when nothing is left, or it holds a separator, a colon (a stream), a
+ * wildcard or a control character. */
 bool vb_os_win_component(const char *name, char *out, size_t n);
 
 /* NtCreateFile's disposition and options (wdm.h), for opens relative to a held
@@ -329,25 +301,22 @@ struct vb_os_win_handle {
 	bool opened_as_nul;      /* it was opened as \\.\NUL */
 };
 
-/* win_names.c: the kind of file h is open on, and in *sink whether it is the data sink:
- * only the null device opened as NUL (every character device, COM1 and CON among them,
- * is FILE_TYPE_CHAR). */
+/* win_names.c: the kind of file h is open on, and in *sink whether it is the null
+ * device opened as NUL (every character device is FILE_TYPE_CHAR). */
 enum vb_ftype vb_os_win_handle_kind(const struct vb_os_win_handle *h, bool *sink);
 
-/* win_names.c: full (a path GetFullPathNameW made absolute) with the prefix that lifts
- * the MAX_PATH limit: "C:\x" -> "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x";
- * device and already prefixed paths as they are. False when out (n characters) is too
- * small. */
+/* win_names.c: the absolute path full with the prefix that lifts MAX_PATH ("C:\x" ->
+ * "\\?\C:\x", "\\srv\share\x" -> "\\?\UNC\srv\share\x"); false when out (n
+ * characters) is too small. */
 bool vb_os_win_long_path(const wchar_t *full, wchar_t *out, size_t n);
 
-/* win_names.c: the device of a volume from its name as GetVolumeNameForVolumeMountPointW
- * gives it ("\\?\Volume{GUID}\", the root directory) without the last backslash, which
- * CreateFileW opens as the volume itself; false when name is not such a name or out (n
+/* win_names.c: the volume device of a GetVolumeNameForVolumeMountPointW name
+ * ("\\?\Volume{GUID}\") without its last backslash; false when name is none or out (n
  * characters) is too small. */
 bool vb_os_win_volume_device(const wchar_t *name, wchar_t *out, size_t n);
 
-/* win_names.c: the name of a Windows version for the header, "XP (5.1.2600)", "11
- * (10.0.22631)"; server: a server edition (wProductType), x64: a 64-bit system. */
+/* win_names.c: a Windows version's name for the header ("11 (10.0.22631)"); server: a
+ * server edition, x64: a 64-bit system. */
 void vb_os_win_version_name(unsigned major, unsigned minor, unsigned build, bool server,
 			    bool x64, char *out, size_t n);
 
