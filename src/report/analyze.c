@@ -499,66 +499,46 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 			snprintf(err, errlen, "no runs to report");
 		return -1;
 	}
-	if (fill_groups(d, a) < 0) {
-		vb_comparison_free(a);
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return -1;
-	}
 	/* --baseline is matched as every output shows the names */
 	char *base = baseline != NULL ? vb_text_dup(baseline) : NULL;
-	if (baseline != NULL && base == NULL) {
-		vb_comparison_free(a);
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return -1;
-	}
+	double *rates = NULL;
+	if (fill_groups(d, a) < 0 || (baseline != NULL && base == NULL))
+		goto no_memory;
 	a->baseline = base ? group_index(a, base) : 0;
-	if (a->baseline == SIZE_MAX && (name_groups(a, base, true, "is ambiguous: two groups or more have that name",
-					err, errlen) ||
-					name_groups(a, base, false, "holds runs with different settings",
-					err, errlen))) {
-		free(base);
-		vb_comparison_free(a);
-		return -1;
-	}
 	if (a->baseline == SIZE_MAX) {
-		unknown_baseline(a, base, err, errlen);
-		free(base);
-		vb_comparison_free(a);
-		return -1;
+		if (!name_groups(a, base, true, "is ambiguous: two groups or more have that name",
+				 err, errlen) &&
+		    !name_groups(a, base, false, "holds runs with different settings", err, errlen))
+			unknown_baseline(a, base, err, errlen);
+		goto fail;
 	}
-	free(base);
-	if (copy_notes(d, a) < 0) {
-		vb_comparison_free(a);
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	double *rates = malloc((a->max_runs ? a->max_runs : 1) * sizeof *rates);
-	if (rates == NULL) {
-		vb_comparison_free(a);
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (size_t g = 0; g < a->n_groups; g++)
-		a->groups[g].sum = summarize_group(&a->groups[g], rates);
-	free(rates);
+	rates = malloc((a->max_runs ? a->max_runs : 1) * sizeof *rates);
+	if (copy_notes(d, a) < 0 || rates == NULL)
+		goto no_memory;
 	for (size_t g = 0; g < a->n_groups; g++) {
 		const struct vb_summary *s = &a->groups[g].sum;
+		a->groups[g].sum = summarize_group(&a->groups[g], rates);
 		if (isfinite(s->mean) && isfinite(s->stddev) && isfinite(s->cv))
 			continue;
 		if (err && errlen)
 			snprintf(err, errlen, "\"%s\": the mean or the spread of its rates is no "
 				 "finite number (rates up to %g bytes/sec): they cannot be compared",
 				 a->groups[g].label, s->max);
-		vb_comparison_free(a);
-		return -1;
+		goto fail;
 	}
 	for (size_t g = 0; g < a->n_groups; g++)
 		compare(&a->groups[g], &a->groups[a->baseline], g == a->baseline);
+	free(base);
+	free(rates);
 	return 0;
+no_memory:
+	if (err && errlen)
+		snprintf(err, errlen, "out of memory");
+fail:
+	free(base);
+	free(rates);
+	vb_comparison_free(a);
+	return -1;
 }
 
 void vbr_fmt_ratio(double r, char *buf, size_t n)

@@ -463,51 +463,37 @@ static int jbad_run(const struct jval *r, const char *key, const char *name, cha
 			"number");
 }
 
-/* How the runs of a document were made, from its "config"; unknown where absent. */
-static void jconfig(const struct jval *doc, struct vb_runcfg *c)
+/* How the runs of a document were made, from its "config"; unknown where absent. A
+ * setting vbench cannot have written (a bs that is no count, a direct that is no boolean)
+ * is refused: taken as unknown, it would split a label on nonsense. 0, or -1 with a
+ * message in err. */
+static int jconfig(const struct jval *doc, struct vb_runcfg *c, const char *name, char *err,
+		   size_t errlen)
 {
-	const struct jval *cfg = jget(doc, "config");
+	static const char *const counts[] = {"bs", "count", "qd"};
+	const struct jval *cfg = jget(doc, "config"), *direct = jget(cfg, "direct");
+	uint64_t *to[] = {&c->bs, &c->count, &c->qd};
 
 	memset(c, 0, sizeof *c);
 	c->direct = -1;
 	vbr_cfg_names(c, jstr(cfg, "sync"), jstr(cfg, "source"), jstr(doc, VB_JK_SESSION),
 		      jstr(doc, VB_JK_SESSION_START));
-	if (cfg == NULL || cfg->type != J_OBJ)
-		return;
-	if (!jas_u64(jget(cfg, "bs"), &c->bs))
-		c->bs = 0;
-	if (!jas_u64(jget(cfg, "count"), &c->count))
-		c->count = 0;
-	if (!jas_u64(jget(cfg, "qd"), &c->qd))
-		c->qd = 1;   /* documents from before --qd: one write in flight */
-	const struct jval *direct = jget(cfg, "direct");
-	if (direct != NULL && (direct->type == J_TRUE || direct->type == J_FALSE))
-		c->direct = direct->type == J_TRUE;
-}
-
-/* Refuses a "config" whose settings vbench cannot have written (a bs that is no count,
- * a direct that is no boolean): taken as unknown, they would split a label on nonsense.
- * 0, or -1 with a message in err. */
-static int jcheck_config(const struct jval *doc, const char *name, char *err, size_t errlen)
-{
-	static const char *const counts[] = {"bs", "count", "qd"};
-	const struct jval *cfg = jget(doc, "config");
-	uint64_t x;
-
 	if (cfg == NULL)
 		return 0;
 	if (cfg->type != J_OBJ)
 		return vbr_fail(err, errlen, name, cfg->line, "\"config\" is not an object");
+	c->qd = 1;   /* documents from before --qd: one write in flight */
 	for (size_t i = 0; i < 3; i++) {
 		const struct jval *v = jget(cfg, counts[i]);
-		if (v != NULL && !jas_u64(v, &x))
+		if (v != NULL && !jas_u64(v, to[i]))
 			return vbr_fail(err, errlen, name, v->line, "config \"%s\" is not a "
 					"non-negative integer below 2^64", counts[i]);
 	}
-	const struct jval *direct = jget(cfg, "direct");
 	if (direct != NULL && direct->type != J_TRUE && direct->type != J_FALSE)
 		return vbr_fail(err, errlen, name, direct->line, "config \"direct\" is not true "
 				"or false");
+	if (direct != NULL)
+		c->direct = direct->type == J_TRUE;
 	return 0;
 }
 
@@ -622,13 +608,11 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 		return vbr_fail(err, errlen, name, ver->line, "\"" VB_JK_SCHEMA "\" is not one "
 				"this vbench reads (0 to %d): a newer vbench wrote it, or it is "
 				"not a number", VB_SCHEMA_VERSION);
-	if (jcheck_config(doc, name, err, errlen) < 0)
-		return -1;
-	char *label;
-	if (jlabel(doc, name, &label, err, errlen) < 0)
-		return -1;
 	struct vb_runcfg cfg;
-	jconfig(doc, &cfg);
+	char *label;
+	if (jconfig(doc, &cfg, name, err, errlen) < 0 ||
+	    jlabel(doc, name, &label, err, errlen) < 0)
+		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
 		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
