@@ -1,8 +1,5 @@
-/* The pure rules of the Windows backend, compiled on every system so that the unit
- * tests check them where they run: driver and file system labels from what Windows
- * reports, the in-use decision for a disk, what a target's name names (reserved device
- * names, volumes, NUL), the flags files are opened with, long paths, one component of
- * a name, and the name of the Windows version. */
+/* The pure rules of the Windows backend, compiled everywhere for the unit tests: labels,
+ * the in-use decision, what a name names, open flags, long paths, the version's name. */
 #include "os/os_internal.h"
 
 #include <stdio.h>
@@ -34,9 +31,8 @@ static const char *const buses[] = {
 
 void vb_os_win_driver_label(int bus, const char *service, char *out, size_t n)
 {
-	/* The storage driver names the disk best: viostor and vioscsi (virtio-win),
-	 * storahci (AHCI), atapi or pciide (IDE), stornvme (NVMe). "disk" is the class
-	 * driver every disk has, which says nothing. */
+	/* The storage driver names the disk best (viostor, storahci, stornvme); "disk" is
+	 * the class driver every disk has. */
 	if (service != NULL && service[0] != '\0' && strcmp(service, "disk") != 0) {
 		label_copy(service, out, n);
 		return;
@@ -68,8 +64,7 @@ int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool compl
 			unknown = &v[i];
 		if (v[i].where != VB_WIN_VOL_ON_DISK)
 			continue;
-		/* Any volume on the disk holds data: a file system Windows reads, or one it
-		 * cannot (RAW: foreign, BitLocker-locked, damaged), whose data is just as real. */
+		/* Any volume holds data, RAW ones too (foreign, BitLocker-locked, damaged). */
 		if (v[i].fs[0] != '\0' && strcmp(v[i].fs, "RAW") != 0)
 			snprintf(holder, n, "volume %s on it holds a %s file system", where, v[i].fs);
 		else
@@ -109,10 +104,9 @@ static bool same_word(const char *s, size_t n, const char *word)
 	return i == n && word[i] == '\0';
 }
 
-/* The device a path component is reserved for, or NULL: Windows takes the name before
- * the first dot, without trailing spaces or a colon, as the device (COM1, com1.dat,
- * "NUL .txt", "aux:"). Windows 11 no longer does so for names with an extension;
- * refusing them everywhere costs nothing. */
+/* The device a component is reserved for, or NULL: Windows takes the name before the
+ * first dot or colon, without trailing spaces (COM1, com1.dat, "NUL .txt", "aux:");
+ * Windows 11 no longer does with an extension, but refusing costs nothing. */
 static const char *reserved_device(const char *c, size_t len)
 {
 	static const char *const names[] = {
@@ -238,12 +232,10 @@ void vb_os_win_open_flags(const struct vb_open_req *req, bool device, struct vb_
 	o->access = req->read_only ? VB_WIN_GENERIC_READ : VB_WIN_GENERIC_WRITE;
 	o->share = VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE | VB_WIN_SHARE_DELETE;
 	o->creation = VB_WIN_OPEN_EXISTING;
-	/* Never FILE_ATTRIBUTE_TEMPORARY: it lets Windows keep a file's data in memory and
-	 * never write it, and a buffered run would then time memory. */
+	/* Never FILE_ATTRIBUTE_TEMPORARY: Windows may then keep the data in memory only. */
 	o->flags = VB_WIN_ATTRIBUTE_NORMAL | VB_WIN_FLAG_OPEN_REPARSE_POINT;
 	if (req->kind == VB_OPEN_ANON) {
-		/* No name-less files: a new name, deleted when its last handle closes, so that
-		 * nothing is left even when vbench is killed. */
+		/* A new name deleted with its last handle: nothing left even if killed. */
 		o->creation = VB_WIN_CREATE_NEW;
 		o->flags |= VB_WIN_FLAG_DELETE_ON_CLOSE;
 		o->access |= VB_WIN_DELETE;
@@ -255,8 +247,8 @@ void vb_os_win_open_flags(const struct vb_open_req *req, bool device, struct vb_
 	if (req->dsync)
 		o->flags |= VB_WIN_FLAG_WRITE_THROUGH;
 	if (device) {
-		/* A disk: its ioctls need read access too, and Windows opens a disk only with
-		 * read and write sharing; no reparse point to stop at. */
+		/* A disk: its ioctls need read access, and Windows opens it only with read and
+		 * write sharing. */
 		o->access |= VB_WIN_GENERIC_READ;
 		o->flags &= ~(uint32_t)VB_WIN_FLAG_OPEN_REPARSE_POINT;
 		o->share = VB_WIN_SHARE_READ | VB_WIN_SHARE_WRITE;
@@ -369,8 +361,7 @@ bool vb_os_win_component(const char *name, char *out, size_t n)
 {
 	size_t len = strlen(name);
 
-	/* Win32 drops trailing dots and spaces from a name; an open relative to a handle
-	 * does not, so they are dropped here, as the path-based open would have. */
+	/* Trailing dots and spaces dropped, as Win32 does and an open by handle does not. */
 	while (len > 0 && (name[len - 1] == '.' || name[len - 1] == ' '))
 		len--;
 	if (len == 0 || len >= n)
@@ -413,8 +404,7 @@ enum vb_ftype vb_os_win_handle_kind(const struct vb_os_win_handle *h, bool *sink
 	*sink = false;
 	switch (h->file_type) {
 	case VB_WIN_FILE_TYPE_CHAR:
-		/* CON, COM1, LPT1 and NUL are all character devices: only the one opened as
-		 * NUL is the sink. */
+		/* CON, COM1 and LPT1 too: only one opened as NUL is the sink. */
 		*sink = h->opened_as_nul;
 		return VB_FT_CHR;
 	case VB_WIN_FILE_TYPE_PIPE:

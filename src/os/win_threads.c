@@ -1,10 +1,8 @@
-/* Windows: the POSIX thread calls vbench makes (win32/pthread.h), made of what Windows XP
- * has. Threads are the C runtime's (_beginthreadex, so that msvcrt sets up its per-thread
- * data), mutexes are critical sections, and a condition variable is a line of waiters,
- * each waiting on an auto-reset event of its own: a signal takes the first waiter out
- * of the line and sets its event, so a wake-up is never lost and never goes to a thread
- * that started waiting after it. Deadlines are on the system time, as in
- * vb_os_deadline_in. */
+/* Windows: the POSIX thread calls of win32/pthread.h, made of what XP has. Threads are
+ * the C runtime's (_beginthreadex, so msvcrt sets up its per-thread data), mutexes
+ * critical sections, a condition variable a line of waiters on auto-reset events of
+ * their own: a signal sets the first one's, so no wake-up is lost or goes to a later
+ * waiter. Deadlines are on the system time (vb_os_deadline_in). */
 #include "os/os_internal.h"
 
 #if VB_OS_WINDOWS
@@ -201,8 +199,7 @@ int vb_os_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct
 	int rc = 0;
 
 	if (me.event == NULL) {
-		/* No event to wait on: a short nap, which callers take for a spurious wake-up
-		 * (every wait of vbench looks again at what it waits for). */
+		/* No event: a nap, which callers take for a spurious wake-up. */
 		vb_os_win_mutex_unlock(m);
 		Sleep(1);
 		vb_os_win_mutex_lock(m);

@@ -1,13 +1,10 @@
-/* Windows, XP to 11: FILE_FLAG_NO_BUFFERING for --direct and FILE_FLAG_WRITE_THROUGH for
- * --sync dsync, FlushFileBuffers for the syncs, QueryPerformanceCounter for the clock;
- * files of a directory target created relative to the held directory (NtCreateFile)
- * with delete on close; disks as \\.\PhysicalDriveN (volumes and other devices are
- * refused by name); the console's Ctrl+C, Ctrl+Break and close as the stop signals; the
- * session's child as a thread whose blocked call CancelSynchronousIo interrupts where
- * Windows has it. Only functions Windows XP has are imported; later ones are looked up (kernel32_fn).
- * Descriptors are the C runtime's, over the Win32 handles (_open_osfhandle); paths are
- * UTF-8 inside vbench and UTF-16 at the system. The pure rules are in win_names.c, the
- * threads in win_threads.c. */
+/* Windows, XP to 11: FILE_FLAG_NO_BUFFERING (--direct), FILE_FLAG_WRITE_THROUGH (dsync),
+ * FlushFileBuffers, QueryPerformanceCounter; files opened relative to the held directory
+ * (NtCreateFile); disks as \\.\PhysicalDriveN; the console's Ctrl+C, Ctrl+Break and close
+ * as stops; the session as a thread that CancelSynchronousIo interrupts where it exists.
+ * Only XP's functions are imported, later ones looked up (kernel32_fn). Descriptors are
+ * the C runtime's over Win32 handles; paths UTF-8 inside, UTF-16 at the system. The pure
+ * rules are in win_names.c, the threads in win_threads.c. */
 #include "os/os_internal.h"
 
 #if VB_OS_WINDOWS
@@ -141,13 +138,12 @@ static int map_error(DWORD e)
 	case ERROR_INVALID_PARAMETER:
 	case ERROR_INVALID_FUNCTION:
 	case ERROR_NOT_SUPPORTED:
+	case ERROR_INVALID_NAME:
 		return EINVAL;
 	case ERROR_OPERATION_ABORTED:
 		return EINTR;   /* CancelSynchronousIo: the watchdog or a stop */
 	case ERROR_FILENAME_EXCED_RANGE:
 		return ENAMETOOLONG;
-	case ERROR_INVALID_NAME:
-		return EINVAL;
 	case ERROR_NOT_ENOUGH_MEMORY:
 	case ERROR_OUTOFMEMORY:
 		return ENOMEM;
@@ -170,14 +166,12 @@ static HANDLE handle_of(int fd)
 	return (HANDLE)_get_osfhandle(fd);
 }
 
-/* A kernel32 function that Windows XP lacks, looked up when it is needed: NULL where the
- * system does not have it, and the caller does without. Imported directly, it would keep
- * vbench from starting on XP at all. */
+/* A kernel32 function XP lacks (imported, it would keep vbench from starting there), or
+ * NULL where the system has none and the caller does without. */
 static FARPROC kernel32_fn(const char *name)
 {
 #if defined(VB_WIN_AS_XP)
-	/* A build for the tests only (tests/windows/build.sh), whose every lookup fails as
-	 * on XP: Wine has all of these functions, so the fallbacks run nowhere else. */
+	/* The tests' build (tests/windows/build.sh) that runs the XP fallbacks under Wine. */
 	(void)name;
 	return NULL;
 #endif
@@ -188,10 +182,8 @@ static FARPROC kernel32_fn(const char *name)
 
 typedef BOOL(WINAPI *cancel_sync_fn)(HANDLE);
 
-/* CancelSynchronousIo (Vista and later) on thread t: its blocked call returns with
- * ERROR_OPERATION_ABORTED. Where it is missing (XP, Server 2003) nothing can interrupt
- * another thread's synchronous write: a stuck session thread is abandoned
- * (vb_os_child_abandon) and the process reports and ends without it. */
+/* CancelSynchronousIo (Vista on): t's blocked call returns ERROR_OPERATION_ABORTED. On
+ * XP nothing interrupts it: a stuck session thread is abandoned (vb_os_child_abandon). */
 static void cancel_sync(HANDLE t)
 {
 	cancel_sync_fn f = (cancel_sync_fn)(void (*)(void))kernel32_fn("CancelSynchronousIo");
@@ -211,11 +203,9 @@ static BOOL set_end(HANDLE h, uint64_t len)
 
 /* ---- paths -------------------------------------------------------------------------- */
 
-/* The path each descriptor opened by name was opened at, absolute and normalized (as
- * GetFullPathNameW makes it, without the \\?\ prefix): Win32 cannot open relative to a
- * handle, so names are joined to the path of their directory; and Windows XP has no
- * GetFullPathNameW's counterpart for handles (GetFinalPathNameByHandleW) to find the
- * volume of a file. fd_of forgets what a reused number had. */
+/* The normalized path (GetFullPathNameW's, without \\?\) each descriptor was opened at:
+ * devices are joined to their directory's path, and XP has no GetFinalPathNameByHandleW
+ * to find a file's volume. fd_of forgets what a reused number had. */
 static wchar_t *fd_path[MAX_FDS];
 static bool fd_dir[MAX_FDS];
 
@@ -233,10 +223,9 @@ static const wchar_t *path_of(int fd)
 	return fd >= 0 && fd < MAX_FDS ? fd_path[fd] : NULL;
 }
 
-/* w made absolute and normalized the way Windows normalizes a path it is given
- * (GetFullPathNameW: "." and ".." resolved, "/" made "\", trailing dots and spaces
- * dropped); device paths (\\.\PhysicalDrive1) as they are. A new string, or NULL with
- * errno (EINVAL for a name that turned into a device, as a reserved name does). */
+/* w as GetFullPathNameW normalizes it ("." and ".." resolved, "/" made "\", trailing dots
+ * and spaces dropped), device paths as they are: a new string, or NULL with errno
+ * (EINVAL for a name that turned into a device, as a reserved name does). */
 static wchar_t *normalize(const wchar_t *w)
 {
 	if (wcsncmp(w, L"\\\\.\\", 4) == 0 || wcsncmp(w, L"\\\\?\\", 4) == 0)
@@ -257,8 +246,8 @@ static wchar_t *normalize(const wchar_t *w)
 	return full;
 }
 
-/* What CreateFileW is given for the normalized path p: with \\?\ in front, so that no
- * MAX_PATH limit applies (Windows XP has no other way). A new string, or NULL. */
+/* The normalized path p with \\?\ in front, so that no MAX_PATH limit applies (XP has
+ * no other way): a new string, or NULL. */
 static wchar_t *sys_path(const wchar_t *p)
 {
 	size_t n = wcslen(p) + 8;
@@ -278,9 +267,9 @@ static bool device_path(const wchar_t *p)
 	return wcsncmp(p, L"\\\\.\\", 4) == 0;
 }
 
-/* The normalized path of name in directory dirfd, a new string, or NULL. A reserved
- * device name is never joined to a directory: NUL alone is the null device, anything
- * else is refused (vb_os_win_name_kind has refused it with a reason before). */
+/* The normalized path of name in directory dirfd, a new string, or NULL. A reserved name
+ * is never joined: NUL is the null device, the rest refused (vb_os_win_name_kind said
+ * why before). */
 static wchar_t *join_norm(int dirfd, const char *name)
 {
 	const wchar_t *d = path_of(dirfd);
@@ -318,9 +307,8 @@ static wchar_t *join_norm(int dirfd, const char *name)
 	return norm;
 }
 
-/* Opens name in the directory held as dir: NtCreateFile with dir as the root of the name,
- * so that the name is looked up in that very directory, whatever has become of the path
- * it was opened at (Win32 has no such call; ntdll has had it since NT). The handle, or
+/* Opens name in the directory held as dir, whatever became of its path: NtCreateFile
+ * with dir as the root (ntdll's since NT; Win32 has no such call). The handle, or
  * INVALID_HANDLE_VALUE with the Win32 error set. */
 static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_os_win_open *o)
 {
@@ -348,9 +336,9 @@ static HANDLE nt_open_at(HANDLE dir, const wchar_t *name, const struct vb_os_win
 	return h;
 }
 
-/* Opens name in directory dirfd as o says: relative to the directory's handle, or a
- * device (\\.\PhysicalDrive1, NUL) by its path. The handle, or INVALID_HANDLE_VALUE with
- * the Win32 error set; *norm is the normalized path, for remember(), or NULL. */
+/* Opens name in directory dirfd as o says: by the directory's handle, or a device by its
+ * path. The handle, or INVALID_HANDLE_VALUE with the Win32 error set; *norm is the
+ * normalized path, or NULL. */
 static HANDLE open_at(int dirfd, const char *name, const struct vb_os_win_open *o, wchar_t **norm)
 {
 	char comp[1024];
@@ -435,8 +423,8 @@ unsigned vb_os_std_fds(void)
 		/* The bytes vbench writes are the bytes that arrive: no "\n" made "\r\n". */
 		_setmode(fd, _O_BINARY);
 	}
-	/* UTF-8 for what vbench prints, and the console's own code page back at exit: the
-	 * setting is the console's, and outlives vbench in the shell that ran it. */
+	/* UTF-8 for what vbench prints; the console's own code page, which outlives vbench in
+	 * its shell, back at exit. */
 	console_cp = GetConsoleOutputCP();
 	if (console_cp != 0 && console_cp != CP_UTF8 && SetConsoleOutputCP(CP_UTF8))
 		atexit(restore_console_cp);
@@ -457,8 +445,7 @@ uint64_t vb_os_avail_mem(void)
 	return GlobalMemoryStatusEx(&m) ? m.ullAvailPhys : 0;
 }
 
-/* RtlGenRandom (advapi32's SystemFunction036), which every Windows since XP has; BCrypt
- * is Vista's. */
+/* RtlGenRandom (advapi32's SystemFunction036) is XP's; BCrypt is Vista's. */
 const char *vb_os_randomness(void)
 {
 	return "RtlGenRandom";
@@ -533,8 +520,8 @@ int vb_os_write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* The command line as UTF-8, whatever the code page: Windows hands main() the arguments
- * in the ANSI code page, which cannot hold every file name. */
+/* The command line as UTF-8: main() gets it in the ANSI code page, which cannot hold
+ * every file name. */
 void vb_os_args(int *argc, char ***argv)
 {
 	int n = 0;
@@ -576,9 +563,8 @@ static bool is_nul(const wchar_t *p)
 	return p != NULL && _wcsicmp(p, L"\\\\.\\NUL") == 0;
 }
 
-/* Describes what h is open on; p is the normalized path it was opened at, when known. A
- * character device is the null device only when opened as \\.\NUL: COM1, CON, LPT1 and
- * the rest are character devices too, and never data sinks. */
+/* Describes what h is open on; p is its normalized path, when known. Only \\.\NUL is
+ * the sink: COM1, CON and LPT1 are character devices too. */
 static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
@@ -610,9 +596,8 @@ static void fill_info(HANDLE h, const wchar_t *p, struct vb_fileinfo *fi)
 
 /* ---- the ops table -------------------------------------------------------------------- */
 
-/* The directory is held without delete sharing: while vbench holds it, no one can
- * rename or remove it and put another in its place, so the names joined to its path
- * stay in it. */
+/* Held without delete sharing, the directory cannot be renamed or replaced meanwhile,
+ * so the names joined to its path stay in it. */
 static int w_open_dir(void *ctx, const char *path, bool nofollow)
 {
 	char why[512];
@@ -683,8 +668,8 @@ static void temp_name(const char *prefix, char *name, size_t n)
 	snprintf(name, n, "%s-%s.tmp", prefix, tag);
 }
 
-/* Opens name in dirfd as o says (open_at); the descriptor, which remembers the path, or
- * -1 with errno. A link or a directory is refused. */
+/* open_at as a descriptor that remembers its path, or -1 with errno; a link or a
+ * directory is refused. */
 static int open_in(int dirfd, const char *name, const struct vb_os_win_open *o, int flags)
 {
 	wchar_t *p;
@@ -734,8 +719,8 @@ static int w_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo *
 	wchar_t *probe = join_norm(dirfd, name);
 	bool dev = probe != NULL && device_path(probe);
 	free(probe);
-	/* No access at all for a device (which opening may not disturb), attributes only
-	 * for a file or directory, whatever shares it. */
+	/* No access for a device, which opening must not disturb; attributes only for a file
+	 * or directory, whatever shares it. */
 	const struct vb_os_win_open o = {
 		dev ? 0 : FILE_READ_ATTRIBUTES,
 		FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, OPEN_EXISTING,
@@ -776,8 +761,7 @@ static int w_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
 	return 0;
 }
 
-/* Opened in the held directory with delete on close, and closed: the name that goes is
- * the one in that directory, never one a changed path leads to. */
+/* Delete on close, opened in the held directory: never a name a changed path leads to. */
 static int w_unlinkat(void *ctx, int dirfd, const char *name)
 {
 	const struct vb_os_win_open o = {
@@ -849,8 +833,8 @@ static int w_close(void *ctx, int fd)
 	return _close(fd) == 0 ? 0 : -1;
 }
 
-/* The logical and physical sector sizes of disk or volume device h (0 when it does not
- * say; StorageAccessAlignmentProperty is Vista's, and XP knows only the logical one). */
+/* The logical and physical sector sizes of disk or volume h, 0 when unsaid (XP has no
+ * StorageAccessAlignmentProperty, only the logical one). */
 static void sector_sizes(HANDLE h, uint32_t *logical, uint32_t *physical)
 {
 	STORAGE_PROPERTY_QUERY q;
@@ -872,9 +856,9 @@ static void sector_sizes(HANDLE h, uint32_t *logical, uint32_t *physical)
 	}
 }
 
-/* What FILE_FLAG_NO_BUFFERING transfers must be multiples of, in size, offset and buffer
- * address, on device h: the physical sector size where it is known and larger (Windows
- * asks for buffers aligned to it), else the logical one; 0 when neither is known. */
+/* What FILE_FLAG_NO_BUFFERING transfers must be multiples of on h: the physical sector
+ * size where known and larger (Windows asks buffers to align to it), else the logical
+ * one, else 0. */
 static uint32_t no_buffering_unit(HANDLE h)
 {
 	uint32_t logical, physical;
@@ -900,9 +884,8 @@ static int w_disk(void *ctx, int fd, struct vb_disk *d)
 
 typedef DWORD(WINAPI *final_path_fn)(HANDLE, LPWSTR, DWORD, DWORD);
 
-/* The root of the volume holding fd ("C:\", "\\?\C:\", a mounted folder), or "": from
- * the handle where Windows can say (GetFinalPathNameByHandleW, Vista's), else from the
- * path fd was opened at. */
+/* The root of fd's volume ("C:\", "\\?\C:\", a mounted folder), or "": by the handle
+ * (GetFinalPathNameByHandleW, Vista's), else by the path fd was opened at. */
 static void volume_root(int fd, wchar_t *root, size_t n)
 {
 	wchar_t path[MAX_PATH * 4];
@@ -922,10 +905,9 @@ static void volume_root(int fd, wchar_t *root, size_t n)
 	free(sp);
 }
 
-/* The device of the volume whose root is root (a drive's "C:\" or a folder's "C:\mnt\x\"),
- * or INVALID_HANDLE_VALUE: by the volume's own name, which GetVolumeNameForVolumeMountPointW
- * gives for a folder mount point as for a drive letter (both kernel32 exports on XP), so
- * that a volume mounted in a folder of C: is not taken for C:. */
+/* The device of the volume at root ("C:\", "C:\mnt\x\"), or INVALID_HANDLE_VALUE: by the
+ * volume's name (GetVolumeNameForVolumeMountPointW, XP's), so that a volume mounted in
+ * a folder of C: is not taken for C:. */
 static HANDLE open_volume_of(const wchar_t *root)
 {
 	wchar_t name[MAX_PATH], dev[MAX_PATH];
@@ -968,9 +950,8 @@ static long disk_number_of(HANDLE h)
 	return num < 0 ? -1 : (long)((num >> 8) & 0xffffffff);
 }
 
-/* Where volume device v lies with respect to disk number disk: by its extents (a volume
- * may span disks), else by the one device under it (IOCTL_STORAGE_GET_DEVICE_NUMBER);
- * VB_WIN_VOL_UNKNOWN when neither answers, with the error in *err. */
+/* Whether volume v lies on disk number disk: by its extents (it may span disks), else by
+ * IOCTL_STORAGE_GET_DEVICE_NUMBER; VB_WIN_VOL_UNKNOWN with the error in *err. */
 static enum vb_os_win_where volume_where(HANDLE v, long disk, DWORD *err)
 {
 	union {
@@ -1003,10 +984,9 @@ struct volume_seen {
 	char name[80], mount[MAX_PATH], fs[32], why[96];
 };
 
-/* Examines volume vname ("\\?\Volume{...}\") for disk number disk. A volume that cannot
- * be opened or does not say where it lies is VB_WIN_VOL_UNKNOWN: it may be on the disk
- * (a volume locked by format or chkdsk refuses opens). Opened with no access rights,
- * which the queries need, and which another program's lock or sharing does not bar. */
+/* Examines volume vname ("\\?\Volume{...}\") for disk number disk; one that cannot be
+ * opened (format and chkdsk lock it) or placed is VB_WIN_VOL_UNKNOWN. Opened with no
+ * access rights, which no lock or sharing bars. */
 static void examine_volume(wchar_t *vname, long disk, struct volume_seen *vs)
 {
 	size_t len = wcslen(vname);
@@ -1108,8 +1088,8 @@ const struct vb_io_ops vb_os_io = {
 
 /* ---- detection ------------------------------------------------------------------------ */
 
-/* The service name of the storage driver of disk number disk ("viostor"), found as the
- * service of the disk device's parent; "" when it cannot be had. */
+/* The service of the parent of disk number disk's device, its storage driver
+ * ("viostor"), or "". */
 static void storage_service(long disk, char *out, size_t n)
 {
 	HDEVINFO set = SetupDiGetClassDevsW(&GUID_DEVINTERFACE_DISK, NULL, NULL,
@@ -1178,9 +1158,8 @@ static void describe_disk(struct vb_env *e, HANDLE v)
 
 typedef LONG(WINAPI *get_version_fn)(OSVERSIONINFOEXW *);
 
-/* The version of Windows as it is: RtlGetVersion (ntdll, every Windows since 2000),
- * because GetVersionEx reports 6.2 on Windows 8.1 and later to a program whose manifest
- * does not name them. */
+/* The version by RtlGetVersion (ntdll, since 2000): GetVersionEx says 6.2 on 8.1 and
+ * later to a program whose manifest does not name them. */
 static void windows_version(char *out, size_t n)
 {
 	HMODULE nt = GetModuleHandleW(L"ntdll.dll");
@@ -1275,8 +1254,8 @@ static BOOL WINAPI on_console(DWORD event)
 	cancel_sync(session_thread);
 	handle_unlock();
 	if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT) {
-		/* Windows ends the process when this returns: give the main thread the few
-		 * seconds it has to report and remove its file. */
+		/* Windows ends the process when this returns: the main thread has a few seconds
+		 * to report and remove its file. */
 		for (int i = 0; i < 45 && !finished; i++)
 			Sleep(100);
 	}
@@ -1323,8 +1302,7 @@ int vb_os_thread_start(pthread_t *t, void *(*fn)(void *), void *arg, bool wakeab
 
 vb_os_thread_t vb_os_thread_self(void)
 {
-	/* The handle the thread was started with (vb_os_thread_start), closed when it is
-	 * joined: nothing to open, nothing to leak. */
+	/* The handle it was started with, closed when it is joined: nothing to leak. */
 	return (vb_os_thread_t)vb_os_win_thread_handle();
 }
 
@@ -1504,10 +1482,9 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 {
 	BY_HANDLE_FILE_INFORMATION bi;
 
-	/* Shared without FILE_SHARE_DELETE, the file cannot be removed while it is open: a
-	 * new one is not taken back (vb_csvfile_close). */
+	/* Without FILE_SHARE_DELETE the file cannot be removed while open: a new one is not
+	 * taken back (vb_csvfile_close). */
 	*created = false;
-
 	if (vb_os_win_name_kind(path, why, n) != VB_WIN_NAME_PLAIN) {
 		if (why[0] == '\0')
 			snprintf(why, n, "is a device; vbench appends only to a regular file");
@@ -1531,16 +1508,17 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 		snprintf(why, n, "%s", strerror(map_error(GetLastError())));
 		return -1;
 	}
-	if (GetFileType(h) != FILE_TYPE_DISK || !GetFileInformationByHandle(h, &bi) ||
+	DWORD type = GetFileType(h);
+	bool info = GetFileInformationByHandle(h, &bi) != 0;
+	if (type != FILE_TYPE_DISK || !info ||
 	    bi.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT) ||
 	    bi.nNumberOfLinks > 1) {
-		if (GetFileType(h) == FILE_TYPE_PIPE)
+		if (type == FILE_TYPE_PIPE)
 			snprintf(why, n, "is a pipe; vbench appends only to a regular file");
-		else if (GetFileInformationByHandle(h, &bi) &&
-			 bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
+		else if (info && bi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)
 			snprintf(why, n, "is a symbolic link; vbench does not follow links to files "
 				 "it writes (give the path it points to)");
-		else if (GetFileInformationByHandle(h, &bi) && bi.nNumberOfLinks > 1)
+		else if (info && bi.nNumberOfLinks > 1)
 			snprintf(why, n, "has %lu hard links; vbench appends only to a file with one "
 				 "name", (unsigned long)bi.nNumberOfLinks);
 		else
@@ -1557,9 +1535,8 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 	return fd;
 }
 
-/* Windows byte-range locks are mandatory: one held here would refuse the writes of the
- * runs, which go through handles of their own. What shares the target is decided by the
- * share modes of its opens instead. */
+/* Windows byte-range locks are mandatory and would refuse the runs' own writes: the
+ * share modes of the opens decide what shares the target instead. */
 int vb_os_hold(int fd, char *why, size_t n)
 {
 	(void)fd;
@@ -1621,9 +1598,8 @@ typedef HANDLE(WINAPI *reopen_fn)(HANDLE, DWORD, DWORD, DWORD);
 
 int vb_os_truncate_to(int fd, uint64_t len)
 {
-	/* The append descriptor may only append: cut through a second handle, made from the
-	 * first (ReOpenFile, Vista's), else opened at the same path and checked to be the
-	 * same file. */
+	/* The append descriptor may only append: cut through a second handle (ReOpenFile,
+	 * Vista's), else opened at the same path and checked to be the same file. */
 	reopen_fn reopen = (reopen_fn)(void (*)(void))kernel32_fn("ReOpenFile");
 	HANDLE h = INVALID_HANDLE_VALUE;
 	const wchar_t *known = path_of(fd);
@@ -1708,8 +1684,7 @@ int vb_os_open_read(int dirfd, const char *name)
 	return fd;
 }
 
-/* Within the held directory, by handle: from is opened relative to it, and renamed to a
- * name relative to it (FILE_RENAME_INFORMATION with the directory as RootDirectory). */
+/* By handle within the held directory: FILE_RENAME_INFORMATION with it as RootDirectory. */
 int vb_os_rename(int dirfd, const char *from, const char *to)
 {
 	const struct vb_os_win_open o = {
@@ -1754,8 +1729,8 @@ int vb_os_rename(int dirfd, const char *from, const char *to)
 	return 0;
 }
 
-/* The free space of a volume is asked for by path (GetDiskFreeSpaceEx), which a held
- * directory handle does not give on every version: not said, so nothing is refused. */
+/* GetDiskFreeSpaceEx asks by path, which a held directory does not give on every
+ * version: not said, so nothing is refused. */
 int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 {
 	(void)dirfd;

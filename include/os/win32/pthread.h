@@ -1,11 +1,9 @@
 #ifndef VB_WIN32_PTHREAD_H
 #define VB_WIN32_PTHREAD_H
 
-/* The part of POSIX threads vbench uses, for Windows builds only (tests/windows/build.sh
- * puts this directory first on the include path): threads, mutexes and condition
- * variables made of what Windows XP has (threads, critical sections, events), in
- * win_threads.c. MinGW-w64's winpthreads is not used: even linked statically, it
- * imports functions that exist only from Vista on. Only what vbench calls is here. */
+/* The POSIX threads vbench calls, for Windows builds only (tests/windows/build.sh puts
+ * this directory first on the include path), made of what XP has in win_threads.c:
+ * MinGW-w64's winpthreads imports Vista's functions even linked statically. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,8 +16,8 @@ typedef struct {
 	size_t stack_bytes;
 } pthread_attr_t;
 
-/* Room for a CRITICAL_SECTION (24 bytes on x86, 40 on x64), which win_threads.c keeps
- * here without windows.h being seen by the rest of vbench; it checks the size. */
+/* Room for a CRITICAL_SECTION (24 bytes on x86, 40 on x64) without windows.h; the size
+ * is checked in win_threads.c. */
 typedef struct {
 	union {
 		void *align;
@@ -27,8 +25,8 @@ typedef struct {
 	} cs;
 } pthread_mutex_t;
 
-/* A condition variable: the waiters in line, each with an event of its own, guarded
- * by a critical section of its own (callers may signal without holding the mutex). */
+/* The waiters in line, each with its own event, under a guard of their own (callers may
+ * signal without holding the mutex). */
 struct vb_os_win_waiter;
 typedef struct {
 	pthread_mutex_t guard;
@@ -51,8 +49,8 @@ int vb_os_win_cond_signal(pthread_cond_t *c);
 int vb_os_win_cond_broadcast(pthread_cond_t *c);
 int vb_os_win_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *until);
 
-/* The HANDLE of the calling thread when vb_os_win_thread_create started it (valid until it
- * is joined), else NULL. */
+/* The HANDLE of the calling thread if vb_os_win_thread_create started it (valid until
+ * joined), else NULL. */
 void *vb_os_win_thread_handle(void);
 
 static inline int vb_os_win_attr_init(pthread_attr_t *a)
