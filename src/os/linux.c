@@ -1,7 +1,6 @@
-/* Linux: O_DIRECT and O_TMPFILE, the block-device ioctls, and everything learnt from
- * /proc and /sys: the mount, device and driver under a target, and whether anything is
- * layered on a disk or a file (a mount, a dm or md holder, swap, a loop device, a lock).
- * The readers take a root prefix, so that tests can hand them a fake tree. */
+/* Linux: O_DIRECT, O_TMPFILE, the block-device ioctls, and what /proc and /sys tell of
+ * a target: its mount, device and driver, and whatever is layered on it. The readers
+ * take a root prefix, so that tests can hand them a fake tree. */
 #include "os/os_internal.h"
 
 #if VB_OS_LINUX
@@ -31,10 +30,9 @@
 #endif
 #endif
 
-/* LOOP_GET_STATUS64 and struct loop_info64 are kernel ABI (include/uapi/linux/loop.h);
- * declared here so that builds whose C library hides the kernel's headers (musl: the
- * static build) can still ask a loop device what backs it. vbench reads the first two
- * fields, the backing file's device and inode; the kernel fills all 232 bytes. */
+/* LOOP_GET_STATUS64 and struct loop_info64 are kernel ABI (include/uapi/linux/loop.h),
+ * declared here for C libraries without the kernel's headers (musl). vbench reads the
+ * backing file's device and inode; the kernel fills all 232 bytes. */
 struct vb_loop_info64 {
 	uint64_t lo_device, lo_inode;
 	unsigned char rest[216];
@@ -52,10 +50,8 @@ _Static_assert(offsetof(struct loop_info64, lo_inode) ==
 #define PATH_MAX 4096
 #endif
 
-/* A mountinfo line has ten or so fields; this leaves room for many optional ones. */
-#define MAX_FIELDS 64
-/* Sysfs device trees are a dozen levels deep; the bound only guards against loops. */
-#define MAX_DEPTH 32
+#define MAX_FIELDS 64   /* of a mountinfo line: ten or so, and optional ones */
+#define MAX_DEPTH 32    /* of sysfs device trees (a dozen levels): guards against loops */
 
 #define COPY(dst, src) vb_os_copy((dst), sizeof(dst), (src))
 
@@ -101,8 +97,7 @@ int vb_os_fam_disk(int fd, struct vb_disk *d)
 
 /* ---- small readers ----------------------------------------------------------------- */
 
-/* Writes a followed by b into buf; -1 when it does not fit, because a cut path names
- * some other file. */
+/* Writes a followed by b into buf; -1 when it does not fit (a cut path names another). */
 static int join(char *buf, size_t n, const char *a, const char *b)
 {
 	int len = snprintf(buf, n, "%s%s", a, b);
@@ -130,8 +125,7 @@ static void cut_last(char *path)
 		*slash = '\0';
 }
 
-/* Parses a decimal that fills the whole string but for leading blanks; strtoull alone
- * would take "-1", "12abc" and an empty string. */
+/* Parses a decimal after leading blanks, *end after it; strtoull alone takes "-1", "". */
 static int parse_u64(const char *s, uint64_t *out, const char **end)
 {
 	char *stop;
@@ -178,8 +172,7 @@ static int read_line(const char *dir, const char *name, char *buf, size_t n)
 	return 0;
 }
 
-/* Reads a sysfs attribute that holds one 32-bit number, such as a block size; 0 when it
- * is missing or is not one. */
+/* A sysfs attribute holding one 32-bit number (a block size); 0 when it does not. */
 static uint32_t read_u32(const char *dir, const char *name)
 {
 	char text[64];
@@ -255,8 +248,7 @@ uint64_t vb_os_linux_meminfo(const char *root, const char *key)
 	return kib * 1024;
 }
 
-/* The orders the buddy allocator has: the numbers on a /proc/buddyinfo line after its
- * zone's name; 0 when it cannot be read. */
+/* The orders the buddy allocator has: the numbers after a /proc/buddyinfo zone's name. */
 static unsigned buddy_orders(const char *root)
 {
 	char line[512];
@@ -302,8 +294,7 @@ bool vb_os_linux_frees_to_host(const char *root)
 	unsigned orders = buddy_orders(root);
 	if (orders > 0 && order >= orders)
 		return false;
-	/* Something must report: a virtio balloon (device 5) that offered and agreed to
-	 * free page reporting (feature bit 5). */
+	/* A virtio balloon (device 5) must have agreed to free page reporting (bit 5). */
 	if (join(dir, sizeof dir, root, "/sys/bus/virtio/devices") != 0 || !(dp = opendir(dir)))
 		return false;
 	while (!found && (d = readdir(dp)) != NULL) {
@@ -332,8 +323,7 @@ uint64_t vb_os_fam_ram_bytes(void)
 	return ram;
 }
 
-/* Only a kernel that counts reclaimable cache as available (MemAvailable) gives a figure
- * worth refusing a block size for; free pages alone undercount. */
+/* Only MemAvailable counts reclaimable cache; free pages alone undercount. */
 uint64_t vb_os_avail_mem(void)
 {
 	return vb_os_linux_meminfo("", "MemAvailable");
@@ -341,14 +331,13 @@ uint64_t vb_os_avail_mem(void)
 
 /* ---- mountinfo ----------------------------------------------------------------------- */
 
-/* One mountinfo line, split in place. */
 struct mline {
 	uint64_t dev;
 	char *point, *fs, *source, *opts;
 };
 
-/* Splits one mountinfo line in place; -1 when it lacks a field. The optional fields end
- * at a lone "-", after which come the filesystem type and the source. */
+/* Splits a mountinfo line in place; -1 when it lacks a field. After the optional fields'
+ * lone "-" come the filesystem type and the source. */
 static int parse_mountinfo(char *line, struct mline *m)
 {
 	char *tok[MAX_FIELDS], *save = NULL;
@@ -368,8 +357,7 @@ static int parse_mountinfo(char *line, struct mline *m)
 	unescape(m->point);
 	unescape(m->fs);
 	unescape(m->source);
-	/* m->opts stays as the kernel wrote it: a value's commas are escaped there, so the
-	 * list is split first and each value unescaped after (overlay_layers). */
+	/* m->opts stays escaped: split at commas first, then unescaped (overlay_layers). */
 	return 0;
 }
 
@@ -399,9 +387,8 @@ static int status_field(const char *line, int n, uint64_t *v)
 	return -1;
 }
 
-/* Whether an id map (uid_map, gid_map) is the identity over every id: this process's
- * ids are the ones the kernel compares and mountinfo prints (the initial user
- * namespace's); a missing map is a kernel without user namespaces. */
+/* Whether an id map (uid_map, gid_map) is the identity: this process's ids are the
+ * initial namespace's, which the kernel compares. No map: no user namespaces. */
 static bool identity_map(const char *root, const char *name)
 {
 	char text[128];
@@ -418,12 +405,11 @@ static bool identity_map(const char *root, const char *name)
 	       c == 4294967295ULL;
 }
 
-/* Whether this process is in the initial user namespace: ext4_has_free_clusters asks
- * capable(CAP_SYS_RESOURCE), which is that namespace's capability, and a child namespace
- * holds every capability of its own even with every id mapped (an identity uid_map does
- * not tell). Its /proc/self/ns/user reads "user:[4026531837]": PROC_USER_INIT_INO,
- * 0xEFFFFFFD in include/linux/proc_ns.h, a fixed number below every one proc_alloc_inum
- * gives later namespaces. No link: a kernel without user namespaces. */
+/* Whether this process is in the initial user namespace, whose CAP_SYS_RESOURCE alone
+ * ext4_has_free_clusters's capable() counts (an identity uid_map does not tell). Its
+ * ns/user is "user:[4026531837]": PROC_USER_INIT_INO, 0xEFFFFFFD in
+ * include/linux/proc_ns.h, below every proc_alloc_inum number. No link: no user
+ * namespaces. */
 static bool initial_userns(const char *root)
 {
 	char path[PATH_MAX], link[64];
@@ -477,8 +463,7 @@ static int read_creds(const char *root, struct creds *c)
 	return found == 15 ? 0 : -1;
 }
 
-/* The value of option name ("resuid") in a mount's option list, else dflt; -1 when it
- * is not a number. */
+/* Option name ("resuid") of a mount's options, else dflt; -1 when not a number. */
 static int mount_id(const char *opts, const char *name, uint64_t dflt, uint64_t *v)
 {
 	size_t n = strlen(name);
@@ -493,12 +478,10 @@ static int mount_id(const char *opts, const char *name, uint64_t dflt, uint64_t 
 	return 0;
 }
 
-/* The rule of ext2's ext2_has_free_blocks (fs/ext2/balloc.c) and ext4's
- * ext4_has_free_clusters (fs/ext4/balloc.c): the reserved blocks go to a process with
- * CAP_SYS_RESOURCE in the initial user namespace, whose fsuid is resuid, or that is in group resgid unless that is
- * group 0. Both print resuid= and resgid= among the options whenever either differs
- * from 0 in the mount or the superblock (ext2_show_options, _ext4_show_options), so
- * their absence means 0. Any other file system: no (f_bavail is what is free). */
+/* ext2_has_free_blocks (fs/ext2/balloc.c) and ext4_has_free_clusters (fs/ext4/balloc.c)
+ * give the reserve to CAP_SYS_RESOURCE in the initial user namespace, fsuid resuid, or
+ * group resgid unless 0. Both print resuid= and resgid= when either is not 0
+ * (ext2_show_options, _ext4_show_options), so absent means 0. Other file systems: no. */
 static bool reserve_rule(const char *fs, const char *opts, const struct creds *c)
 {
 	uint64_t resuid, resgid;
@@ -522,11 +505,10 @@ static bool reserve_rule(const char *fs, const char *opts, const struct creds *c
 
 static int sysfs_dir(const char *root, uint64_t dev, char *dir);
 
-/* ext4 keeps back even from those who may use the reserve its reserved clusters (2% of
- * the file system, at most 4096 clusters: ext4_calculate_resv_clusters, and the
- * EXT4_MB_USE_RESERVED check of ext4_has_free_clusters), which f_bfree still counts
- * (ext4_statfs). Read from /sys/fs/ext4/NAME/reserved_clusters, NAME being the device's
- * own; counted as blocks, which they are but with bigalloc. -1 when it cannot be read. */
+/* ext4 withholds even from the reserve's users its reserved clusters (2%, at most 4096:
+ * ext4_calculate_resv_clusters, EXT4_MB_USE_RESERVED in ext4_has_free_clusters), which
+ * f_bfree counts (ext4_statfs): /sys/fs/ext4/DEVICE/reserved_clusters, taken as blocks
+ * (they are but with bigalloc). -1 when it cannot be read. */
 static int ext4_kept(const char *root, uint64_t dev, uint64_t *kept)
 {
 	char dir[PATH_MAX], attr[PATH_MAX], text[32];
@@ -597,12 +579,10 @@ struct mount_pick {
 	char source[256];
 };
 
-/* Picks the mount that holds the target: a line carrying its device, the one whose
- * mount point holds the path most deeply (a later line wins a tie, being mounted on
- * top). Without such a line the answer is "unknown", not a guess by path, since in a
- * chroot the mount of the root is not listed at all. The one exception is btrfs, whose
- * subvolumes have device numbers of their own: there the deepest btrfs mount holding
- * the path is the answer. Returns 1 when pick was filled. */
+/* Picks the mount of the target: of the lines with its device, the one holding path
+ * most deeply (a later line, mounted on top, wins a tie). None is "unknown", not a guess
+ * by path (a chroot's root is not listed), but for btrfs, whose subvolumes have devices
+ * of their own: the deepest btrfs mount holding path. 1 when pick was filled. */
 static int find_mount(const char *root, const char *path, uint64_t dev, struct mount_pick *pick)
 {
 	char *line = NULL;
@@ -650,9 +630,8 @@ struct name_driver {
 	const char *driver;
 };
 
-/* Block devices without a driver link in sysfs are virtual ones, and their name says
- * which subsystem made them. An NVMe namespace under native multipathing hangs off a
- * subsystem device with no driver either, hence the "nvme" entry. */
+/* Block devices without a driver link are virtual, named by what made them; so is an
+ * NVMe namespace under native multipathing. */
 static const struct name_driver virtual_disks[] = {
 	{"loop", "loop"}, {"dm", "device-mapper"}, {"md", "md"}, {"zram", "zram"},
 	{"nbd", "nbd"}, {"ram", "brd"}, {"rbd", "rbd"}, {"nvme", "nvme"}, {NULL, NULL}
@@ -690,9 +669,8 @@ static int bound_driver(const char *dir, char *name, size_t n)
 	return 0;
 }
 
-/* Calls visit(root, dev, arg) for the sysfs device of the whole-disk directory disk, then
- * for each device above it up to root's /sys/devices, until visit returns true; whether
- * one did. */
+/* Calls visit for the sysfs device of whole disk disk and each above it, up to
+ * /sys/devices, until one returns true; whether one did. */
 static bool walk_up_devices(const char *root, const char *disk,
 			    bool (*visit)(const char *root, const char *dev, void *arg), void *arg)
 {
@@ -717,10 +695,8 @@ struct drivers {
 	char first[64], host[64];
 };
 
-/* A visitor for walk_up_devices: stops at the first device with a driver (the disk's own
- * for virtio, the PCI function for an NVMe controller). A SCSI disk's driver is "sd"
- * whatever the bus, so for it the walk goes on to the host adapter's driver (ahci,
- * ata_piix, virtio_scsi, uas), which is what tells disks apart. */
+/* Stops at the first device with a driver, but for "sd" (any SCSI disk) goes on to the
+ * host adapter's (ahci, virtio_scsi, uas), which tells disks apart. */
 static bool driver_found(const char *root, const char *dev, void *arg)
 {
 	struct drivers *d = arg;
@@ -730,8 +706,7 @@ static bool driver_found(const char *root, const char *dev, void *arg)
 	       (d->host[0] != '\0' || strcmp(d->first, "sd") != 0);
 }
 
-/* Sets e->driver for the whole-disk sysfs directory disk: "sd/ahci" for a SCSI disk on
- * an AHCI port, "virtio_blk", "nvme", or for a virtual disk the name of its kind. */
+/* e->driver of whole disk disk: "sd/ahci", "virtio_blk", "nvme", or a virtual kind. */
 static void disk_driver(struct vb_env *e, const char *root, const char *disk)
 {
 	struct drivers d = {"", ""};
@@ -768,8 +743,8 @@ static bool is_partition(const char *dir)
 	return join(part, sizeof part, dir, "/partition") == 0 && access(part, F_OK) == 0;
 }
 
-/* A loop device without direct I/O on its backing file ("loop/dio" reads 0) writes into
- * the page cache of that file: e->loop_buffered names it. */
+/* A loop device without direct I/O ("loop/dio" 0) writes into its backing file's page
+ * cache: e->loop_buffered names it. */
 static void loop_direct_io(struct vb_env *e, const char *disk)
 {
 	char dio[16];
@@ -779,9 +754,8 @@ static void loop_direct_io(struct vb_env *e, const char *disk)
 		COPY(e->loop_buffered, vb_os_base_name(disk));
 }
 
-/* What the kernel believes of the disk's write cache, from queue/write_cache of its sysfs
- * directory dir: "write back", or "write through", with which the block layer takes the
- * flush off every request before it reaches the driver (blk-core.c, submit_bio_noacct). */
+/* What the kernel believes of the disk's write cache (queue/write_cache); with "write
+ * through" the block layer drops every flush (blk-core.c, submit_bio_noacct). */
 static void write_cache(struct vb_env *e, const char *dir)
 {
 	char v[32];
@@ -794,9 +768,8 @@ static void write_cache(struct vb_env *e, const char *dir)
 		 "/sys/block/%.32s/queue/write_cache", vb_os_base_name(dir));
 }
 
-/* Fills device, driver and block sizes from the sysfs directory of dev. A partition's
- * directory sits inside its disk's, and only the disk has the queue limits and the
- * link to the hardware. */
+/* Device, driver and block sizes from dev's sysfs directory; a partition's lies in its
+ * disk's, which alone has the queue limits and the hardware link. */
 static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 {
 	char dir[PATH_MAX];
@@ -813,9 +786,8 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 	disk_driver(e, root, dir);
 }
 
-/* The identity of what loop device name is backed by, from the kernel itself where it
- * will say (root only), else from its backing_file attribute. Returns 0 with dev/ino
- * (and rdev for a device node), or -1 when it cannot be found. */
+/* The identity of what backs loop device name, from the kernel where it will say (root
+ * only), else from backing_file: 0 with dev, ino (rdev for a node), or -1. */
 static int loop_backing(const char *root, const char *name, const char *backing,
 			struct stat *out)
 {
@@ -848,8 +820,7 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 			}
 		}
 	}
-	/* A deleted file's name leads nowhere (or to another file): only the kernel's
-	 * answer above identifies it. */
+	/* A deleted file's name leads nowhere, or to another file. */
 	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0) {
 		errno = ENOENT;
 		return -1;
@@ -863,8 +834,8 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 	return 0;
 }
 
-/* Device major 0 has no block device of its own: tmpfs, proc, overlay, NFS, and also
- * btrfs, whose mount source still names the disk under it, which is then looked up. */
+/* Major 0 has no block device: tmpfs, NFS, overlay, and btrfs, whose source names its
+ * disk. */
 static void unnamed_device(struct vb_env *e, const char *root, const char *source)
 {
 	char node[PATH_MAX];
@@ -882,8 +853,7 @@ static void unnamed_device(struct vb_env *e, const char *root, const char *sourc
 		COPY(e->device, vb_os_base_name(source));
 }
 
-/* statfs's f_type, as the kernel's include/uapi/linux/magic.h defines them. ext2, ext3
- * and ext4 share EXT4_SUPER_MAGIC, so the magic cannot tell them apart. */
+/* statfs's f_type, from include/uapi/linux/magic.h; ext2-4 share EXT4_SUPER_MAGIC. */
 static const struct {
 	uint64_t magic;
 	const char *name;
@@ -905,7 +875,7 @@ const char *vb_os_linux_fs_by_magic(uint64_t magic)
 	return NULL;
 }
 
-/* tmpfs and ramfs keep their files in the page cache: there is no disk under them. */
+/* tmpfs and ramfs keep their files in the page cache, on no disk. */
 static void memory_fs(struct vb_env *e)
 {
 	e->fs_in_memory = strcmp(e->fs, "tmpfs") == 0 || strcmp(e->fs, "ramfs") == 0;
@@ -936,8 +906,7 @@ void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 	}
 	memset(&m, 0, sizeof m);
 	if (!find_mount(root, path, fi->dev, &m)) {
-		/* No mount listed for it (a chroot): the file's own device still names the
-		 * disk, its driver and block sizes (vb_os_linux_fs_unlisted the file system). */
+		/* No mount listed (a chroot): its own device still names the disk. */
 		if (major(fi->dev) != 0)
 			sysfs_device(e, root, fi->dev);
 		return;
@@ -967,8 +936,7 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 	fi.dev = (uint64_t)st.st_dev;
 	fi.ino = (uint64_t)st.st_ino;
 	fi.rdev = (uint64_t)st.st_rdev;
-	/* The descriptor's own path, as the kernel knows it now: the path given may hold
-	 * links and relative parts. */
+	/* The path as the kernel knows it, without links and relative parts. */
 	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 	len = readlink(link, real, sizeof real - 1);
 	if (len > 0 && real[0] == '/') {
@@ -1003,17 +971,14 @@ uint32_t vb_os_fam_logical_block(int fd)
 
 /* ---- in use ---------------------------------------------------------------------------- */
 
-/* What vbench is about to write is identified by what it really is, and every
- * representation the kernel offers of anything layered on it is compared with that
- * identity: one rule, applied to mounts, holders, swap, loop devices and locks alike.
- * A file is known by the (device, inode) of the file itself, plus the pairs the kernel
- * reports it by elsewhere: a btrfs file's inode under the filesystem's device (which
- * /proc/locks and the loop driver use) besides the subvolume's (which stat gives), and
- * the same file seen through an overlay mount or in the layer under it. A disk is known
- * by its device number, its partitions, the disk it is a partition of, what a loop
- * device is backed by, and every node under /dev that stands for any of them. */
+/* The target is known by every identity the kernel gives it, and whatever is layered on
+ * it (mounts, holders, swap, loop devices, locks) is compared with those. A file: its
+ * (device, inode), its inode under a btrfs filesystem's device (as /proc/locks and the
+ * loop driver give it), and itself through an overlay or in its layer. A disk: its
+ * number, its partitions or its disk, what a loop device is backed by, and its /dev
+ * nodes. */
 
-/* Everything that may be layered on a device or a file, found under root. */
+/* The check under root, and where its answer goes. */
 struct holder_ctx {
 	const char *root;
 	char *holder;
@@ -1032,8 +997,8 @@ static int cannot_tell(struct holder_ctx *h, const char *what, const char *path)
 	return -1;
 }
 
-/* What could not be read or found, and why (e, an errno value): EMFILE and EACCES call
- * for other remedies than a /proc that is not mounted. */
+/* What could not be read, and errno e: EMFILE or EACCES call for other remedies than
+ * mounting /proc. */
 static int cannot_read(struct holder_ctx *h, const char *what, const char *path, int e)
 {
 	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s: %s%s", what, path,
@@ -1066,8 +1031,8 @@ static int find_dev(const struct devlist *l, uint64_t dev)
 	return -1;
 }
 
-/* One (device, inode) pair the kernel may report the storage by; same_inode when it is
- * the very inode vbench opened (then vbench's own lock is on it). */
+/* A (device, inode) the kernel may give the storage; same_inode: the one vbench opened
+ * (and locked). */
 struct file_id {
 	uint64_t dev, ino;
 	bool same_inode;
@@ -1102,12 +1067,11 @@ static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_in
 		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
 }
 
-/* Calls fn for each layer directory an overlay mount's options name (upperdir, each
- * lowerdir, the data-only layers) as overlayfs reads them: the options are split at
- * commas (which mountinfo escapes inside a value), lowerdir at each ':' the kernel wrote
- * as itself ("::" before data-only layers), and a backslash makes the next character
- * plain (fs/overlayfs/params.c: ovl_parse_param_split_lowerdirs, ovl_unescape).
- * Stops at the first non-zero fn returns, and returns it; -1 without memory. */
+/* Calls fn for each layer an overlay's options name (upperdir, lowerdir, data-only), as
+ * overlayfs splits them: at unescaped commas, lowerdir at each unescaped ':', a
+ * backslash making the next character plain (fs/overlayfs/params.c:
+ * ovl_parse_param_split_lowerdirs, ovl_unescape). The first non-zero fn returns; -1
+ * without memory. */
 static int overlay_layers(const char *opts, int (*fn)(const char *dir, void *arg), void *arg)
 {
 	char *copy = strdup(opts), *dir = malloc(strlen(opts) + 1), *save = NULL;
@@ -1169,8 +1133,8 @@ struct layer_walk {
 static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
 		      uint64_t ino, bool same_inode, int depth);
 
-/* The file at dir/rel (rel "" or starting with '/'), when there is one, is the target
- * too; and so is what it is in turn, should it lie in or over another overlay. */
+/* The regular file at dir/rel (rel "" or "/..."), if any, is the target too, with what
+ * it is in turn through another overlay. */
 static int layer_file(struct layer_walk *w, const char *dir, const char *rel)
 {
 	char p[PATH_MAX], full[PATH_MAX];
@@ -1203,8 +1167,7 @@ static int visit_layer(const char *dir, void *arg)
 		size_t n = strcmp(w->point, "/") == 0 ? 0 : strlen(w->point);
 		return layer_file(w, dir, w->path + n);
 	}
-	/* The layer is known by what it is, not by its name, which may pass through a
-	 * link or be reached through a bind mount. */
+	/* The layer is known by identity: its name may pass a link or a bind mount. */
 	if (join(p, sizeof p, w->h->root, dir) != 0 || stat(p, &st) != 0)
 		return 0;   /* out of this mount namespace's sight (man page, SECURITY) */
 	int rc = 0;
@@ -1238,9 +1201,9 @@ static struct ancestor *ancestors_of(const char *root, const char *path, size_t 
 	return a;
 }
 
-/* Adds the names the regular file at path (dev, ino as stat gives them) goes by: itself,
- * its inode under its filesystem's device (btrfs), and the same file in or over any
- * overlay mount. -1 when mountinfo cannot be read or a layer cannot be known. */
+/* Adds the names of the regular file at path (dev, ino from stat): itself, its inode
+ * under its btrfs filesystem's device, and itself in or over any overlay. -1 when
+ * mountinfo or a layer cannot be read. */
 static int file_names(struct holder_ctx *h, struct storage *s, const char *path, uint64_t dev,
 		      uint64_t ino, bool same_inode, int level)
 {
@@ -1298,8 +1261,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	return rc < 0 ? -1 : rc;
 }
 
-/* Fills l with dev and its partitions (sysfs subdirectories holding "partition"), or
- * for a partition with the disk it is part of. */
+/* Fills l with dev and its partitions, or for a partition its disk. */
 static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 {
 	char dir[PATH_MAX], sub[PATH_MAX], text[64];
@@ -1332,8 +1294,7 @@ static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 	return 0;
 }
 
-/* A device node path under root, as the device number it stands for; -1 if it is not
- * a block device (or is gone). */
+/* The device number of block device node path under root; -1 if it is none. */
 static int node_dev(const char *root, const char *path, uint64_t *dev)
 {
 	char node[PATH_MAX];
@@ -1370,8 +1331,7 @@ static int add_loop_backing(struct holder_ctx *h, struct storage *s, const char 
 	return storage_of(h, s, &bf, backing, depth + 1);
 }
 
-/* Adds every block device node under dir (root/dev, a few levels down) that stands for
- * one of s's devices. */
+/* Adds each block device node under dir (root/dev, a few levels) of s's devices. */
 static void add_nodes(struct storage *s, const char *dir, int depth)
 {
 	char p[PATH_MAX];
@@ -1417,8 +1377,7 @@ static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_f
 		s->self_rdev = fi->rdev;
 		COPY(s->self_name, s->devs.name[first]);
 	}
-	/* The device and, for a partition, its disk: what backs a loop device among them
-	 * is the target's storage too. */
+	/* What backs the device, or a partition's disk, if a loop device, is storage too. */
 	size_t end = s->devs.n;
 	int rc = 0;
 	for (size_t i = first; i < end && rc == 0; i++)
@@ -1450,8 +1409,8 @@ static int check_holders(struct holder_ctx *h, const struct devlist *l)
 	return 0;
 }
 
-/* A file system on one of the target's devices, or mounted from the target file itself
- * (erofs, and others, mount a regular file without a loop device). */
+/* A file system on one of the target's devices, or mounted from the target file (erofs
+ * and others need no loop device). */
 static int check_mounts(struct holder_ctx *h, const struct storage *s)
 {
 	const struct devlist *l = &s->devs;
@@ -1511,8 +1470,7 @@ static int check_swaps(struct holder_ctx *h, const struct storage *s)
 	return rc;
 }
 
-/* Every attached loop device but the target itself: what backs it must not be any part
- * of the target's storage. */
+/* What backs each other attached loop device must not be the target's storage. */
 static int check_loops(struct holder_ctx *h, const struct storage *s)
 {
 	char dir[PATH_MAX], ldir[PATH_MAX], backing[PATH_MAX], text[64];
@@ -1554,10 +1512,8 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 	return rc;
 }
 
-/* /proc/locks: a program that locks its disk image or disk (QEMU does, on either) has it
- * in use. The file is "MAJ:MIN:INODE", the first two in hex. vbench's own locks (on the
- * inode it opened, while it holds them) are not someone else's. Without /proc/locks
- * nothing can be told. */
+/* /proc/locks: a program that locks its disk or image (QEMU) has it in use. Files are
+ * "MAJ:MIN:INODE", hex, hex, decimal; vbench's own locks do not count. */
 static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_locks)
 {
 	char line[512];
@@ -1581,8 +1537,7 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 		if (own_locks && s->files[i].same_inode &&
 		    (strcmp(cls, "OFDLCK") == 0 || strcmp(cls, "FLOCK") == 0))
 			continue;   /* while vbench holds both, no other can be on that inode */
-		/* /proc/locks names a btrfs file by the filesystem's device, which the files
-		 * of every subvolume share, and inode numbers repeat across subvolumes. */
+		/* A btrfs file's device there is shared by every subvolume's inodes. */
 		const char *on = s->files[i].by_number
 				 ? "on a file with its inode number in this btrfs filesystem (it, or "
 				   "a file of another subvolume: the kernel does not say which)"
@@ -1631,10 +1586,9 @@ static bool is_node(const struct vb_fileinfo *fi, const struct file_id *f)
 	return fi->type == VB_FT_BLK && f->dev == fi->dev && f->ino == fi->ino;
 }
 
-/* Whether the storages a (of the target fi) and b (of an output, other) meet: one disk
- * or a part of it (another partition of the disk under test counts: its writes would
- * share the disk with the runs), one file, or a file of one lying on a disk of the
- * other. */
+/* Whether storages a (of the target fi) and b (of an output, other) meet: one disk or
+ * a part of it (another partition shares the disk with the runs), one file, or a file
+ * of one on a disk of the other. */
 static int storages_meet(struct holder_ctx *h, const struct storage *a,
 			 const struct vb_fileinfo *fi, const struct storage *b,
 			 const struct vb_fileinfo *other)

@@ -1,7 +1,5 @@
-/* What every POSIX system shares: the ops table on directory descriptors, the clock,
- * signals, the session's child process and output files. The parts that differ by family
- * (open flags, disks, in-use checks, detection) are the vb_os_fam_* functions of linux.c,
- * bsd.c or macos.c. */
+/* What every POSIX system shares: the ops table, the clock, signals, the session's child
+ * and output files. What differs by family is vb_os_fam_* (linux.c, bsd.c, macos.c). */
 #include "os/os_internal.h"
 
 #if VB_OS_POSIX
@@ -37,9 +35,8 @@
 #ifndef O_CLOEXEC
 #define O_CLOEXEC 0
 #endif
-/* The session runs in a child process, which every supported system makes
- * (fork, waitpid, and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
- * sys/mman.h and sys/wait.h). */
+/* fork, waitpid and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
+ * sys/mman.h and sys/wait.h. */
 #include <sys/mman.h>
 #include <sys/wait.h>
 #if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
@@ -133,8 +130,7 @@ bool vb_os_isatty(int fd)
 	return isatty(fd) == 1;
 }
 
-/* /dev/urandom, opened at the first call and held: a run reading fresh data must not
- * need a descriptor when the target's are open (ulimit -n). */
+/* /dev/urandom, opened once and held: a run must not need a descriptor (ulimit -n). */
 static int urandom_fd = -1, urandom_errno;
 static pthread_once_t urandom_once = PTHREAD_ONCE_INIT;
 
@@ -258,8 +254,8 @@ static int px_openat(void *ctx, int dirfd, const char *name, const struct vb_ope
 	else if (req->kind == VB_OPEN_CREATE)
 		fd = openat(dirfd, name, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
 	else {
-		/* A name swapped for a FIFO meanwhile must not wait for a reader: the open
-		 * does not block, and the caller's identity check then refuses it. */
+		/* A name swapped for a FIFO must not wait for a reader: the caller's identity
+		 * check refuses it after. */
 		fd = openat(dirfd, name, flags | O_NOFOLLOW | O_NONBLOCK);
 		int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
 		if (fl != -1)
@@ -390,12 +386,10 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 {
 	struct statvfs sv;
 
-	/* A file system without a size (Linux ramfs: libfs's simple_statfs reports no blocks
-	 * at all) does not say what is free: nothing is refused for it. */
+	/* No size (Linux ramfs: libfs's simple_statfs reports no blocks): nothing is told. */
 	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0 || sv.f_blocks == 0)
 		return -1;
-	/* The reserved blocks count only for a process the file system lets use them, less
-	 * what it keeps back even then. */
+	/* The reserve counts only for a process that may use it, less what is withheld. */
 	uint64_t blocks = sv.f_bavail, kept;
 	if (sv.f_bfree > sv.f_bavail && vb_os_fam_reserve_usable(dirfd, &kept) &&
 	    sv.f_bfree - sv.f_bavail > kept)
@@ -425,8 +419,8 @@ const struct vb_io_ops vb_os_io = {
 static struct vb_sigflags *flags;
 static atomic_int *resumed;
 
-/* The first stop signal is kept; it also replaces --timeout's flag, so that a signal
- * that comes while a timeout is being handled still ends vbench by that signal. */
+/* The first stop signal is kept, and replaces --timeout's flag, so that vbench still
+ * ends by that signal. */
 static void on_stop(int signo)
 {
 	int cur = atomic_load(&flags->stop);
@@ -435,8 +429,8 @@ static void on_stop(int signo)
 		;
 }
 
-/* A fault signal (SIGSEGV, ...) stops vbench only when someone sent it; a real fault
- * gets the default action back and, when the handler returns, happens again. */
+/* A fault signal stops vbench only when sent; a real fault gets the default action back
+ * and happens again when the handler returns. */
 static void on_fault(int signo, siginfo_t *info, void *uc)
 {
 	(void)uc;
@@ -465,8 +459,7 @@ static void on_wake(int signo)
 	(void)signo;   /* only interrupts the call in progress */
 }
 
-/* Whether the handlers installed from now on restart the calls they interrupt (see
- * restart_calls). */
+/* Whether handlers installed from now on restart calls (restart_calls). */
 static bool restarting;
 
 static void install(int signo, void (*fn)(int), bool keep_ignored)
@@ -564,10 +557,9 @@ static void restart_one(int signo, bool on)
 	sigaction(signo, &sa, NULL);
 }
 
-/* Whether a call the stop, status and resume signals interrupt starts again: in the
- * session's child, whose stdio output to the guard's pipe is lost when a write fails
- * with EINTR, and whose stuck calls (a run's write among them) the guard interrupts with
- * VB_WAKE_SIGNAL, which always interrupts. */
+/* Whether calls the stop, status and resume signals interrupt restart: in the session's
+ * child, whose output to the guard's pipe a write's EINTR would lose; the guard
+ * interrupts its stuck calls with VB_WAKE_SIGNAL, which always interrupts. */
 static void restart_calls(bool on)
 {
 	restarting = on;
@@ -663,8 +655,7 @@ struct vb_child {
 	struct relay rel[2];   /* a guarded session's standard output and error */
 };
 
-/* Reads from the channel, waiting at most ms. (poll, not select: an fd_set holds only
- * descriptors below FD_SETSIZE, and the channel may be above.) */
+/* poll, not select: the channel may be above FD_SETSIZE. */
 ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms)
 {
 	struct pollfd pfd = {w->chan, POLLIN, 0};
@@ -708,7 +699,7 @@ bool vb_os_child_orphaned(void)
 
 /* Shared with the forked child on the BSDs too: "Shared memory is also shared with
  * children" (FreeBSD vm_mmap_object, DragonFly vm_mmap, sys/vm/vm_mmap.c; NetBSD uvm_mmap
- * maps MAP_SHARED with UVM_INH_SHARE), and their sys/mman.h all name MAP_ANONYMOUS. */
+ * maps MAP_SHARED with UVM_INH_SHARE). */
 void *vb_os_shared(size_t n)
 {
 	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -792,8 +783,7 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 
 	if (w == NULL)
 		return NULL;
-	/* Standard output and error that are one file (`2>&1`, a terminal) get one pipe, so
-	 * that what the session writes to them stays in the order it wrote it. */
+	/* Output and error that are one file (2>&1) share a pipe, which keeps their order. */
 	bool one = fstat(1, &so) == 0 && fstat(2, &se) == 0 && so.st_dev == se.st_dev &&
 		   so.st_ino == se.st_ino;
 	if (pipe(p) != 0 || (one ? pipe_dup(p, p + 2) : pipe(p + 2)) != 0 || pipe(p + 4) != 0)
@@ -851,9 +841,8 @@ fail:;
 	return NULL;
 }
 
-/* Writes what r holds to its descriptor, without blocking: standard output is the user's
- * (a terminal, a pipe) and is left blocking, so no more is written at once than a pipe
- * that polled writable takes whole (PIPE_BUF). */
+/* Writes what r holds without blocking: the user's output is left blocking, so at most
+ * PIPE_BUF, which a pipe that polled writable takes whole. */
 static bool relay_write(struct relay *r)
 {
 	size_t n = r->len - r->off;
@@ -874,8 +863,8 @@ static bool relay_write(struct relay *r)
 	return true;
 }
 
-/* Reads what the pipe holds into r; what can no longer be written is read and dropped,
- * so that the session never blocks on a full pipe. */
+/* Reads the pipe into r; what can no longer be written is dropped, so that the session
+ * never blocks on a full pipe. */
 static bool relay_read(struct relay *r)
 {
 	ssize_t n = read(r->from, r->buf, sizeof r->buf);
@@ -901,8 +890,7 @@ bool vb_os_guard_pump(struct vb_child *w, unsigned ms, bool drop)
 	for (int i = 0; i < 2 && wi < 0; i++)
 		if (w->rel[i].len > w->rel[i].off)
 			wi = i;
-	/* In the order the session wrote: what output holds goes before error's, and held
-	 * output goes before anything more is read. */
+	/* In the order written: held output before error's, and before more is read. */
 	if (wi >= 0) {
 		pfd[n++] = (struct pollfd){w->rel[wi].to, POLLOUT, 0};
 	} else {
@@ -1032,8 +1020,7 @@ int vb_os_hold(int fd, char *why, size_t n)
 		snprintf(why, n, "cannot examine it to lock it: %s", strerror(errno));
 		return -1;
 	}
-	/* flock first: where it is emulated with a whole-file lock of the open file (NFS),
-	 * the lock below has the same owner and does not conflict with it. */
+	/* flock first: where it is a whole-file lock (NFS), the one below has its owner. */
 #if defined(LOCK_EX)
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK || errno == EAGAIN) {
@@ -1070,8 +1057,7 @@ int vb_os_hold(int fd, char *why, size_t n)
 /* (Linux: linux.c.) */
 int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)
 {
-	/* Device numbers only: the relations between disks, partitions and slices are not
-	 * looked up here. Character devices are left out, the sinks among them. */
+	/* Device numbers only, no partitions; character devices (sinks) are left out. */
 	struct stat a;
 
 	if (fstat(fd, &a) != 0) {
