@@ -40,57 +40,42 @@ int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsamp
 	return 0;
 }
 
-/* The samples of one measured run, in file order: as intervals, and their rates as
- * recorded (a rate made again from seconds rounded to 6 decimals is off for short
- * samples); their count. A run is the samples of one label and run number that are not
- * warm-up. -1 without memory; the caller frees *out and *rates either way. */
-static long run_samples(const struct vbr_trace *t, size_t label, uint64_t run,
-			struct vb_interval **out, double **rates)
-{
-	size_t n = 0;
-	struct vb_interval *iv = malloc((t->n ? t->n : 1) * sizeof *iv);
-	double *r = malloc((t->n ? t->n : 1) * sizeof *r);
-
-	*out = iv;
-	*rates = r;
-	if (iv == NULL || r == NULL)
-		return -1;
-	for (size_t i = 0; i < t->n; i++) {
-		const struct vbr_tsample *s = &t->s[i];
-		if (s->label == label && s->run == run && !s->warmup) {
-			iv[n].start_secs = s->start_secs;
-			iv[n].secs = s->secs;
-			iv[n].bytes = s->bytes;
-			r[n] = s->bytes_per_sec;
-			n++;
-		}
-	}
-	return (long)n;
-}
-
-/* Calls fn for each measured run of label once, in first-seen order. */
+/* Calls fn for each measured run of label once, in first-seen order, with its samples in
+ * file order: as intervals, and their rates as recorded (a rate made again from seconds
+ * rounded to 6 decimals is off for short samples). A run is the samples of one label and
+ * run number that are not warm-up. 0, or -1 without memory. */
 static int each_run(const struct vbr_trace *t, size_t label,
-		    int (*fn)(void *arg, uint64_t run, const struct vb_interval *iv,
-			      const double *rate, size_t n),
+		    void (*fn)(void *arg, uint64_t run, const struct vb_interval *iv,
+			       const double *rate, size_t n),
 		    void *arg)
 {
-	for (size_t i = 0; i < t->n; i++) {
+	struct vb_interval *iv = malloc((t->n ? t->n : 1) * sizeof *iv);
+	double *rate = malloc((t->n ? t->n : 1) * sizeof *rate);
+	int rc = iv != NULL && rate != NULL ? 0 : -1;
+
+	for (size_t i = 0; i < t->n && rc == 0; i++) {
 		const struct vbr_tsample *s = &t->s[i];
 		bool first = s->label == label && !s->warmup;
 		for (size_t j = 0; first && j < i; j++)
 			first = !(t->s[j].label == label && t->s[j].run == s->run && !t->s[j].warmup);
 		if (!first)
 			continue;
-		struct vb_interval *iv;
-		double *rate;
-		long n = run_samples(t, label, s->run, &iv, &rate);
-		int rc = n < 0 ? -1 : fn(arg, s->run, iv, rate, (size_t)n);
-		free(iv);
-		free(rate);
-		if (rc < 0)
-			return -1;
+		size_t n = 0;
+		for (size_t j = i; j < t->n; j++) {   /* (none of the run comes before i) */
+			const struct vbr_tsample *x = &t->s[j];
+			if (x->label == label && x->run == s->run && !x->warmup) {
+				iv[n].start_secs = x->start_secs;
+				iv[n].secs = x->secs;
+				iv[n].bytes = x->bytes;
+				rate[n] = x->bytes_per_sec;
+				n++;
+			}
+		}
+		fn(arg, s->run, iv, rate, n);
 	}
-	return 0;
+	free(iv);
+	free(rate);
+	return rc;
 }
 
 struct print_ctx {
@@ -98,8 +83,8 @@ struct print_ctx {
 	const char *label;
 };
 
-static int print_run(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		     size_t n)
+static void print_run(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		      size_t n)
 {
 	struct print_ctx *p = arg;
 	double lo = INFINITY, hi = 0, bytes = 0, secs = 0, exact = 0;
@@ -129,7 +114,6 @@ static int print_run(void *arg, uint64_t run, const struct vb_interval *iv, cons
 	else if (k.checked)
 		fputs("; no knee", p->f);
 	fputc('\n', p->f);
-	return 0;
 }
 
 int vbr_trace_print(FILE *f, const struct vbr_trace *t)
@@ -157,8 +141,8 @@ struct svg_ctx {
 	size_t drawn;
 };
 
-static int extent(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		  size_t n)
+static void extent(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		   size_t n)
 {
 	struct svg_ctx *c = arg;
 	(void)run;
@@ -168,15 +152,14 @@ static int extent(void *arg, uint64_t run, const struct vb_interval *iv, const d
 		c->x_max = end > c->x_max ? end : c->x_max;
 		c->y_max = r > c->y_max ? r : c->y_max;
 	}
-	return 0;
 }
 
 static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
 				     "#8c564b", "#e377c2", "#7f7f7f"};
 #define N_COLORS (sizeof colors / sizeof colors[0])
 
-static int line(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		size_t n)
+static void line(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
+		 size_t n)
 {
 	struct svg_ctx *c = arg;
 	const char *color = colors[c->drawn % N_COLORS];
@@ -203,7 +186,6 @@ static int line(void *arg, uint64_t run, const struct vb_interval *iv, const dou
 		LEFT + PW + 15, ly, LEFT + PW + 35, ly, color, LEFT + PW + 40, ly + 4,
 		(unsigned long long)run, k.found ? " (knee dashed)" : "");
 	c->drawn++;
-	return 0;
 }
 
 int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
