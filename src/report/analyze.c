@@ -356,19 +356,6 @@ static size_t group_index(const struct vb_comparison *a, const char *label)
 	return SIZE_MAX;
 }
 
-/* The error for --baseline naming no label: lists the labels there are. */
-static void unknown_baseline(const struct vb_comparison *a, const char *label, char *err,
-			     size_t errlen)
-{
-	if (err == NULL || errlen == 0)
-		return;
-	size_t used = (size_t)snprintf(err, errlen, "unknown baseline label \"%s\"; the labels are:",
-				       label);
-	for (size_t g = 0; g < a->n_groups && used < errlen; g++)
-		used += (size_t)snprintf(err + used, errlen - used, "%s \"%s\"", g ? "," : "",
-					 a->groups[g].label);
-}
-
 /* The error for --baseline naming what stands for two groups or more: names them, after
  * "--baseline "LABEL" WHY; name one of"; 0 when label stands for none. A label that was
  * split stands for its groups (by_shared false); a name that groups shared before they
@@ -508,8 +495,15 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 	if (a->baseline == SIZE_MAX) {
 		if (!name_groups(a, base, true, "is ambiguous: two groups or more have that name",
 				 err, errlen) &&
-		    !name_groups(a, base, false, "holds runs with different settings", err, errlen))
-			unknown_baseline(a, base, err, errlen);
+		    !name_groups(a, base, false, "holds runs with different settings", err, errlen) &&
+		    err != NULL && errlen > 0) {
+			/* no group of that name: the labels there are */
+			size_t used = (size_t)snprintf(err, errlen, "unknown baseline label \"%s\"; "
+						       "the labels are:", base);
+			for (size_t g = 0; g < a->n_groups && used < errlen; g++)
+				used += (size_t)snprintf(err + used, errlen - used, "%s \"%s\"",
+							 g ? "," : "", a->groups[g].label);
+		}
 		goto fail;
 	}
 	rates = malloc((a->max_runs ? a->max_runs : 1) * sizeof *rates);

@@ -487,6 +487,17 @@ static enum vb_status run_trace(const struct report_args *ra, const struct vbr_t
 	return st;
 }
 
+/* Says on err that n runs or lines (noun) were left out, and why; nothing when n is 0. */
+static void left_out(FILE *err, size_t n, const char *noun, const char *why)
+{
+	char msg[ERR_MAX];
+
+	if (n == 0)
+		return;
+	snprintf(msg, sizeof msg, "note: left out %zu %s%s %s", n, noun, n == 1 ? "" : "s", why);
+	say(err, msg);
+}
+
 /* Reads every file (all of them, so that every bad one is named), then reports. */
 static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *err)
 {
@@ -519,24 +530,11 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		free(inputs);
 		return st;
 	}
-	if (d.skipped_zero > 0) {
-		snprintf(msg, sizeof msg, "note: left out %zu run%s that took 0 seconds (no rate)",
-			 d.skipped_zero, d.skipped_zero == 1 ? "" : "s");
-		say(err, msg);
-	}
-	if (d.skipped_ddlike > 0) {
-		snprintf(msg, sizeof msg, "note: left out %zu line%s of the logs that read like "
-			 "dd's summary but are not in its form", d.skipped_ddlike,
-			 d.skipped_ddlike == 1 ? "" : "s");
-		say(err, msg);
-	}
-	if (d.skipped_dup > 0) {
-		snprintf(msg, sizeof msg, "note: left out %zu run%s read a second time (the same "
-			 "session, label and run number: a copy of a file?); each run counts "
-			 "once",
-			 d.skipped_dup, d.skipped_dup == 1 ? "" : "s");
-		say(err, msg);
-	}
+	left_out(err, d.skipped_zero, "run", "that took 0 seconds (no rate)");
+	left_out(err, d.skipped_ddlike, "line", "of the logs that read like dd's summary but are "
+		 "not in its form");
+	left_out(err, d.skipped_dup, "run", "read a second time (the same session, label and run "
+		 "number: a copy of a file?); each run counts once");
 	if (vb_report_compare(&d, ra->baseline, &a, msg, sizeof msg) < 0) {
 		say(err, msg);
 		vb_dataset_free(&d);

@@ -363,7 +363,6 @@ int vbr_status_is_run(const char *s)
 	return -1;
 }
 
-/* The error every reader gives for a file that held no run. */
 int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
 		char *err, size_t errlen)
 {

@@ -424,16 +424,15 @@ static void json_runs(FILE *f, const struct vb_group *g)
 
 static void json_summary(FILE *f, const struct vb_group *g)
 {
-	fprintf(f, "      \"summary\": {\"n\": %zu, \"mean\": ", g->n);
-	num_or(f, g->sum.mean, "null");
-	fputs(", \"min\": ", f);
-	num_or(f, g->sum.min, "null");
-	fputs(", \"max\": ", f);
-	num_or(f, g->sum.max, "null");
-	fputs(", \"stddev\": ", f);
-	num_or(f, g->n >= 2 ? g->sum.stddev : NAN, "null");
-	fputs(", \"cv\": ", f);
-	num_or(f, g->n >= 2 ? g->sum.cv : NAN, "null");
+	static const char *const keys[] = {"mean", "min", "max", "stddev", "cv"};
+	double v[5] = {g->sum.mean, g->sum.min, g->sum.max, g->n >= 2 ? g->sum.stddev : NAN,
+		       g->n >= 2 ? g->sum.cv : NAN};
+
+	fprintf(f, "      \"summary\": {\"n\": %zu", g->n);
+	for (size_t i = 0; i < 5; i++) {
+		fprintf(f, ", \"%s\": ", keys[i]);
+		num_or(f, v[i], "null");
+	}
 	fputs("},\n", f);
 }
 

@@ -9,8 +9,7 @@
 
 /* Small helpers every reader of `vbench report` shares. */
 
-/* Formats "name:line: message" (or "name: message" when line is 0) into err; returns -1
- * so callers can write `return vbr_fail(...)`. */
+/* (-1, so that callers can write `return vbr_fail(...)`) */
 int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
 {
 	if (err == NULL || errlen == 0)
@@ -29,7 +28,6 @@ int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char
 	return -1;
 }
 
-/* Makes room for need elements in *p (capacity *cap); 0, or -1 without memory. */
 int vbr_grow(void **p, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
@@ -48,7 +46,6 @@ int vbr_grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
-/* Copies n bytes of s into a new NUL-terminated string, or NULL without memory. */
 char *vbr_dup_n(const char *s, size_t n)
 {
 	char *d = malloc(n + 1);
@@ -64,7 +61,6 @@ bool vbr_is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Parses exactly the n bytes at s as a decimal unsigned integer (no sign, no blanks). */
 bool vbr_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	if (n == 0)
@@ -82,9 +78,7 @@ bool vbr_parse_u64(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
-/* Length of the decimal number at the start of the n bytes at s: digits with an optional
- * fraction and exponent ("12", "1.5", ".5", "1e-05"); 0 if there is none. No sign, no
- * hex, no inf or nan: strtod would take those, dd and vbench never write them. */
+/* (no sign, hex, inf or nan: strtod would take those, dd and vbench never write them) */
 size_t vbr_decimal_len(const char *s, size_t n)
 {
 	size_t i = 0, digits = 0;
@@ -110,8 +104,6 @@ size_t vbr_decimal_len(const char *s, size_t n)
 	return i;
 }
 
-/* Converts the n bytes at s (already checked by vbr_decimal_len or the JSON grammar) with
- * strtod; false if out of memory or not finite. */
 bool vbr_to_double(const char *s, size_t n, double *out)
 {
 	char buf[64];
@@ -130,13 +122,11 @@ bool vbr_to_double(const char *s, size_t n, double *out)
 	return true;
 }
 
-/* Parses exactly the n bytes at s as a non-negative finite decimal number. */
 bool vbr_parse_number(const char *s, size_t n, double *out)
 {
 	return n > 0 && vbr_decimal_len(s, n) == n && vbr_to_double(s, n, out);
 }
 
-/* The label of a text log: the file name without directory and extension. */
 char *vbr_file_stem(const char *name)
 {
 	if (strcmp(name, "-") == 0)
@@ -151,7 +141,7 @@ char *vbr_file_stem(const char *name)
 	return vbr_dup_n(base, n);
 }
 
-/* Skips a UTF-8 byte order mark, which some editors put at the start of CSV files. */
+/* (some editors put one at the start of CSV files) */
 size_t vbr_bom_len(const char *text, size_t len)
 {
 	return (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
