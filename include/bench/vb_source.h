@@ -1,36 +1,26 @@
 #ifndef VB_SOURCE_H
 #define VB_SOURCE_H
 
-/* The data written.
- * - zero: one block of zeros, written again and again.
- * - random: every byte fresh from a seeded generator (xoshiro256**), a block's bytes a
- *   function of the seed, the run and the block's number only (so --seed gives the same
- *   bytes, at any depth). A second thread makes the blocks ahead of the writers in a
- *   ring of buffers, so that the writers do not wait for them.
- * - urandom: the kernel's randomness, read before the clock starts: fresh for every run
- *   when a run is at most VB_URANDOM_FRESH_BYTES; beyond that a pool of that size is
- *   reused (the kernel's generator is far slower than a disk), its blocks copied into
- *   the ring with every 512-byte sector stamped with the run and its offset, and the
- *   header says so. */
+/* The data written: zero (one block of zeros); random (xoshiro256**, a block's bytes a
+ * function of seed, run and block only, made ahead of the writers by a second thread);
+ * urandom (the kernel's, read before the clock: fresh per run up to
+ * VB_URANDOM_FRESH_BYTES, beyond that a pool reused with every sector stamped). */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "common/vb_config.h"
 
-/* Blocks from a reused urandom pool are stamped every this many bytes: every 512-byte
- * sector, so that storage deduplicating at that size finds nothing to share. */
+/* Stamped every 512-byte sector, so that deduplicating storage finds nothing to share. */
 #define VB_STAMP_STRIDE 512u
 
 /* Largest run whose urandom data is read fresh before it; the pool's size beyond. */
 #define VB_URANDOM_FRESH_BYTES ((uint64_t)64 << 20)
 
-/* Memory the ring of made blocks takes at least (with at least 4 blocks), and at most
- * (more only when qd + 1 blocks need more). */
+/* The ring's memory: at least (and 4 blocks), at most (unless qd + 1 blocks need more). */
 #define VB_RING_MIN_BYTES ((size_t)4 << 20)
 #define VB_RING_MAX_BYTES ((size_t)64 << 20)
 
-/* The ring of blocks made ahead of the writers (see source.c). */
 struct vb_ring;
 
 struct vb_source_buf {
@@ -45,12 +35,10 @@ struct vb_source_buf {
 	struct vb_ring *ring;   /* random, and urandom from a reused pool */
 };
 
-/* Bytes of data buffers vb_source_init makes for blocks of bs bytes of this kind, with
- * qd writes in flight and runs of run_bytes. */
+/* Bytes of data buffers vb_source_init makes for these settings. */
 size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint64_t run_bytes);
 
-/* One line for the header saying what the data is (and, for urandom beyond the fresh
- * size, that it is reused); buffer_bytes as vb_source_buffer_bytes says. Returns buf. */
+/* One line for the header saying what the data is; returns buf. */
 const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t buffer_bytes,
 			       char *buf, size_t n);
 
@@ -59,30 +47,22 @@ const char *vb_source_describe(enum vb_source kind, uint64_t run_bytes, uint64_t
 int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size_t align,
 		   uint64_t qd, uint64_t run_bytes, uint64_t seed, bool seeded);
 
-/* Before the clock of run `run` (count blocks) starts: refills a fresh urandom pool,
- * starts the thread making blocks and waits until it has filled the ring (or made the
- * whole run, if shorter), so that the first writes find their data made. 0, or -1 with
- * errno (the kernel's randomness could not be read, or with several writers the thread
- * could not be started). */
+/* Before the clock of run `run` (count blocks): refills a fresh urandom pool, starts the
+ * maker and waits until the ring is full. 0, or -1 with errno (the kernel's randomness
+ * unreadable, or with several writers no thread). */
 int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count);
 
-/* Whether the data of block `block` of the current run is there to write without
- * waiting: always for zero and urandom read before the run; for a ring, once the maker
- * has made it (never when there is no maker: the writer makes each block itself). */
+/* Whether block `block` is there to write without waiting (never without a maker). */
 bool vb_source_ready(const struct vb_source_buf *s, uint64_t block);
 
-/* The data of block `block` of the current run, waiting for it if it is not made yet;
- * NULL when the run was ended meanwhile. */
+/* The data of block `block`, waiting for it; NULL when the run was ended meanwhile. */
 const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block);
 
-/* Gives the buffer of block `block` back, once its write is over: a store, and no
- * system call unless a writer waits for data (then it wakes the maker). */
+/* Gives block `block`'s buffer back once written (no system call unless a writer waits). */
 void vb_source_put(struct vb_source_buf *s, uint64_t block);
 
-/* A writer stops early: no block is made any more, and every get that waits for one,
- * now or later, returns NULL; buffers already got stay valid until their put. A block
- * taken but never got is not put: that would give the maker a slot that another writer
- * may still be writing from (the slot of the block n_slots before it). */
+/* Stops early: every get that waits returns NULL; buffers got stay valid until put. A
+ * block never got is not put: its slot may still be written from by another writer. */
 void vb_source_abort(struct vb_source_buf *s);
 
 /* After the run: stops making blocks. */
@@ -91,16 +71,10 @@ void vb_source_run_end(struct vb_source_buf *s);
 /* Releases everything. */
 void vb_source_free(struct vb_source_buf *s);
 
-/* What only the tests of source.c call: the generators, and (test builds only) hooks
- * into the ring's waiting. */
-
-/* Fills the n bytes at buf with the data of block `block` of run `run`: what
- * vb_source_get returns for random, without the ring (for tests and the ring's maker). */
+/* Fills buf with block `block` of run `run` for random, without the ring. */
 void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf, size_t n);
 
-/* Fills the bs bytes at buf with block `block` of run `run` from a reused urandom pool:
- * the pool's slice for that block, every VB_STAMP_STRIDE bytes stamped with (seed, run,
- * offset). */
+/* Fills buf with block `block` from a reused urandom pool, stamped (seed, run, offset). */
 void vb_urandom_block(const unsigned char *pool, size_t pool_bytes, uint64_t seed,
 		      uint64_t run, uint64_t block, unsigned char *buf, size_t bs);
 
@@ -110,18 +84,13 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n);
 /* Seeds a xoshiro256** state from one 64-bit number (via splitmix64). */
 void vb_prng_seed(uint64_t state[4], uint64_t seed);
 
-/* vb_random_block made in plain C, one lane after the other: the same bytes as the
- * vector way vb_random_block takes where the compiler has vector extensions. */
+/* vb_random_block in plain C, one lane after the other (the same bytes). */
 void vb_random_block_plain(uint64_t seed, uint64_t run, uint64_t block, unsigned char *buf,
 			   size_t n);
 
 #ifdef VB_TEST_SEAMS
-/* Test builds only (the unit tests' archive is compiled with VB_TEST_SEAMS; vbench is
- * not): how the ring waits (the defaults: 20 us, 20 ms, 5 ms), and how many naps the
- * maker took and how many times writers woke it in the current run. A slow source for
- * tests: on_make(on_make_arg) is called before each block is made, and with no_maker
- * the maker thread is not started (as when it cannot be), so that a single writer makes
- * every block itself, on its own thread. */
+/* Test builds only: how the ring waits (defaults 20 us, 20 ms, 5 ms), a slow source
+ * (on_make), no maker thread, and the naps and wake-ups of the current run. */
 struct vb_ring_tuning {
 	uint64_t first_nap_ns, nap_max_ns;   /* the maker's first nap of a run, its longest */
 	uint64_t recheck_ns;                 /* a waiting writer looks again this often */
@@ -134,9 +103,8 @@ void vb_source_ring_tune(struct vb_source_buf *s, const struct vb_ring_tuning *t
 void vb_source_ring_counts(const struct vb_source_buf *s, uint64_t *naps, uint64_t *nudges);
 #endif
 
-/* The maker's next nap, in ns: the time the writers take to give back want_blocks,
- * judged from done_blocks given back over the last elapsed_ns; twice prev_nap_ns when
- * none were; within 20 us and max_ns. */
+/* The maker's next nap, in ns: the time to give back want_blocks at the pace of
+ * done_blocks in elapsed_ns; twice prev_nap_ns when none; within 20 us and max_ns. */
 uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want_blocks,
 			uint64_t prev_nap_ns, uint64_t max_ns);
 

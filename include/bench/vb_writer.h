@@ -11,8 +11,7 @@
 #include "common/vb_result.h"
 #include "bench/vb_source.h"
 
-/* One call in progress, published for the watchdog (all fields atomic, and the
- * structure may live in memory shared with the guard). */
+/* One call in progress, for the watchdog (atomic: it may be shared with the guard). */
 struct vb_watch_slot {
 	atomic_ullong call_start_ns;  /* 0 when no call is in progress */
 	atomic_ullong offset_bytes;   /* file offset of the call */
@@ -42,14 +41,11 @@ enum vb_acquire {
 			   * describes: flags of its own beside the session's descriptor */
 };
 
-/* Called between writes, at most once per tick interval or when a status line is due;
- * returns the time of the next call. */
+/* Called between writes when due; returns the time of the next call. */
 typedef uint64_t (*vb_tick_fn)(void *arg, const struct vb_run *sofar, uint64_t now_ns,
 			       uint64_t run_start_ns);
 
-/* One run: how to open the target, what to write, and how to stop. Made by
- * vb_plan_build (plan.c) from the configuration and the target; the engine adds the
- * pointers of its session. */
+/* One run: how to open the target, what to write, how to stop (vb_plan_build). */
 struct vb_write_plan {
 	enum vb_acquire acquire;
 	int dirfd;
@@ -79,22 +75,17 @@ struct vb_write_plan {
 	void *tick_arg;
 };
 
-/* Performs one run through ops and fills out; returns 0 when every byte was written and
- * synced, else -1 with out->stop, stage, err, offset (and detail) saying what happened.
- * Memory that a result needs and cannot have fails the run (ENOMEM): nothing measured
- * is dropped without a word.
- * The clock (ops->now_ns) starts just before the first write and stops after the sync
- * and the close. */
+/* Performs one run; 0 when every byte was written and synced, else -1 with out's stop,
+ * stage, err, offset (and detail) filled in; no memory for a result fails it (ENOMEM).
+ * The clock runs from the first write to after the sync and the close. */
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
 		 struct vb_run *out);
 
-/* Closes fd, the file's last descriptor, as a watched call (VB_STAGE_RELEASE): closing
- * it frees the blocks of a file without a name, which can take long (or hang). */
+/* Closes fd, a nameless file's last descriptor, watched: freeing it can hang. */
 void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int fd,
 		      uint64_t offset);
 
-/* Opens and checks the target as a run would (nothing timed, nothing written); the
- * descriptor, or -1 with out's stop, stage, err (and detail) filled in. */
+/* Opens and checks the target as a run would; the descriptor, or -1 with out filled in. */
 int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *plan,
 		  struct vb_run *out);
 

@@ -56,18 +56,10 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 	}
 }
 
-/* ---- generators side by side ----------------------------------------------------------
- * A block is made by LANES xoshiro256** generators stepped together, their 8-byte outputs
- * interleaved (lane 0, 1, ..., 7, lane 0, ...): the same algorithm, but each step is eight
- * independent chains that fit vector registers. The multiplications by 5 and 9 are
- * shifts and adds, which every vector unit has. Where the compiler has vector extensions
- * (GCC, Clang) the lanes go two to a 16-byte register (SSE2 on every x86-64, NEON on
- * arm64), four registers side by side so that one's latency hides another's; elsewhere
- * plain C makes the same bytes. The maker runs in its own thread ahead of the writers,
- * so one portable way is enough (bench/README.md has its rate). */
+/* A block is made by LANES xoshiro256** generators stepped together, outputs interleaved:
+ * independent chains that fit vector registers (two lanes per 16-byte register with GCC
+ * and Clang, plain C elsewhere, the same bytes; bench/README.md has its rate). */
 #define LANES 8
-
-/* One step's output, and the part of it that a block's end leaves: lane order. */
 #define STEP_BYTES (8 * LANES)
 
 #if defined(__GNUC__)
@@ -90,8 +82,7 @@ void vb_prng_fill(uint64_t state[4], unsigned char *buf, size_t n)
 
 typedef uint64_t lanes2_t __attribute__((vector_size(16)));
 
-/* Lanes 2k and 2k+1 in register k, four registers (named, not an array, so that the
- * compiler keeps them in registers). */
+/* Lanes 2k and 2k+1 in register k (named, not an array, to stay in registers). */
 static void fill_lanes16(uint64_t st[4][LANES], unsigned char *buf, size_t n)
 {
 	lanes2_t a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3, r[4];
@@ -145,9 +136,8 @@ static void fill_lanes_plain(uint64_t st[4][LANES], unsigned char *buf, size_t n
 	}
 }
 
-/* The lanes' states of block (seed, run, block): each block its own streams, seeded from
- * those alone, so that a block's bytes depend on nothing but where it goes: any writer
- * may make or write it, in any order. */
+/* Each block's streams are seeded from (seed, run, block) alone, so that any writer may
+ * make or write it, in any order. */
 static void block_states(uint64_t seed, uint64_t run, uint64_t block, uint64_t st[4][LANES])
 {
 	uint64_t x = seed ^ (run * 0xd1342543de82ef95ULL) ^ (block * 0x9e3779b97f4a7c15ULL);
@@ -178,8 +168,8 @@ void vb_random_block(uint64_t seed, uint64_t run, uint64_t block, unsigned char 
 #endif
 }
 
-/* Writes the 16-byte stamp at p: a hash of (run tag, offset) first, so that even the
- * first bytes of a stamp cut short by the end of a block differ, then the offset. */
+/* The 16-byte stamp: a hash of (tag, offset) first, so that even a stamp cut short by
+ * the block's end differs, then the offset. */
 static inline void stamp(unsigned char *p, size_t room, uint64_t tag, uint64_t offset)
 {
 	unsigned char b[16];
@@ -197,13 +187,11 @@ void vb_urandom_block(const unsigned char *pool, size_t pool_bytes, uint64_t see
 	uint64_t tag = seed ^ (run * 0x9e3779b97f4a7c15ULL), base = block * (uint64_t)bs;
 
 	memcpy(buf, pool + (size_t)(block % slots) * bs, bs);
-	/* Every sector of the block carries (run, offset), so that no two sectors written
-	 * are equal although the pool is reused. */
+	/* No two sectors written are equal although the pool is reused. */
 	for (size_t off = 0; off < bs; off += VB_STAMP_STRIDE)
 		stamp(buf + off, bs - off, tag, base + off);
 }
 
-/* Block `block` of the current run into buf: random, or a stamped copy from the pool. */
 static void make_block(const struct vb_source_buf *s, uint64_t block, unsigned char *buf)
 {
 	if (s->kind == VB_SRC_RANDOM)
@@ -212,25 +200,13 @@ static void make_block(const struct vb_source_buf *s, uint64_t block, unsigned c
 		vb_urandom_block(s->pool, s->pool_bytes, s->seed, s->run, block, buf, s->bs_bytes);
 }
 
-/* ---- the ring of made blocks -------------------------------------------------------- */
-
-/* A maker thread fills slot b % n_slots with block b once the writer of block b - n_slots
- * has given the slot back; writers wait for their block's slot to be ready. Before the
- * run's clock starts, the maker fills the whole ring, so that the first writes do not
- * wait for a thread that is only starting.
- *
- * Giving a block back is one store, with no system call: the maker, when the ring is
- * full, naps on a timer for about the time the writers take to give back a quarter of
- * the ring (measured as it goes), and wakes by itself. Waking a sleeping thread from the
- * writer's side costs the writer a system call and, in a virtual machine, an
- * interprocessor interrupt, for every block (bench/README.md has what it cost). Only a
- * writer that runs out of made blocks wakes the maker, as does the end of the run; so
- * the nap's length decides how soon the maker comes back, never whether it does.
- *
- * A side that must wait for the other spins a little first (the other side is usually
- * microseconds away), then sleeps on its condition variable. Waking uses the Dekker
- * pattern on sequentially consistent atomics: the waiter announces itself and then looks
- * again; the other side stores and then looks for a waiter; one of them sees the other. */
+/* The ring: a maker thread fills slot b % n_slots with block b once block b - n_slots is
+ * given back, and fills the whole ring before the clock starts. Giving back is one store:
+ * waking the maker from a writer would cost a system call (and in a VM an interrupt) per
+ * block (bench/README.md), so a full ring's maker naps for about the time the writers
+ * take to give back a quarter of it; only a writer that runs dry wakes it. A waiting side
+ * spins a little, then sleeps; waking is Dekker's pattern on seq_cst atomics (announce,
+ * then look again; store, then look for a waiter). */
 struct vb_ring {
 	unsigned char *mem;
 	size_t n_slots;
@@ -255,7 +231,6 @@ struct vb_ring {
 #endif
 };
 
-/* The tests' hooks (vb_source.h), which production builds compile to nothing. */
 #ifdef VB_TEST_SEAMS
 #define SEAM_COUNT(r, what) atomic_fetch_add_explicit(&(r)->what, 1, memory_order_relaxed)
 #define SEAM_MUTE(r) ((r)->seams.mute_maker)
@@ -269,13 +244,10 @@ struct vb_ring {
 #define SEAM_ON_MAKE(r) ((void)0)
 #endif
 
-/* Times a waiting side looks again before it sleeps (a few microseconds). */
-#define RING_SPINS 2000
+#define RING_SPINS 2000   /* a few microseconds */
 
-/* Bounds of the maker's nap: a timer shorter than the first is not kept by the kernels
- * (Linux's default timer slack is 50 us); the second is the longest a maker sleeps when
- * the writers seem to have stopped (a stalled disk), and it is only ever the time to
- * notice that they went on, since a writer that runs dry wakes it. */
+/* The maker's nap: kernels do not keep shorter timers (Linux's default timer slack is
+ * 50 us); the longest only delays noticing that stalled writers went on. */
 #define NAP_MIN_NS 20000ULL
 #define NAP_MAX_NS 20000000ULL
 
@@ -310,17 +282,6 @@ uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want
 	return nap < NAP_MIN_NS ? NAP_MIN_NS : nap > max_ns ? max_ns : nap;
 }
 
-/* Wakes the maker if it naps: a writer has no block to write. */
-static void nudge_maker(struct vb_ring *r)
-{
-	if (!atomic_load(&r->maker_waiting))
-		return;
-	pthread_mutex_lock(&r->lock);
-	SEAM_COUNT(r, nudges);
-	pthread_cond_signal(&r->maker_cond);
-	pthread_mutex_unlock(&r->lock);
-}
-
 /* Whether *word reaches want within the spin. */
 static bool spin_for(const atomic_ullong *word, uint64_t want)
 {
@@ -332,10 +293,8 @@ static bool spin_for(const atomic_ullong *word, uint64_t want)
 	return false;
 }
 
-/* The longest a writer sleeps before it looks at its block again. The wake-up is sent
- * (see below), but glibc's condition variables can lose one (its bug 25847, seen here
- * in a stress test of the ring: a waiter asleep with the broadcast posted); a lost one
- * then costs this, not the run. */
+/* The longest a writer sleeps before it looks again: glibc's condition variables can
+ * lose a wake-up (its bug 25847, seen in a stress test of the ring). */
 #define WAIT_BOUND_NS 5000000ULL
 
 /* A writer waits for block `block` to be made; false when the ring stopped. */
@@ -348,8 +307,7 @@ static bool wait_ready(struct vb_ring *r, uint64_t block)
 	pthread_mutex_lock(&r->lock);
 	atomic_fetch_add(&r->writers_waiting, 1);
 	while (atomic_load(word) < block + 1 && !atomic_load(&r->stop)) {
-		/* The maker may be napping with the slot of this block free already (and,
-		 * should that wake-up be lost, it is sent again at the next look). */
+		/* The maker may be napping with this block's slot free already. */
 		if (atomic_load(&r->maker_waiting)) {
 			SEAM_COUNT(r, nudges);
 			pthread_cond_signal(&r->maker_cond);
@@ -374,23 +332,20 @@ static uint64_t free_from(struct vb_ring *r, uint64_t b)
 	return n;
 }
 
-/* The maker, with the ring full, waits for the slot of block b (block b - n_slots
- * written), napping; false when the ring stopped. Then it sets its next nap from the
- * writers' pace: the time they take to give back a quarter of the ring. */
+/* The maker, with the ring full, naps until block b's slot is free (false when the ring
+ * stopped), then paces its next nap on the writers. */
 static bool wait_slot(struct vb_ring *r, uint64_t b)
 {
 	atomic_ullong *word = &r->freed[b % r->n_slots];
 	uint64_t need = b - r->n_slots + 1;
 
-	/* The writers' pace is measured from the moment the ring is first full, when they
-	 * start: the time the maker took to fill it is not theirs (counted in, it made the
-	 * first paced nap too long, and the writer ran dry early in every run). */
+	/* The writers' pace is measured from when the ring is first full: the time to fill
+	 * it, counted in, made the first nap too long and the writers ran dry. */
 	if (b == r->n_slots) {
 		r->seen_ns = vb_os_now_ns();
 		r->seen_done = 0;
 	}
-	/* No spinning here: a full ring means the writers are the slower side, and a
-	 * spinning maker would only take CPU time and cache traffic from them. */
+	/* No spinning: with the ring full the writers are the slower side. */
 	if (atomic_load(word) >= need)
 		return true;
 	pthread_mutex_lock(&r->lock);
@@ -398,8 +353,7 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	while (atomic_load(word) < need && !atomic_load(&r->stop)) {
 		struct timespec until = vb_os_deadline_in(r->nap_ns);
 		SEAM_COUNT(r, naps);
-		/* Woken too early (the writers are slower than the nap assumed, or stalled):
-		 * the next nap is twice as long. */
+		/* The writers are slower than the nap assumed: the next is twice as long. */
 		if (pthread_cond_timedwait(&r->maker_cond, &r->lock, &until) == ETIMEDOUT &&
 		    atomic_load(word) < need)
 			r->nap_ns = vb_ring_nap_ns(0, 0, 0, r->nap_ns, r->nap_max_ns);
@@ -418,21 +372,12 @@ static bool wait_slot(struct vb_ring *r, uint64_t b)
 	return true;
 }
 
-static void wake_all(struct vb_ring *r)
-{
-	pthread_mutex_lock(&r->lock);
-	pthread_cond_broadcast(&r->writers_cond);
-	pthread_cond_broadcast(&r->maker_cond);
-	pthread_mutex_unlock(&r->lock);
-}
-
 static void *maker(void *p)
 {
 	struct vb_ring *r = p;
 
-	r->nap_ns = r->nap_first_ns;   /* (the writers' pace is taken from wait_slot's first) */
+	r->nap_ns = r->nap_first_ns;
 	for (uint64_t b = 0; b < r->count && !atomic_load(&r->stop); b++) {
-		/* The slot's previous block, b - n_slots, must have been written. */
 		if (b >= r->n_slots && !wait_slot(r, b))
 			break;
 		SEAM_ON_MAKE(r);
@@ -447,9 +392,8 @@ static void *maker(void *p)
 	return NULL;
 }
 
-/* Slots of the ring: two per writer and two more, and at least VB_RING_MIN_BYTES of
- * blocks so that the maker can run well ahead of small writes; at most
- * VB_RING_MAX_BYTES, but never fewer than a slot per writer and one for the maker. */
+/* Two slots per writer and two more, at least VB_RING_MIN_BYTES so that the maker runs
+ * well ahead of small writes, at most VB_RING_MAX_BYTES but at least qd + 1. */
 static size_t ring_slots(size_t bs, uint64_t qd)
 {
 	size_t want = (size_t)(2 * qd + 2), fit = VB_RING_MAX_BYTES / (bs ? bs : 1);
@@ -509,8 +453,7 @@ size_t vb_source_buffer_bytes(enum vb_source kind, size_t bs, uint64_t qd, uint6
 {
 	if (kind == VB_SRC_ZERO)
 		return bs;
-	/* In 64 bits, and SIZE_MAX when that does not fit a size_t (a 32-bit build with a
-	 * deep queue of large blocks): the caller then finds it more than the memory. */
+	/* SIZE_MAX when it does not fit a 32-bit size_t: then more than the memory. */
 	uint64_t ring = (uint64_t)ring_slots(bs, qd) * bs, n = ring;
 	if (kind == VB_SRC_URANDOM) {
 		uint64_t pool = urandom_pool_bytes(bs, run_bytes);
@@ -566,8 +509,7 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 	s->kind = kind;
 	s->bs_bytes = bs;
 	s->qd = qd;
-	/* Without --seed, each invocation's data differs: the seed comes from the kernel's
-	 * randomness, or the clock where there is none; this is not a security measure. */
+	/* Without --seed each invocation's data differs (not a security measure). */
 	if (!seeded && vb_os_urandom(&seed, sizeof seed) != 0)
 		seed = vb_os_now_ns();
 	s->seed = seed;
@@ -585,7 +527,6 @@ int vb_source_init(struct vb_source_buf *s, enum vb_source kind, size_t bs, size
 	}
 	if (kind == VB_SRC_URANDOM) {
 		s->fresh = urandom_fresh(run_bytes);
-		/* Fresh: read before every run, from what is opened now, before the runs. */
 		if (vb_os_urandom(s->pool, s->fresh ? 1 : s->pool_bytes) != 0) {
 			int e = errno;
 			vb_source_free(s);
@@ -629,15 +570,13 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
 	int e = SEAM_NO_MAKER(r) ? EAGAIN : vb_os_thread_start(&r->maker, maker, r, false);
 	r->running = e == 0;
-	/* Without a second thread (a tight address-space limit) a single writer makes each
-	 * block itself, which the run's time then includes; several could not share the
-	 * ring without it. */
+	/* Without a thread (a tight address-space limit) a single writer makes each block
+	 * itself, in its time; several could not share the ring. */
 	if (e != 0 && s->qd > 1) {
 		errno = e;
 		return -1;
 	}
-	/* The ring full before the clock starts (the maker is ours and only computes: this
-	 * wait ends). */
+	/* The ring full before the clock starts (the maker only computes: this ends). */
 	if (r->running && count > 0)
 		wait_ready(r, (count < r->n_slots ? count : r->n_slots) - 1);
 	return 0;
@@ -679,10 +618,13 @@ void vb_source_put(struct vb_source_buf *s, uint64_t block)
 	if (r == NULL || !r->running)
 		return;
 	atomic_store(&r->freed[block % r->n_slots], block + 1);
-	/* Nothing more, unless a writer has run dry: then the maker may be napping on the
-	 * slot just given back (several writers give blocks back out of order). */
-	if (atomic_load(&r->writers_waiting))
-		nudge_maker(r);
+	/* A writer that ran dry may wait on the maker napping on this slot. */
+	if (atomic_load(&r->writers_waiting) && atomic_load(&r->maker_waiting)) {
+		pthread_mutex_lock(&r->lock);
+		SEAM_COUNT(r, nudges);
+		pthread_cond_signal(&r->maker_cond);
+		pthread_mutex_unlock(&r->lock);
+	}
 }
 
 void vb_source_abort(struct vb_source_buf *s)
@@ -692,7 +634,10 @@ void vb_source_abort(struct vb_source_buf *s)
 	if (r == NULL || !r->running)
 		return;
 	atomic_store(&r->stop, 1);
-	wake_all(r);
+	pthread_mutex_lock(&r->lock);
+	pthread_cond_broadcast(&r->writers_cond);
+	pthread_cond_broadcast(&r->maker_cond);
+	pthread_mutex_unlock(&r->lock);
 }
 
 void vb_source_run_end(struct vb_source_buf *s)

@@ -11,8 +11,7 @@
 /* A write that returns 0 this many times in a row is not going to finish the block. */
 #define VB_MAX_ZERO_WRITES 8
 
-/* Publishes the call about to start for the watchdog. The start time is stored last,
- * with release order, so a watchdog that sees it also sees the stage and offset. */
+/* The start time last, with release order: a watchdog that sees it sees the rest. */
 static inline void publish(struct vb_watch_slot *w, enum vb_stage stage, uint64_t offset,
 			   uint64_t start)
 {
@@ -54,8 +53,7 @@ static int check_stop(const struct vb_write_plan *p, struct vb_run *out, enum vb
 	return 1;
 }
 
-/* The rest of write_block after a first pwrite that returned r (short, 0 or an error):
- * continues short writes, retries EINTR, gives up after VB_MAX_ZERO_WRITES zeros. */
+/* The rest of write_block after a first pwrite that returned r (short, 0 or an error). */
 static int write_rest(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
 		      const unsigned char *buf, size_t n, uint64_t offset, ssize_t r,
 		      size_t *done, struct vb_run *out)
@@ -83,9 +81,8 @@ static int write_rest(const struct vb_io_ops *ops, const struct vb_write_plan *p
 	}
 }
 
-/* Writes all n bytes at offset, continuing short writes and retrying EINTR; *done says
- * how many made it. Returns 0, or -1 with out filled in. The whole write, the usual
- * case, takes no more than the call and one comparison. */
+/* Writes all n bytes at offset (*done: how many made it); 0, or -1 with out filled in.
+ * The usual whole write costs the call and one comparison. */
 static inline int write_block(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 			      int fd, const unsigned char *buf, size_t n, uint64_t offset,
 			      size_t *done, struct vb_run *out)
@@ -99,8 +96,7 @@ static inline int write_block(const struct vb_io_ops *ops, const struct vb_write
 	return write_rest(ops, p, fd, buf, n, offset, r, done, out);
 }
 
-/* Appends an interval sample; -1 with the run failed (ENOMEM) when there is no memory
- * for it. */
+/* Appends an interval sample; -1 with the run failed (ENOMEM) without memory. */
 static int add_interval(const struct vb_io_ops *ops, struct vb_run *out, uint64_t run_start,
 			uint64_t from, uint64_t to, uint64_t bytes)
 {
@@ -124,8 +120,7 @@ static bool same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
 	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
 }
 
-/* A per-run name is unlinked as soon as it is open, once it is known to be the file
- * just created; the watch names it meanwhile, for the abort path. */
+/* A per-run name is unlinked once open and known to be the file just created. */
 static int unlink_new(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd)
 {
 	struct vb_fileinfo mine, named;
@@ -139,8 +134,8 @@ static int unlink_new(const struct vb_io_ops *ops, const struct vb_write_plan *p
 	return ops->unlinkat(ops->ctx, p->dirfd, p->name) != 0 ? errno : 0;
 }
 
-/* Checks what a run is about to write: still the identified file or device, and nothing
- * layered on it. Returns 0 or an errno, with a sentence in out->detail. */
+/* Still the identified file or device, with nothing layered on it: 0, or an errno with a
+ * sentence in out->detail. */
 static int check_target(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
 			struct vb_run *out)
 {
@@ -166,8 +161,7 @@ static int check_target(const struct vb_io_ops *ops, const struct vb_write_plan 
 	return rc == 0 ? 0 : EBUSY;
 }
 
-/* Opens the target for this run as the plan says and checks it; returns the descriptor
- * or -1 with out filled in. Nothing here is timed. */
+/* Opens and checks the target as the plan says; the descriptor or -1 with out filled in. */
 static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		   struct vb_run *out)
 {
@@ -179,10 +173,9 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		fd = ops->dup(ops->ctx, p->held_fd);
 		break;
 	case VB_ACQ_DEVICE: {
-		/* Whether anything is layered on the disk is asked through the session's own
-		 * descriptor, before the second open: where the platform counts the opens of a
-		 * disk (FreeBSD's GEOM, g_dev_open in sys/geom/geom_dev.c), that second one
-		 * would be taken for another program's. */
+		/* Asked through the session's descriptor before the second open, which a
+		 * platform counting opens (FreeBSD's GEOM, g_dev_open in
+		 * sys/geom/geom_dev.c) would take for another program's. */
 		struct vb_fileinfo held;
 		if (p->check_in_use && ops->fstat(ops->ctx, p->held_fd, &held) != 0) {
 			fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
@@ -235,8 +228,7 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	return fd;
 }
 
-/* The run's times, and how much of its writers' time went to waiting for data (wait_ns,
- * summed over its qd writers). */
+/* The run's times; wait_ns: waiting for data, summed over the qd writers. */
 static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end, uint64_t end,
 			 uint64_t wait_ns, uint64_t qd)
 {
@@ -249,8 +241,7 @@ static void finish_times(struct vb_run *out, uint64_t start, uint64_t write_end,
 	out->data_note = out->data_held_back > VB_DATA_NOTE;
 }
 
-/* The data of block b. A block not made yet is waited for, and only then is the clock
- * read: the wait is added to *wait_ns, and *at becomes the time it ended. */
+/* The data of block b; a wait for it is added to *wait_ns, *at becoming its end. */
 static const unsigned char *get_data(const struct vb_io_ops *ops, struct vb_source_buf *src,
 				     uint64_t b, uint64_t *wait_ns, uint64_t *at)
 {
@@ -263,13 +254,9 @@ static const unsigned char *get_data(const struct vb_io_ops *ops, struct vb_sour
 	return buf;
 }
 
-/* The write loop of one run, one write in flight; returns 0 or -1 with out filled in,
- * the time spent waiting for data added to *wait_ns. What runs per block besides the
- * write is kept to the least: a relaxed load of the stop flag, two stores for the
- * watchdog, one read of the clock, a histogram bucket, and comparisons. A write's
- * latency runs from its submission to its completion: from the end of the previous one,
- * unless the data had to be waited for or the tick ran in between, which the clock is
- * read again after. */
+/* The write loop with one write in flight; 0 or -1 with out filled in. Per block it does
+ * the least besides the write. A write's latency runs from the previous one's end, or
+ * from a wait for data or a tick in between. */
 static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
 			struct vb_hist *hist, struct vb_run *out, uint64_t *wait_ns)
 {
@@ -299,8 +286,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 		int rc = write_block(ops, p, fd, buf, (size_t)p->bs_bytes, offset, &done, out);
 		uint64_t now = ops->now_ns(ops->ctx);
-		/* The writes the latency counts are the records out: a failed write that
-		 * wrote nothing is in neither. */
+		/* As the records out count them. */
 		if (rc == 0 || done > 0)
 			vb_hist_add(hist, now - last);
 		last = done_at = now;
@@ -325,16 +311,13 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 		}
 	}
 	unpublish(slot);
-	/* The last sample ends with the last write: a progress tick after it is no time of
-	 * the run's writes (it made a sample of 0 bytes). */
+	/* The last sample ends with the last write, not a tick after it. */
 	if (iv_ns > 0 && done_at > iv_from)
 		return add_interval(ops, out, start, iv_from, done_at, out->bytes - iv_bytes);
 	return 0;
 }
 
-/* ---- several writes in flight ------------------------------------------------------ */
-
-/* What the writers of one run share. */
+/* What the writers of one run share (several writes in flight). */
 struct parallel {
 	const struct vb_io_ops *ops;
 	const struct vb_write_plan *p;
@@ -363,9 +346,7 @@ struct writer {
 	uint64_t wait_ns;            /* waiting for data */
 };
 
-/* Keeps the failure to report: the first, except that of several write errors the one
- * at the lowest offset is kept (a full disk fails every block beyond a point; the
- * point is what matters). */
+/* Keeps the first failure, or of write errors the lowest offset's (where a disk filled). */
 static void record_failure(struct parallel *q, const struct vb_run *r)
 {
 	pthread_mutex_lock(&q->lock);
@@ -378,9 +359,8 @@ static void record_failure(struct parallel *q, const struct vb_run *r)
 	atomic_store(&q->failed, 1);
 }
 
-/* Takes the next block offset, writes it with pwrite, and so on to the end. A block's
- * data depends on its number only, so it does not matter which writer writes it. The
- * latency of a write is from its submission to its completion. */
+/* Takes the next block and writes it, to the end; a block's data depends on its number
+ * only, so any writer may write it. */
 static void *writer_main(void *arg)
 {
 	struct writer *w = arg;
@@ -391,19 +371,15 @@ static void *writer_main(void *arg)
 
 	w->self = vb_os_thread_self();
 	atomic_store(&w->started, 1);
-	/* Nothing is written before every writer has started: a writer that could not be
-	 * started fails the run before its first write, not in the middle of it. */
+	/* A writer that could not be started fails the run before its first write. */
 	pthread_mutex_lock(&q->lock);
 	while (!atomic_load(&q->gate)) {
-		/* Bounded, as every wait: glibc can lose a condition variable's wake-up
-		 * (its bug 25847). */
+		/* Bounded: glibc can lose a wake-up (its bug 25847). */
 		struct timespec until = vb_os_deadline_in(10000000ULL);
 		pthread_cond_timedwait(&q->opened, &q->lock, &until);
 	}
 	pthread_mutex_unlock(&q->lock);
-	/* The watch covers the wait for a block's data as well as its write, from the end
-	 * of this writer's previous write: a writer that waits forever for anything is a
-	 * stall, reported and ended by --timeout like a write that never returns. */
+	/* The watch covers a wait for data too: a writer waiting forever is a stall. */
 	uint64_t prev_end = ops->now_ns(ops->ctx);
 	for (;;) {
 		struct vb_run r;
@@ -424,10 +400,8 @@ static void *writer_main(void *arg)
 		if (buf == NULL) {
 			if (r.stop == VB_STOP_DONE)
 				fail_run(&r, VB_STOP_ERROR, VB_STAGE_WRITE, EINTR, offset);
-			/* The stop first, so that writers let go by the abort below, whose gets
-			 * return NULL, cannot be taken for the cause. The block is not put: its
-			 * slot may still be another writer's; the abort lets go of any writer
-			 * waiting for a block this one's slot was to carry. */
+			/* The stop first, so that writers let go by the abort cannot be taken
+			 * for the cause; the block is not put (its slot may be another's). */
 			record_failure(q, &r);
 			vb_source_abort(p->source);
 			break;
@@ -448,9 +422,7 @@ static void *writer_main(void *arg)
 		w->full++;
 	}
 	unpublish(slot);
-	/* Under the lock, so that the caller, which looks at running under it before it
-	 * waits, cannot miss the signal: the run's end is the last write's, not the next
-	 * time the caller happens to look. */
+	/* Under the lock, so that the caller cannot miss the signal. */
 	pthread_mutex_lock(&q->lock);
 	if (atomic_fetch_sub(&q->running, 1) == 1)
 		pthread_cond_signal(&q->done);
@@ -458,9 +430,7 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* Waits until the writers have all ended or ms milliseconds have passed; returns how
- * many are still running. (A step of the realtime clock only changes when the caller
- * next draws progress, never the run's times.) */
+/* Waits until the writers have ended or ms have passed; how many still run. */
 static int wait_writers(struct parallel *q, unsigned ms)
 {
 	pthread_mutex_lock(&q->lock);
@@ -473,9 +443,8 @@ static int wait_writers(struct parallel *q, unsigned ms)
 	return left;
 }
 
-/* The write loop of one run with qd writers; the calling thread starts them, passes a
- * stop on to writers blocked in a call, draws progress and samples intervals, then
- * gathers the writers' figures. Returns 0, or -1 with out filled in. */
+/* The write loop with qd writers; this thread passes a stop on, draws progress and
+ * samples intervals. 0, or -1 with out filled in. */
 static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd,
 			  struct vb_hist *hist, struct vb_run *out, uint64_t *wait_ns)
 {
@@ -510,7 +479,6 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 				 "started: %s", i, n, strerror(e));
 			struct vb_run r;
 			memset(&r, 0, sizeof r);
-			/* as when the thread making the data cannot be started */
 			fail_run(&r, VB_STOP_ERROR, VB_STAGE_OPEN, e, 0);
 			record_failure(&q, &r);
 			break;
@@ -600,8 +568,7 @@ static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_pla
 		rc = -1;
 	}
 	unpublish(slot);
-	/* --timeout fired while the sync or close hung, even if it returned later: the
-	 * run took longer in one call than the user allowed, so it does not count. */
+	/* --timeout fired while the sync or close hung: the run does not count. */
 	if (rc == 0 && p->stop != NULL && atomic_load(p->stop) == VB_STOPFLAG_TIMEOUT) {
 		fail_run(out, VB_STOP_TIMEOUT, VB_STAGE_SYNC, ETIMEDOUT, out->bytes);
 		rc = -1;
@@ -609,8 +576,6 @@ static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_pla
 	return rc;
 }
 
-/* Ends the run's hold on a file without a name: closing its last descriptor frees its
- * blocks, which can take long (or hang); it is watched like every other call. */
 void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int fd,
 		      uint64_t offset)
 {
@@ -636,16 +601,11 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 	vb_hist_init(hist);
 	if (p->resumed != NULL)
 		atomic_store(p->resumed, 0);
-	publish(slot, VB_STAGE_OPEN, 0, ops->now_ns(ops->ctx));
-	int fd = acquire(ops, p, out);
-	unpublish(slot);
+	int fd = vb_write_open(ops, p, out);
 	if (fd < 0)
 		return -1;
-	/* Closing the last descriptor of a file without a name frees its blocks, which on a
-	 * filesystem mounted with discard takes as long as a good part of the writing. That
-	 * is not writing: a second descriptor defers it until the clock has stopped, while
-	 * the timed close still does what a close does (NFS, for one, flushes there). A plan
-	 * that holds the file (the fill before the clock) keeps that descriptor. */
+	/* Freeing a nameless file's blocks (long with discard) is not writing: a second
+	 * descriptor defers it past the clock, while the timed close still flushes (NFS). */
 	int keep_fd = p->defer_release || p->hold != NULL ? ops->dup(ops->ctx, fd) : -1;
 	if (p->hold != NULL && keep_fd < 0) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
