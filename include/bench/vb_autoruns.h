@@ -1,12 +1,9 @@
 #ifndef VB_AUTORUNS_H
 #define VB_AUTORUNS_H
 
-/* runs=auto: whether another measured run is needed. At least VB_AUTO_MIN_RUNS runs;
- * then more while the 95% confidence interval of the mean (Student's t) is wider than
- * the precision asked for, or while the latest run lies more than 3 standard deviations
- * from the mean of the runs before it; never more than max_runs, and no run that would
- * end past the time budget. Pure: the engine asks it after every run, and the summary
- * asks it again to say why the runs stopped. */
+/* runs=auto: at least VB_AUTO_MIN_RUNS runs, then more while the mean's 95% CI is wider
+ * than the precision or the latest run is an outlier; never past max_runs or the time
+ * budget. Pure: asked after every run, and again by the summary. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,14 +27,12 @@ struct vb_auto_decision {
 	bool outlier;       /* the latest run is more than 3 SD from the runs before it */
 };
 
-/* Decides after the n measured runs with rates (bytes/sec) and durations secs, under
- * cfg's precision, cfg->runs (the cap) and cfg->max_time_secs. */
+/* Decides after n measured runs with these rates (bytes/sec) and durations. */
 struct vb_auto_decision vb_auto_decide(const struct vb_config *cfg, const double *rates,
 				       const double *secs, uint64_t n);
 
-/* Says why the runs stopped ("stopped after 9 runs: 95% CI +-2.7%") into buf; returns 0
- * (buf untouched) while d says more runs were needed, which is the case when the runs
- * ended for another reason (an error, a signal). */
+/* Why the runs stopped ("stopped after 9 runs: 95% CI +-2.7%") into buf; 0 (buf
+ * untouched) when d says more were needed (they ended for another reason). */
 int vb_auto_text(const struct vb_auto_decision *d, const struct vb_config *cfg, char *buf,
 		 size_t n);
 

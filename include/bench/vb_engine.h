@@ -1,9 +1,8 @@
 #ifndef VB_ENGINE_H
 #define VB_ENGINE_H
 
-/* The engine: the warm-up and measured runs of one invocation, one after the other,
- * with the live progress line. It runs in the session's child (see vb_guard.h) or, in
- * tests, in the calling thread. */
+/* The warm-up and measured runs of one invocation, with the live progress line; in the
+ * session's child (vb_guard.h) or, in tests, the calling thread. */
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,12 +23,10 @@ struct vb_engine_io {
 	bool progress;                /* draw the live progress line */
 	struct vb_sigflags *flags;    /* stop and status requests */
 	struct vb_watch *watch;       /* the call in progress, for a watchdog (may be NULL) */
-	/* Called after each run with its histogram, to record and show it; returns false
-	 * when it could not (the engine then stops). */
+	/* Records and shows each run; false when it could not (the engine stops). */
 	bool (*on_run)(void *arg, const struct vb_run *run, const struct vb_hist *latency);
 	void *arg;
-	/* Called with the flush probe's result after the runs (see vb_flushverdict.h); NULL: no
-	 * probe is made. */
+	/* The flush probe's result after the runs; NULL: no probe is made. */
 	void (*on_flush)(void *arg, const struct vb_flush_result *flush);
 };
 
@@ -41,13 +38,11 @@ struct vb_engine_result {
 	int pool_errno;               /* the data could not be prepared (then no run was made) */
 };
 
-/* Runs the warm-up and measured runs of cfg against the prepared target; returns true
- * when every run completed. */
+/* Runs cfg's runs against the prepared target; true when every run completed. */
 bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		   const struct vb_engine_io *io, struct vb_engine_result *res);
 
-/* Everything measured by one invocation, in the order it happened (kept by the process
- * that prints). */
+/* Everything one invocation measured, in order (kept by the process that prints). */
 struct vb_runlog {
 	struct vb_run *runs;          /* warm-up runs first (flagged), then measured ones */
 	uint64_t n_runs;
@@ -60,9 +55,8 @@ struct vb_runlog {
 /* Makes s empty. */
 void vb_runlog_init(struct vb_runlog *s);
 
-/* Appends a copy of r (taking over its interval list) and merges its histogram when it
- * is a completed measured run; false, with out_of_memory set, when there is no memory
- * for it. The runs are kept with grow, as realloc(3) (NULL: realloc). */
+/* Appends r (taking over its intervals), merging a completed measured run's histogram;
+ * false, out_of_memory set, without memory. grow: realloc(3) (NULL: realloc). */
 bool vb_runlog_add(struct vb_runlog *s, void *(*grow)(void *p, size_t n), struct vb_run *r,
 		   const struct vb_hist *latency);
 

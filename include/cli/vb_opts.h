@@ -18,9 +18,8 @@ enum vb_opts_action { VB_ACT_RUN, VB_ACT_HELP, VB_ACT_VERSION };
 /* Shortest --interval: finer samples would cost more than they tell. */
 #define VB_INTERVAL_MIN_SECS 0.01
 
-/* Parses argv (without the program name) into cfg, which must hold the defaults already;
- * returns VB_OK and sets *action, or VB_E_USAGE with a message naming the operand and
- * value in err. A benchmark needs a target; --help and --version do not. */
+/* Parses argv (no program name) into cfg, which holds the defaults; VB_OK with *action,
+ * or VB_E_USAGE with err naming the operand and value. */
 enum vb_status vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg,
 			     enum vb_opts_action *action, struct vb_err *err);
 

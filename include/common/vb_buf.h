@@ -1,8 +1,7 @@
 #ifndef VB_BUF_H
 #define VB_BUF_H
 
-/* A growable byte buffer, so that a line (a CSV row) is made whole in memory before a
- * single write puts it out: whole rows or nothing. */
+/* A growable buffer: a CSV row is made whole before one write puts it out. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,22 +13,14 @@ struct vb_buf {
 	bool oom;         /* an append failed for lack of memory: the contents are cut */
 };
 
-/* Makes b empty (no allocation yet). */
+/* Makes b empty (no allocation yet); frees it and makes it empty. */
 void vb_buf_init(struct vb_buf *b);
-
-/* Frees what b holds and makes it empty. */
 void vb_buf_free(struct vb_buf *b);
 
-/* Appends the n bytes at s. */
+/* Appends n bytes, a string, one byte, formatted text. */
 void vb_buf_add(struct vb_buf *b, const char *s, size_t n);
-
-/* Appends a NUL-terminated string. */
 void vb_buf_puts(struct vb_buf *b, const char *s);
-
-/* Appends one byte. */
 void vb_buf_putc(struct vb_buf *b, char c);
-
-/* Appends formatted text. */
 void vb_buf_printf(struct vb_buf *b, const char *fmt, ...) VB_PRINTF(2, 3);
 
 #endif

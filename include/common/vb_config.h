@@ -19,8 +19,7 @@ enum vb_tristate { VB_AUTO = -1, VB_OFF = 0, VB_ON = 1 };
 /* Most writes in flight (--qd). */
 #define VB_QD_MAX 256
 
-/* Longest --label, in bytes: one that is longer is refused, never cut (two labels cut to
- * the same text would be reported as one configuration). */
+/* Longest --label: longer is refused, not cut (two cut alike would read as one). */
 #define VB_LABEL_MAX 256
 
 /* Everything one invocation of `vbench` was asked to do; every field names its unit. */
@@ -31,16 +30,14 @@ struct vb_config {
 	uint64_t count_blocks;        /* writes per run */
 	uint64_t runs;                /* measured runs; with runs_auto, the most (--max-runs) */
 	bool runs_auto;               /* runs=auto: as many as the precision rule asks */
-	double precision;             /* runs=auto: half-width of the mean's 95% CI, as a
-				       * fraction of the mean (0.03 for +-3%) */
+	double precision;             /* runs=auto: the 95% CI's half-width / the mean */
 	double max_time_secs;         /* runs=auto: budget of measured time; 0 = none */
 	uint64_t warmup_runs;         /* unmeasured runs before them */
 	uint64_t qd;                  /* writes in flight on the one sequential stream */
 	bool direct;                  /* O_DIRECT or the platform's equivalent */
 	enum vb_sync sync;
 	enum vb_tristate progress;    /* live progress line on stderr */
-	const char *label;            /* NULL: derived from the environment; at most
-				       * VB_LABEL_MAX bytes */
+	const char *label;            /* NULL: derived from the environment */
 	enum vb_format format;
 	bool keep;                    /* keep the file vbench created */
 	bool force;                   /* allow an existing file or a disk not in use */
@@ -50,9 +47,7 @@ struct vb_config {
 	const char *csv_append_path;  /* CSV: append rows to this file, header once */
 	uint64_t seed;                /* seed of the random source */
 	bool seed_given;
-	double interval_secs;         /* throughput sampling interval asked for; 0 = not asked
-				 * (samples are still taken, VB_KNEE_DEFAULT_INTERVAL_SECS
-				 * apart, for the knee; they are then not printed) */
+	double interval_secs;         /* samples printed this often; 0 = not asked */
 	bool check_flush;             /* --check-flush: the full flush probe */
 	const char *trace_path;       /* --trace: the interval samples go to this CSV file */
 	double stall_secs;            /* warn when one call has not returned after this */
@@ -70,9 +65,7 @@ struct vb_sync_mode {
 	enum vb_sync_call end_call;   /* the timed call after the last write */
 };
 
-/* Fills cfg with the documented defaults (no target, bs 1 MiB, count 1000, 5 runs,
- * depth 1, source zero, sync fsync, human output, stall warning after 30 s; for
- * runs=auto a precision of 3% and at most 20 runs). */
+/* Fills cfg with the documented defaults (vbench(1)). */
 void vb_config_defaults(struct vb_config *cfg);
 
 /* The entry of the sync table for s. */

@@ -3,9 +3,8 @@
 
 #include <stdint.h>
 
-/* Log-linear histogram of durations in nanoseconds: each power of two is split into
- * VB_HIST_SUB linear buckets, so any recorded value is known within 1/VB_HIST_SUB
- * (3.1%) of itself, in fixed memory and without allocation. */
+/* Log-linear histogram of durations in ns: each power of two split into VB_HIST_SUB
+ * buckets, every value known within 3.1%, in fixed memory. */
 #define VB_HIST_SUB_BITS 5
 #define VB_HIST_SUB (1u << VB_HIST_SUB_BITS)
 #define VB_HIST_MAX_BITS 42  /* larger values (over 73 minutes) are clamped */
@@ -40,9 +39,8 @@ static inline unsigned vb_hist_log2(uint64_t v)
 #endif
 }
 
-/* Values below VB_HIST_SUB have a bucket each; above, each power of two has SUB buckets.
- * One formula for both, without a branch (it runs once per write): with e the top bit
- * of v | SUB, a v below SUB has e = SUB_BITS and lands in bucket v. */
+/* One formula without a branch (it runs once per write): a v below SUB has e = SUB_BITS
+ * and lands in bucket v. */
 static inline unsigned vb_hist_bucket(uint64_t v)
 {
 	const uint64_t top = (1ULL << VB_HIST_MAX_BITS) - 1;
@@ -53,8 +51,7 @@ static inline unsigned vb_hist_bucket(uint64_t v)
 	       (unsigned)(v >> (e - VB_HIST_SUB_BITS)) - VB_HIST_SUB;
 }
 
-/* Records one duration. Inline: it runs once per write, in the timed loop. (min_ns
- * starts above every value, so an empty histogram needs no test here.) */
+/* Records one duration (inline: once per write, in the timed loop). */
 static inline void vb_hist_add(struct vb_hist *h, uint64_t ns)
 {
 	h->buckets[vb_hist_bucket(ns)]++;
@@ -66,8 +63,7 @@ static inline void vb_hist_add(struct vb_hist *h, uint64_t ns)
 /* Adds every value recorded in src to dst. */
 void vb_hist_merge(struct vb_hist *dst, const struct vb_hist *src);
 
-/* Value at quantile q (0..1): the upper edge of the bucket holding it, capped at the
- * maximum; 0 for an empty histogram. */
+/* Value at quantile q (0..1): its bucket's upper edge, capped at the maximum; 0: empty. */
 uint64_t vb_hist_quantile(const struct vb_hist *h, double q);
 
 /* The count, p50, p90, p99, p99.9 and maximum of h. */

@@ -1,11 +1,9 @@
 #ifndef VB_IO_H
 #define VB_IO_H
 
-/* Every system call the target checks and the writer make, as one table, so that tests
- * can hand in fakes that fail or take time on cue. The platform layer provides the real
- * table, vb_os_io. Descriptors are small non-negative integers on every system; names
- * are always relative to a directory descriptor opened once, never looked up again by
- * path, so that a directory swapped for a link between two calls changes nothing. */
+/* The system calls of the target checks and the writer, as a table so that tests can
+ * hand in fakes. Names are always relative to a directory descriptor opened once, so that
+ * a directory swapped for a link between two calls changes nothing. */
 
 #include <errno.h>
 #include <stdbool.h>
@@ -13,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* "The file is not the one identified": ESTALE where the C library has it. */
+/* "The file is not the one identified". */
 #if !defined(ESTALE)
 #define ESTALE 116
 #endif
@@ -34,8 +32,7 @@ struct vb_fileinfo {
 	uint64_t alloc_bytes;   /* what its blocks take on the file system; 0 where unknown */
 };
 
-/* How a target is opened for writing (or, read_only, examined). Links are never
- * followed. */
+/* How a target is opened for writing (or examined). Links are never followed. */
 enum vb_open_kind {
 	VB_OPEN_EXISTING,       /* a file or device that exists; never created or emptied */
 	VB_OPEN_CREATE,         /* a new file, created exclusively with mode 0600 */
@@ -46,10 +43,8 @@ struct vb_open_req {
 	enum vb_open_kind kind;
 	bool direct;            /* bypass the page cache, the platform's way */
 	bool dsync;             /* every write durable before it returns */
-	bool exclusive;         /* a device: have the kernel refuse mounts and other claims
-				 * while it is open (where the platform can) */
-	bool read_only;         /* to examine, not to write: an overlay copies a file up into
-				 * its upper layer as soon as it is opened for writing */
+	bool exclusive;         /* a device: the kernel refuses other claims while open */
+	bool read_only;         /* to examine: an overlay copies up a file opened to write */
 };
 
 /* The end-of-run call of a sync mode. */
@@ -59,19 +54,15 @@ enum vb_sync_call { VB_CALL_NONE, VB_CALL_FSYNC, VB_CALL_FDATASYNC };
 struct vb_disk {
 	uint64_t size_bytes;
 	uint32_t sector_bytes;  /* 0 when it does not say */
-	bool read_only;         /* it refuses writes, though it opened for writing (a
-				 * read-only loop device); false when it does not say */
+	bool read_only;         /* it refuses writes (a read-only loop device) */
 };
 
 struct vb_io_ops {
-	/* Opens the directory at path for use with the calls below; with nofollow, a link
-	 * as the last component is refused. Returns the descriptor, or -1 with errno. */
+	/* Opens the directory at path (nofollow: not a link); the descriptor, or -1. */
 	int (*open_dir)(void *ctx, const char *path, bool nofollow);
-	/* Opens name in dirfd for writing as req says; the descriptor or -1 with errno. For
-	 * VB_OPEN_ANON the name is ignored. */
+	/* Opens name (ignored for VB_OPEN_ANON) as req says; the descriptor or -1. */
 	int (*openat)(void *ctx, int dirfd, const char *name, const struct vb_open_req *req);
-	/* Describes name in dirfd without following a link; VB_FT_MISSING when absent.
-	 * Returns 0, or -1 with errno for other failures. */
+	/* Describes name without following a link (VB_FT_MISSING when absent); 0 or -1. */
 	int (*statat)(void *ctx, int dirfd, const char *name, struct vb_fileinfo *fi);
 	int (*fstat)(void *ctx, int fd, struct vb_fileinfo *fi);
 	int (*unlinkat)(void *ctx, int dirfd, const char *name);
@@ -85,16 +76,14 @@ struct vb_io_ops {
 	int (*disk)(void *ctx, int fd, struct vb_disk *d);
 	/* Bytes that direct I/O sizes must be multiples of on what fd is or is on; never 0. */
 	uint32_t (*logical_block)(void *ctx, int fd);
-	/* Whether anything is layered on the file or device fd (described by fi): 1 with
-	 * what holds it in holder (a sentence fragment such as "loop device loop1 is backed
-	 * by it"), 0 when nothing is, -1 with the reason in holder when it cannot be told. */
+	/* Whether anything is layered on fd: 1 with what in holder ("loop device loop1 is
+	 * backed by it"), 0 when nothing is, -1 with why in holder when it cannot be told. */
 	int (*in_use)(void *ctx, int fd, const struct vb_fileinfo *fi, char *holder, size_t n);
 	/* Whether fi is a data sink (/dev/null, /dev/zero, /dev/full): nothing at risk. */
 	bool (*is_sink)(void *ctx, const struct vb_fileinfo *fi);
 	/* The monotonic clock, in nanoseconds. */
 	uint64_t (*now_ns)(void *ctx);
-	/* What a run's interval samples grow with, as realloc(3); NULL: realloc (tests
-	 * hand in one that fails). */
+	/* realloc(3) for a run's interval samples (NULL: realloc; tests make it fail). */
 	void *(*grow)(void *ctx, void *p, size_t n);
 	void *ctx;
 };

@@ -1,9 +1,8 @@
 #ifndef VB_KNEE_H
 #define VB_KNEE_H
 
-/* Burst and sustained: a lasting drop of the write rate within one run (a "knee"), the
- * mark of a cache in front of the disk that fills (a host's write-back cache, an SSD's
- * SLC cache, the page cache). Pure functions over a run's interval samples. */
+/* A "knee": a lasting drop of the write rate within a run, the mark of a cache that
+ * fills in front of the disk. Pure functions over a run's interval samples. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -11,8 +10,7 @@
 
 struct vb_interval;   /* vb_result.h */
 
-/* Fewest usable samples in which a knee is looked for: the least a split can have (one
- * sample before it, three after). */
+/* Fewest usable samples a split can have (one before, three after). */
 #define VB_KNEE_MIN_SAMPLES 4
 /* The burst must be at least this many times the sustained rate. */
 #define VB_KNEE_MIN_DROP 1.5
@@ -29,13 +27,9 @@ struct vb_knee {
 	double at_secs;                 /* time into the run where the knee is */
 };
 
-/* Looks for a knee in the n samples of one run. The last sample is left out when it is
- * shorter than half the usual length (the ragged end of the run). A knee is the split of
- * the samples into a fast part and a slow part, both at least a few samples long (the
- * fast part one, when it holds a third of the run's bytes), such that the fast part's
- * rate is at least VB_KNEE_MIN_DROP times the slow part's and the two do not overlap:
- * the slow part's fast samples stay further below the fast part's slow samples than
- * either part is spread. A steady run, a slow drift and a short spike have none. */
+/* Looks for a knee in one run's n samples: a split into a fast and a slow part, the fast
+ * at least VB_KNEE_MIN_DROP times the slow and not overlapping it. A steady run, a slow
+ * drift and a short spike have none. */
 void vb_knee_find(const struct vb_interval *iv, uint64_t n, struct vb_knee *k);
 
 /* What the knees of the runs of one session say together. */
@@ -48,8 +42,7 @@ struct vb_knee_summary {
 	double at_secs;
 };
 
-/* Adds the knee of one run to s (s zeroed first by the caller); medians are made by
- * vb_knee_summary_end. At most VB_KNEE_MAX_RUNS knees are kept. */
+/* Adds one run's knee (a zeroed first); vb_knee_summary_end makes the medians. */
 #define VB_KNEE_MAX_RUNS 64
 struct vb_knee_acc {
 	struct vb_knee_summary s;
@@ -60,10 +53,8 @@ struct vb_knee_acc {
 void vb_knee_add(struct vb_knee_acc *a, const struct vb_knee *k);
 void vb_knee_summary_end(struct vb_knee_acc *a);
 
-/* The summary's sentence ("burst 1.92 GB/s for the first 2.1 GB, then 0.31 GB/s
- * sustained: ..."), without "# ", with a --size to measure beyond the burst that fits
- * in room_bytes (the most the target takes; 0: not known); returns 0 when no run had a
- * knee. */
+/* The summary's sentence ("burst 1.92 GB/s for the first 2.1 GB, then ..."), with a
+ * --size beyond the burst that fits room_bytes (0: not known); 0 when no knee. */
 int vb_knee_text(const struct vb_knee_summary *s, uint64_t room_bytes, char *buf, size_t n);
 
 #endif

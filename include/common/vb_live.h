@@ -1,9 +1,8 @@
 #ifndef VB_LIVE_H
 #define VB_LIVE_H
 
-/* What is shown while the runs go on: the progress line, the status lines a signal asks
- * for, stall warnings. The engine and the guard format none of it: they call these,
- * which main.c wires to the output layer (vb_out_live). A NULL call shows nothing. */
+/* What is shown while the runs go on, wired by main.c to vb_out_live: the engine and the
+ * guard format none of it. A NULL call shows nothing. */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,14 +27,10 @@ struct vb_stall {
 };
 
 struct vb_live {
-	/* The progress line, drawn over the previous one. */
 	void (*progress)(void *arg, const struct vb_progress *p);
-	/* A drawn progress line erased. */
 	void (*erase)(void *arg);
-	/* A status line: bytes written in secs of the current run, on a line of its own
-	 * (progress_drawn: a progress line is on the terminal, to be replaced). */
+	/* progress_drawn: a progress line is on the terminal, to be replaced. */
 	void (*status)(void *arg, uint64_t bytes, double secs, bool progress_drawn);
-	/* A stall warning. */
 	void (*stall)(void *arg, const struct vb_stall *s, bool progress_drawn);
 	void *arg;
 };

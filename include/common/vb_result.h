@@ -42,14 +42,11 @@ struct vb_run {
 	double write_secs;            /* time in write() calls and between them */
 	double sync_secs;             /* time in the final fsync/fdatasync and close */
 	uint64_t bytes_per_sec;       /* bytes / secs rounded, as dd prints it; 0 if secs is 0 */
-	double data_wait_secs;        /* time writers waited for their data (summed over
-				       * writers): what the data source held the run back */
+	double data_wait_secs;        /* time writers waited for data, summed over them */
 	double data_held_back;        /* that time as a fraction of the writers' time */
 	bool data_note;               /* data_held_back is above VB_DATA_NOTE: say so */
 	bool paused;                  /* the process was stopped (SIGSTOP) during the run */
-	bool direct_refused;          /* its first direct write was refused (EINVAL at offset
-				       * 0): an alignment the platform could not report
-				       * beforehand, so a setup error, not an I/O one */
+	bool direct_refused;          /* EINVAL at offset 0: a setup error, not an I/O one */
 	char detail[192];             /* what held or replaced the target, when that failed it */
 	struct vb_latency latency;    /* of every write() call (one per block) */
 	struct vb_interval *intervals;/* --interval samples, heap owned by the run */
@@ -57,15 +54,13 @@ struct vb_run {
 	struct vb_knee knee;          /* a lasting drop of the rate within the run */
 };
 
-/* The part of a run's time the data source may hold its writers back before the run's
- * account says so. */
+/* The part of a run's time the data may hold writers back before the account says so. */
 #define VB_DATA_NOTE 0.01
 
 /* Rounds bytes/secs to an integer the way dd prints it (0 when secs <= 0). */
 uint64_t vb_rate(uint64_t bytes, double secs);
 
-/* Lower-case name of a stage for messages: "open", "write", "sync", "close", "release"
- * ("run" for none). */
+/* A stage's name for messages: "open", "write", ... ("run" for none). */
 const char *vb_stage_name(enum vb_stage s);
 
 /* Frees what a run owns (its interval list). */
@@ -76,8 +71,7 @@ struct vb_run_analysis {
 	struct vb_summary rate;        /* bytes/sec of the completed measured runs */
 	uint64_t completed;            /* measured runs that wrote everything */
 	struct vb_trend trend;         /* bytes/sec against run number */
-	int drifting;                  /* the trend's 95% interval excludes zero, and the
-					* change rounds to 1% or more */
+	int drifting;                  /* the trend's 95% interval excludes 0, change >= 1% */
 	int unstable;                  /* cv above VB_UNSTABLE_CV */
 	int runs_auto;                 /* runs=auto chose the number of runs */
 	uint64_t run_bytes;            /* bytes each run was to write */

@@ -1,9 +1,7 @@
 #ifndef VB_SCHEMA_H
 #define VB_SCHEMA_H
 
-/* What vbench writes and reads back, named once: the CSV columns of a run row and the
- * JSON keys of a document. The writers (output.c) and the readers of `vbench report`
- * both use these names, and a unit test writes runs and reads them back. */
+/* The CSV columns and JSON keys, named once for the writers and `vbench report`. */
 
 /* The CSV columns, in the order they are written. */
 enum vb_col {
@@ -27,10 +25,8 @@ extern const char *const vb_csv_names[VB_N_COLS];
 /* The columns `vbench report` needs in a CSV file. */
 #define VB_CSV_REQUIRED 5   /* label, run, bytes, secs, bytes_per_sec: the first five */
 
-/* The version of what vbench writes: the JSON document's "schema_version" and the CSV's
- * "schema_version" column. It goes up when a field changes its meaning or goes away;
- * new columns and keys are added without it (readers select by name). Files from before
- * it have no such field (version 0). */
+/* "schema_version" in JSON and CSV: up when a field changes meaning or goes away (new
+ * ones are added without it; readers select by name). Older files have none (0). */
 #define VB_SCHEMA_VERSION 1
 
 /* JSON keys. Macros, so that writers can paste them into format strings. */

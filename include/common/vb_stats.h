@@ -22,22 +22,17 @@ struct vb_summary {
 	double cv;     /* stddev / mean, 0 when the mean is 0 or n < 2 */
 };
 
-/* Resets w to the empty sample. */
+/* Empties w; adds one observation; the summary of those added. */
 void vb_welford_init(struct vb_welford *w);
-
-/* Adds one observation x to w. */
 void vb_welford_add(struct vb_welford *w, double x);
-
-/* Returns the summary of the observations added to w. */
 struct vb_summary vb_welford_summary(const struct vb_welford *w);
 
 /* Summary of the n values in xs (n may be 0). */
 struct vb_summary vb_summarize(const double *xs, uint64_t n);
 
-/* Two-sided tail probability of Student's t with df degrees of freedom (df > 0). */
+/* Student's t with df > 0 degrees of freedom: the two-sided tail probability of t, and
+ * the quantile q (0 < q < 1). */
 double vb_student_t_p2(double t, double df);
-
-/* Quantile q (0 < q < 1) of Student's t with df degrees of freedom. */
 double vb_student_t_quantile(double q, double df);
 
 /* Welch's unequal-variance t-test of sample a against sample b. */

@@ -14,8 +14,7 @@ enum vb_status {
 	VB_E_IO       /* a run failed, or results could not be written */
 };
 
-/* Room for a sentence that names a path: the longest path (PATH_MAX, 4096 on Linux) and
- * the words around it; a longer one is cut by snprintf, never overrun. */
+/* Room for a sentence naming a path (PATH_MAX, 4096 on Linux, and words around it). */
 #define VB_PATH_MSG_MAX 4608
 
 /* A status with the sentence that explains it (no "vbench:" prefix, no newline). */
@@ -33,8 +32,7 @@ struct vb_err {
 #define VB_PRINTF(a, b)
 #endif
 
-/* Sets e to status s with a message made from fmt; returns s, so that callers can
- * `return vb_fail(e, VB_E_SETUP, ...)`. e may be NULL. */
+/* Sets e (may be NULL) to status s with a message; returns s. */
 enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 	VB_PRINTF(3, 4);
 

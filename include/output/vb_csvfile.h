@@ -1,8 +1,7 @@
 #ifndef VB_CSVFILE_H
 #define VB_CSVFILE_H
 
-/* --csv-append: one file many invocations append to, so whole rows only, one header,
- * and no appender ever interleaved with another. */
+/* --csv-append: many invocations append whole rows, one header, never interleaved. */
 
 #include <stdbool.h>
 #include "common/vb_buf.h"
@@ -15,24 +14,21 @@ struct vb_csvfile {
 	const char *option;   /* the option that named it, for messages */
 };
 
-/* Opens path for appending: a regular file with one name, never through a link, never
- * blocking. VB_OK, or VB_E_SETUP with the reason in err. */
+/* Opens path to append: a regular file with one name, no link, never blocking. VB_OK, or
+ * VB_E_SETUP with err. */
 enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err);
 
 /* vb_csvfile_open for the file of another option (--trace), named so in messages. */
 enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, const char *path,
 				  struct vb_err *err);
 
-/* Appends row (a whole CSV row ending in CRLF), preceded by header when the file is
- * empty, under an exclusive lock held at most a few seconds, as one unit: when the disk
- * fills halfway, what was written of it is cut off again. VB_OK, or VB_E_IO with err. */
+/* Appends row (header first into an empty file) under an exclusive lock, as one unit: a
+ * row cut by a full disk is cut off again. VB_OK, or VB_E_IO with err. */
 enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *header,
 				 const struct vb_buf *row, struct vb_err *err);
 
-/* Closes the file, after removing it when this session created it and it holds nothing
- * (no row was written to it), so that a session that refused or failed before its first
- * row leaves no empty file; an existing file is never removed. VB_E_IO with err when the
- * close reports an error, or when the empty file could not be removed (err names it). */
+/* Closes the file, removing it when this session created it and wrote no row (never an
+ * existing file). VB_E_IO with err when the close or the removal fails. */
 enum vb_status vb_csvfile_close(struct vb_csvfile *cf, struct vb_err *err);
 
 #endif
