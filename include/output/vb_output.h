@@ -50,9 +50,6 @@ void vb_out_error(FILE *f, const char *msg);
 /* "vbench: warning: LABEL: MSG". */
 void vb_out_warning_about(FILE *f, const char *label, const char *msg);
 
-/* What cfg measures, as the result line says: "bs=1M x256 direct fsync qd1 [random]". */
-void vb_format_settings(char *buf, size_t n, const struct vb_config *cfg);
-
 /* The line to paste: "ext4-virtio_blk  bs=1M x256 direct fsync qd1: 2312 MB/s
  * (2182-2467, CV 4.4%, n=5)": mean, min and max in MB/s (10^6 bytes/sec). */
 void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,

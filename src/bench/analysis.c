@@ -9,8 +9,7 @@
 #include "common/vb_escape.h"
 #include "common/vb_units.h"
 
-/* The allocator: calloc, which the tests (test builds only) replace with one that
- * fails. */
+/* calloc, which test builds may replace with one that fails. */
 #ifdef VB_TEST_SEAMS
 static void *(*alloc_zeroed)(size_t, size_t) = calloc;
 
@@ -66,8 +65,7 @@ int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t 
 		if (!counted(&runs[i]))
 			continue;
 		vb_knee_add(knees, &runs[i].knee);
-		/* The statistics use the rounded rates the dd lines print, so a reader can
-		 * recompute the summary from the lines above it. */
+		/* The rounded rates the dd lines print: a reader can recompute the summary. */
 		rates[a->completed++] = (double)runs[i].bytes_per_sec;
 		if (runs[i].paused && a->paused_runs++ == 0)
 			a->first_paused_run = runs[i].run;
@@ -85,8 +83,7 @@ int vb_analyze(const struct vb_config *cfg, const struct vb_run *runs, uint64_t 
 		double last = a->rate.mean + a->trend.slope * ((double)a->completed - 1) / 2;
 		/* (a line fitted from below zero: the change against the mean instead) */
 		a->change_pct = (last - first) / (first > 0 ? first : a->rate.mean) * 100.0;
-		/* A trend the sentence would print as 0% is no drift, however sure: many runs
-		 * make the smallest slope significant. */
+		/* A trend printed as 0% is no drift, however significant. */
 		a->drifting = a->trend.significant && fabs(a->change_pct) >= 0.5;
 	}
 	a->unstable = a->rate.n >= 2 && a->rate.cv > VB_UNSTABLE_CV;
@@ -117,8 +114,7 @@ int vb_analysis_stability_text(const struct vb_run_analysis *a, char *buf, size_
 				VB_UNSTABLE_CV * 100.0);
 	if (len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - (size_t)len, "; results are not stable");
-	/* What to do: more runs narrow the mean's interval; longer runs average out what
-	 * comes and goes (a cache, another guest) within each. */
+	/* More runs narrow the mean's interval; longer ones average out what comes and goes. */
 	if (a->unstable && len >= 0 && (size_t)len < n) {
 		char bigger[32];
 		vb_size_short(bigger, sizeof bigger, a->run_bytes <= UINT64_MAX / 4 ?

@@ -5,9 +5,8 @@
 #include "bench/vb_autoruns.h"
 #include "common/vb_stats.h"
 
-/* Whether the latest of the n rates lies beyond VB_AUTO_OUTLIER_SD standard deviations
- * of the ones before it. It needs two before it for a deviation; when those are all
- * equal, any difference stands out. */
+/* Whether the latest rate lies beyond VB_AUTO_OUTLIER_SD deviations of those before it
+ * (at least two; when all equal, any difference stands out). */
 static bool latest_outlier(const double *rates, uint64_t n)
 {
 	if (n < 3)

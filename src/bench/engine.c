@@ -10,8 +10,7 @@
 #include "bench/vb_plan.h"
 #include "bench/vb_source.h"
 
-/* How often the write loop looks at status requests; the progress line is redrawn once
- * a second. */
+/* How often the write loop looks at status requests, and redraws progress. */
 #define TICK_NS 100000000ULL
 #define PROGRESS_NS 1000000000ULL
 
@@ -85,11 +84,9 @@ static void erase_progress(struct engine *c)
 	}
 }
 
-/* Runs one (warm-up or measured) run and reports it; returns vb_write_run's result, or
- * -1 when the run could not be recorded. The fill before the clock (number 0) keeps the
- * file open and is reported only when it fails: it is not a run. Once it is done, every
- * run writes a duplicate of its descriptor, in place: the file is neither emptied nor
- * reopened, so no write of a run extends it. */
+/* Runs and reports one run; vb_write_run's result, or -1 when it was not recorded. The
+ * fill before the clock (number 0) is no run: it keeps the file open, reported only when
+ * it fails, and the runs write in place through its descriptor, extending nothing. */
 static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *src,
 		   uint64_t number, bool warmup, bool first, struct vb_engine_result *res,
 		   struct vb_run *r)
@@ -101,8 +98,7 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	vb_plan_build(c->cfg, t, number + (warmup ? 0 : c->cfg->warmup_runs), first, &plan);
 	if (fill) {
 		plan.hold = &c->filled_fd;
-		/* Dirty pages left by the fill would be written inside the first run's
-		 * direct writes: it is made durable even when the runs are not synced. */
+		/* Its dirty pages must not be written inside the first run. */
 		if (plan.end_call == VB_CALL_NONE)
 			plan.end_call = VB_CALL_FSYNC;
 	} else if (c->filled_fd >= 0) {
@@ -171,12 +167,10 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 	uint64_t total = c->cfg->warmup_runs + c->cfg->runs;
 	struct vb_run r;
 
-	/* i == 0 is the fill before the clock, when the target wants one. */
 	uint64_t from = t->fill_first ? 0 : 1;
 
 	for (uint64_t i = from; i <= total; i++) {
-		/* A signal that arrived during the last sync leaves that run complete; the
-		 * next one is not started at all rather than recorded as empty. */
+		/* After a signal during a sync, no next run rather than an empty one. */
 		if (stopped(c, res))
 			return false;
 		bool warmup = i <= c->cfg->warmup_runs;
@@ -195,16 +189,13 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 		res->failed = r.stop != VB_STOP_SIGNAL;
 		return false;
 	}
-	/* A signal during the last run's sync: every run is complete, but the caller must
-	 * still learn of the signal. */
+	/* A signal during the last run's sync still reaches the caller. */
 	return !stopped(c, res);
 }
 
-/* The plan of the probe: a file of its own beside the target's (never the file the user
- * keeps or named), or the disk itself, where the runs have already written, opened
- * again: the session's descriptor has the runs' flags (buffered, O_DSYNC), which fcntl
- * cannot take off everywhere (Linux's F_SETFL ignores O_DSYNC, fcntl(2)). The session's
- * descriptor still holds the disk meanwhile. */
+/* The probe's plan: a file of its own beside the target's, or the disk opened again,
+ * since the runs' flags cannot be taken off everywhere (Linux's F_SETFL ignores O_DSYNC,
+ * fcntl(2)); the session's descriptor still holds the disk. */
 static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_plan *plan)
 {
 	const struct vb_config *cfg = c->cfg;
@@ -229,8 +220,7 @@ static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_pl
 	}
 }
 
-/* The flush probe after the runs: in full with --check-flush, else a short one within 1%
- * of the runs' time when the runs were synced; none on a data sink. */
+/* In full with --check-flush, else short (1% of the runs' time) after synced runs. */
 static void probe_flush(struct engine *c, struct vb_target *t)
 {
 	const struct vb_config *cfg = c->cfg;
@@ -248,7 +238,6 @@ static void probe_flush(struct engine *c, struct vb_target *t)
 	} else if (!cfg->check_flush &&
 		   (VB_FLUSH_MIN_PAIRS + 2) * (c->least_sync_secs > 0 ? c->least_sync_secs : 0) >
 		   budget) {
-		/* Judged from the runs' own syncs, before anything is written. */
 		snprintf(fr.why, sizeof fr.why, "it would cost more than 1%% of the run "
 			 "(--check-flush makes it anyway)");
 	} else {

@@ -8,8 +8,7 @@
 #include "common/vb_hist.h"
 #include "os/vb_os.h"
 
-/* Slots the small writes cycle through, at most, so that no write waits for the one
- * before it at the same place. */
+/* Slots the small writes cycle through, so that none waits on one before it. */
 #define SLOTS 64
 /* The area is first written in pieces of this size. */
 #define PIECE ((size_t)1 << 20)
@@ -96,9 +95,8 @@ static bool over_budget(const struct probe *b)
 	       (double)(now(b) - b->start_ns) / 1e9 > b->c->budget_secs;
 }
 
-/* The pairs: a plain write, and a write followed by the call whose time is recorded,
- * the order alternating so that a drift of the device favours neither; each on slots of
- * its own, cycling through the area. */
+/* The pairs: a plain write, and a write followed by the timed call, the order alternating
+ * so that a drift favours neither. */
 static void measure(struct probe *b, size_t wsz, uint64_t slots)
 {
 	struct vb_flush_result *o = b->out;
@@ -134,8 +132,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	out->call = (int)c->call;
 	out->write_bytes = (uint32_t)wsz;
 	b.start_ns = now(&b);
-	/* The probe asks the device, not the page cache: direct, and nothing but the call
-	 * makes a write durable, whatever the runs used. */
+	/* Direct, and nothing but the call makes a write durable. */
 	p.req.direct = true;
 	p.req.dsync = false;
 	p.truncate = false;
@@ -175,8 +172,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 		fail(&b, "memory", ENOMEM);
 		goto close;
 	}
-	/* Different bytes everywhere (xorshift), so no layer can store a write as a
-	 * pattern or a copy of another. */
+	/* Different bytes everywhere, so that no layer can store a write as a pattern. */
 	uint64_t x = 0x9e3779b97f4a7c15ULL ^ ops->now_ns(ops->ctx);
 	for (size_t i = 0; i + 8 <= PIECE; i += 8) {
 		x ^= x << 13;
@@ -184,8 +180,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 		x ^= x << 17;
 		memcpy(b.buf + i, &x, 8);
 	}
-	/* The whole area is written and synced once first: later calls then find every
-	 * block allocated and the file's size unchanged, so what they persist is data. */
+	/* Written and synced once first, so that later calls persist data, not allocation. */
 	int rc = 0;
 	for (uint64_t off = 0; off < area && rc == 0; off += PIECE) {
 		size_t n = area - off < PIECE ? (size_t)(area - off) : PIECE;
@@ -204,8 +199,7 @@ close:
 done:
 	out->secs = (double)(now(&b) - b.start_ns) / 1e9;
 	bool failed = out->why[0] != '\0';
-	/* A stop (a signal, or a call that outlasted --timeout) is said as such, even when
-	 * it made a call fail. */
+	/* A stop is said as such, even when it made a call fail. */
 	if (stopped(&b)) {
 		out->stop = atomic_load(p.stop);
 		out->verdict = VB_FLUSH_NOT_RUN;

@@ -52,9 +52,8 @@ void vb_plan_build(const struct vb_config *cfg, struct vb_target *t, uint64_t da
 		p->sync_may_fail = true;
 		return;
 	}
-	/* Every run starts from an empty file, except --overwrite after the first run. The
-	 * emptying waits until the file is known to be the one vbench created or was
-	 * allowed: O_TRUNC would empty whatever had been renamed onto the name meanwhile. */
+	/* Emptied (not with --overwrite after the first run) only once known to be the file
+	 * allowed: O_TRUNC would empty whatever was renamed onto the name meanwhile. */
 	p->acquire = VB_ACQ_NAMED;
 	p->name = t->name;
 	p->check_in_use = true;

@@ -3,8 +3,7 @@
 
 #include "bench/vb_space.h"
 
-/* What a run may take of avail bytes: on a file system all but the spare its own blocks
- * need (a run that fills the data blocks exactly ends in ENOSPC). */
+/* On a file system, all but the spare its own blocks need. */
 static uint64_t usable(uint64_t avail, bool on_fs)
 {
 	return on_fs ? avail - (uint64_t)((double)avail * VB_SPACE_SPARE) : avail;
@@ -15,8 +14,7 @@ uint64_t vb_count_that_fits(uint64_t avail, uint64_t bs, bool on_fs)
 	return bs == 0 ? 0 : usable(avail, on_fs) / bs;
 }
 
-/* Ends a refusal that len bytes of buf already hold with the count that fits; a cut
- * (len negative or past n) is left as it is. */
+/* Ends the refusal in buf (len bytes, unless cut) with the count that fits. */
 static void fits_tail(char *buf, size_t n, int len, uint64_t fits, uint64_t bs)
 {
 	if (len < 0 || (size_t)len >= n)

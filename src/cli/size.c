@@ -11,7 +11,6 @@ struct suffix {
 	uint64_t factor;
 };
 
-/* Longest first is not needed: each suffix is compared whole against the rest of the term. */
 static const struct suffix suffixes[] = {
 	{"", 1},
 	{"b", 512},
@@ -95,7 +94,6 @@ const char *vb_parse_size0(const char *text, int allow_zero, uint64_t *out)
 	*out = total;
 	return NULL;
 }
-
 
 const char *vb_parse_secs(const char *text, double *out_secs)
 {

@@ -8,9 +8,8 @@ bool vb_arg_is_option(const char *a)
 			       (a[1] >= 'A' && a[1] <= 'Z'));
 }
 
-/* Edit distance with adjacent swaps counted as one edit ("dierct"), stopping early:
- * any result above `cap` is returned as cap + 1. Words longer than 31 bytes are never
- * close to an option name. */
+/* Edit distance, an adjacent swap one edit ("dierct"); above cap, cap + 1 (so too for
+ * words over 31 bytes). */
 static size_t distance(const char *a, size_t la, const char *b, size_t lb, size_t cap)
 {
 	size_t d[32][32];

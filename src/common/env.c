@@ -10,8 +10,7 @@ static int telling(const char *s)
 	return s[0] != '\0' && strcmp(s, "none") != 0 && strcmp(s, "unknown") != 0;
 }
 
-/* Labels end up in file names, CSV cells and shell loops, so only a safe set of
- * characters is kept. */
+/* Labels end up in file names and shell loops: only safe characters are kept. */
 static void sanitize(char *s)
 {
 	for (; *s; s++) {

@@ -82,9 +82,8 @@ void vb_flush_decide(struct vb_flush_result *r)
 	}
 	if (r->why[0] != '\0')
 		return;
-	/* The median lies between the k-th smallest and the k-th largest difference with
-	 * probability 1 - 2 P(X <= k - 1), whatever the distribution: the widest k that
-	 * keeps the confidence. */
+	/* The median lies between the k-th smallest and largest with probability
+	 * 1 - 2 P(X <= k - 1), whatever the distribution. */
 	uint64_t k = 0;
 	for (uint64_t j = 1; j <= n / 2; j++) {
 		double c = 1 - 2 * binom_cdf(n, j - 1);
@@ -133,11 +132,8 @@ void vb_flush_own_metadata(struct vb_flush_result *r, const char *fs)
 
 bool vb_flush_yardstick(uint64_t flush_p10_ns, uint64_t flush_p50_ns, uint64_t write_p50_ns)
 {
-	/* A write stands for an ignored flush's round trip only when the two cost alike: one
-	 * that costs far more (a throttle or a delay on writes) hides whatever the flush
-	 * does. A flush under the margin does no work whatever a write costs: every flush of
-	 * the probe follows a write, so one that works always has work, and load only adds
-	 * time, so the fastest tenth is what a flush costs (a guest that sends none). */
+	/* A far costlier write (a throttle) hides what the flush does; but every probe flush
+	 * follows a write, so one whose fastest tenth is under the margin does no work. */
 	return 2 * flush_p50_ns >= write_p50_ns || flush_p10_ns < VB_FLUSH_MARGIN_NS;
 }
 

@@ -1,6 +1,5 @@
-/* The file system types a label may name, by family: what tells a label of one file
- * system from the file system measured; and what some file systems do to direct I/O
- * and to a sync, known by their names alone. */
+/* File system types by family, to tell a label's from the one measured; and what some
+ * do to direct I/O and to a sync, known by name alone. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,9 +8,8 @@
 
 #include "common/vb_env.h"
 
-/* Type names, as people write them in labels and as the systems report them (Linux
- * /proc/self/mountinfo, the BSDs' f_fstypename, Windows' GetVolumeInformation), each
- * with its family: the names one file system goes by on different systems. */
+/* Type names as labels and systems give them (Linux /proc/self/mountinfo, the BSDs'
+ * f_fstypename, Windows' GetVolumeInformation), each with its family. */
 static const struct {
 	const char *name, *family;
 } types[] = {
@@ -74,11 +72,10 @@ bool vb_fs_direct_may_cache(const char *fs)
 	return strcmp(fs, "zfs") == 0;
 }
 
-/* A sync of an overwritten file writes new metadata: btrfs and bcachefs allocate new
- * extents and log them (Linux fs/btrfs/tree-log.c, fs/bcachefs/journal.c); ZFS commits
- * the file's ZIL records at every fsync (zil.c: "committed to the on-disk ZIL ... due
- * to an fsync, O_DSYNC"); HAMMER flushes the inode's records and UNDO (hammer_vnops.c,
- * hammer_vop_fsync), HAMMER2 its modified chains (hammer2_flush.c). */
+/* A sync writes new metadata: btrfs and bcachefs log new extents (Linux
+ * fs/btrfs/tree-log.c, fs/bcachefs/journal.c), ZFS commits ZIL records (zil.c), HAMMER
+ * its records and UNDO (hammer_vnops.c, hammer_vop_fsync), HAMMER2 its chains
+ * (hammer2_flush.c). */
 bool vb_fs_copy_on_write(const char *fs)
 {
 	static const char *const cow[] = {"btrfs", "bcachefs", "zfs", "hammer", "hammer2"};

@@ -42,9 +42,8 @@ static void spread(const double *rate, size_t from, size_t to, double *p10, doub
 	free(s);
 }
 
-/* The samples worth comparing: those of positive length, but the last one only when it
- * is at least half the median length (a run's last sample ends with the run, however
- * short; the others end at the first write after the interval, however long). */
+/* The samples of positive length, the last (which ends with the run) only when at least
+ * half the median length. */
 static size_t usable(const struct vb_interval *iv, uint64_t n, size_t *keep)
 {
 	double *len = malloc((size_t)n * sizeof *len);
@@ -68,8 +67,7 @@ static size_t usable(const struct vb_interval *iv, uint64_t n, size_t *keep)
 	return out;
 }
 
-/* The split k (samples [0,k) fast, [k,m) slow) that explains the rates best as two
- * levels: the largest k(m-k)/m (mean difference)^2, the between-groups sum of squares. */
+/* The split k ([0,k) fast, [k,m) slow) with the largest between-groups sum of squares. */
 static size_t best_split(const double *rate, size_t m, size_t min_before, size_t min_after)
 {
 	double total = 0, left = 0, best = -1;
@@ -105,9 +103,8 @@ void vb_knee_find(const struct vb_interval *iv, uint64_t n, struct vb_knee *k)
 	k->checked = true;
 	for (size_t i = 0; i < m; i++)
 		rate[i] = (double)iv[keep[i]].bytes / iv[keep[i]].secs;
-	/* A burst of one sample is a spike, unless it holds a third of the run's bytes (a
-	 * throttle's allowance spent within the first sample); what follows must last: at
-	 * least three samples and a tenth of the run. */
+	/* A one-sample burst is a spike unless it holds a third of the bytes (a throttle's
+	 * allowance); what follows lasts three samples and a tenth of the run. */
 	uint64_t all = 0;
 	for (size_t i = 0; i < m; i++)
 		all += iv[keep[i]].bytes;
@@ -195,9 +192,8 @@ static void si(char *buf, size_t n, double v, const char *unit)
 		 prefix[i], unit);
 }
 
-/* A size in --size's syntax at least twice bytes, in whole MiB ("30m") or GiB ("5g"),
- * that fits in room bytes (0: no bound): the most that fits when twice does not, or ""
- * when not even the burst's bytes and a MiB more do. */
+/* A --size of at least twice bytes ("30m", "5g") within room (0: no bound), else the
+ * most that fits, or "" when that is not a MiB beyond bytes. */
 static void twice(char *buf, size_t n, double bytes, double room)
 {
 	double want = 2 * bytes, unit = want >= 1073741824.0 ? 1073741824.0 : 1048576.0;

@@ -6,11 +6,7 @@
 
 void vb_welford_init(struct vb_welford *w)
 {
-	w->n = 0;
-	w->mean = 0;
-	w->m2 = 0;
-	w->min = 0;
-	w->max = 0;
+	*w = (struct vb_welford){0};
 }
 
 void vb_welford_add(struct vb_welford *w, double x)
@@ -45,11 +41,11 @@ struct vb_summary vb_summarize(const double *xs, uint64_t n)
 	return vb_welford_summary(&w);
 }
 
-/* Continued fraction of the regularized incomplete beta function, evaluated with the
- * modified Lentz method; converges quickly for x < (a+1)/(a+b+2). */
 /* pi, which C11 does not name. */
 #define M_PI_VALUE 3.14159265358979323846
 
+/* Continued fraction of the regularized incomplete beta function (modified Lentz);
+ * converges quickly for x < (a+1)/(a+b+2). */
 static double beta_cf(double a, double b, double x)
 {
 	const double tiny = 1e-300;
@@ -120,9 +116,8 @@ double vb_student_t_quantile(double q, double df)
 		lo = hi;
 		hi *= 2;
 	}
-	/* Newton's method on p2(t) - tail, whose slope is -2 density(t), kept inside the
-	 * bracket [lo, hi] by bisection when a step would leave it: a few evaluations of
-	 * the tail instead of a bisection's hundred, for the same precision. */
+	/* Newton's method on p2(t) - tail (slope -2 density(t)), bisecting when a step
+	 * would leave [lo, hi]: a few evaluations instead of a bisection's hundred. */
 	double t = 0.5 * (lo + hi);
 	for (int i = 0; i < 200; i++) {
 		double f = vb_student_t_p2(t, df) - tail;
@@ -160,10 +155,8 @@ struct vb_welch vb_welch_test(const struct vb_summary *a, const struct vb_summar
 	w.df = (va + vb) * (va + vb) /
 	       (va * va / (double)(a->n - 1) + vb * vb / (double)(b->n - 1));
 	w.p = vb_student_t_p2(w.t, w.df);
-	/* Fieller's interval for the ratio, with the t quantile of Welch's degrees of
-	 * freedom: the set of ratios r for which mean_a - r * mean_b is not significantly
-	 * different from 0. It excludes 1 exactly when the t-test above is significant, so
-	 * the interval and the verdict never disagree. */
+	/* Fieller's interval, with Welch's df: it excludes 1 exactly when the t-test is
+	 * significant, so the interval and the verdict never disagree. */
 	double tq = vb_student_t_quantile(0.975, w.df);
 	double qa = b->mean * b->mean - tq * tq * vb;
 	double qb = -2.0 * a->mean * b->mean;

@@ -48,8 +48,7 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 		return vb_fail(err, VB_E_IO, "%s %s: %s", cf->option, cf->path, strerror(e));
 	}
 	if (fi.nlink == 0) {
-		/* Removed meanwhile (by the vbench that created it empty, or by someone else):
-		 * a row written now would be lost without a word. */
+		/* Removed meanwhile: a row written now would be lost without a word. */
 		vb_os_unlock(cf->fd);
 		return vb_fail(err, VB_E_IO, "%s %s: the file was removed while vbench had it "
 			       "open; the row is not written", cf->option, cf->path);
@@ -75,10 +74,8 @@ enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *hea
 	return VB_OK;
 }
 
-/* Removes the file cf names, which this session created, when it holds nothing and
- * its name still holds it; 0, or the errno of what failed. Under the file's lock, so
- * that another appender has either written its row (and the file is kept) or finds the
- * file removed when it writes (vb_csvfile_append refuses then). */
+/* Removes the file this session created when empty and still named so; 0 or an errno.
+ * Under its lock: another appender wrote its row first, or finds the file removed. */
 static int remove_if_empty(struct vb_csvfile *cf)
 {
 	struct vb_fileinfo fi, now;

@@ -5,9 +5,7 @@
 #include "output/vb_output.h"
 #include "common/vb_units.h"
 
-/* The one line a person pastes: what was measured and its result, in MB/s (10^6). */
-
-void vb_format_settings(char *buf, size_t n, const struct vb_config *cfg)
+static void format_settings(char *buf, size_t n, const struct vb_config *cfg)
 {
 	char bs[32];
 
@@ -19,8 +17,7 @@ void vb_format_settings(char *buf, size_t n, const struct vb_config *cfg)
 		 cfg->source == VB_SRC_ZERO ? "" : vb_source_name(cfg->source));
 }
 
-/* Digits after the point for a rate shown beside mean: three significant ones at least,
- * none from 100 MB/s up. */
+/* Three significant digits at least, none from 100 MB/s up. */
 static int mb_decimals(double mean_mb)
 {
 	return mean_mb >= 100 ? 0 : mean_mb >= 10 ? 1 : mean_mb >= 1 ? 2 : 3;
@@ -32,7 +29,7 @@ void vb_format_result_line(char *buf, size_t n, const char *label, const struct 
 	char settings[160];
 	int len;
 
-	vb_format_settings(settings, sizeof settings, cfg);
+	format_settings(settings, sizeof settings, cfg);
 	len = snprintf(buf, n, "%s  %s: ", label, settings);
 	if (len < 0 || (size_t)len >= n)
 		return;

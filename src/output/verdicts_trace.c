@@ -1,7 +1,5 @@
-/* The lines, columns and members that say whether the storage lies: the flush probe's
- * verdict, what the guest's kernel believes of the disk's write cache, and a knee (a
- * burst that falls to a sustained rate); and the --trace rows. Everything here is
- * computed before (vb_flushverdict.h, vb_knee.h) and only formatted. */
+/* What says whether the storage lies (the flush verdict, the guest's write cache, a
+ * knee), computed before and only formatted here; and the --trace rows. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
