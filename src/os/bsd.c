@@ -514,6 +514,25 @@ static int vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
 }
 #endif
 
+#if defined(VB_VNDIOCGET) || (defined(__DragonFly__) && defined(VNIOCGET))
+/* vb_os_bsd_vnd_walk through the node open as fd, which is closed. */
+static long walk_units(struct sysctx *c, const char *names, const char *drv, bool idle,
+		       int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), int fd,
+		       const struct vb_os_bsd_backing **out, char *why, size_t wn)
+{
+	c->backs = calloc(256, sizeof *c->backs);
+	c->store = calloc(256, 16);
+	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, drv, idle, get, &fd, c->backs,
+							 (char (*)[16])c->store, 256, why,
+							 wn) : -1;
+	if (k < 0 && (c->backs == NULL || c->store == NULL))
+		snprintf(why, wn, "%s", strerror(ENOMEM));
+	close(fd);
+	*out = c->backs;
+	return k;
+}
+#endif
+
 static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *why, size_t wn)
 {
 	struct sysctx *c = ctx;
@@ -565,16 +584,7 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 		snprintf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
-	c->backs = calloc(256, sizeof *c->backs);
-	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, "vnd", false, vnd_get, &fd,
-							 c->backs, (char (*)[16])c->store, 256,
-							 why, wn) : -1;
-	if (k < 0 && (c->backs == NULL || c->store == NULL))
-		snprintf(why, wn, "%s", strerror(ENOMEM));
-	close(fd);
-	*out = c->backs;
-	return k;
+	return walk_units(c, names, "vnd", false, vnd_get, fd, out, why, wn);
 #elif defined(__DragonFly__) && defined(VNIOCGET)
 	/* VNIOCGET on any vn node gives unit vnu_unit's file's va_fsid and va_fileid, "swap"
 	 * in vnu_file for a swap-backed unit, 0/0 for one not configured (sys/dev/disk/vn/
@@ -591,29 +601,17 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 		snprintf(why, wn, "open /dev/vn0: %s", strerror(errno));
 		return -1;
 	}
-	c->backs = calloc(256, sizeof *c->backs);
-	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, "vn", true, vn_get, &fd,
-							 c->backs, (char (*)[16])c->store, 256,
-							 why, wn) : -1;
-	if (k < 0 && (c->backs == NULL || c->store == NULL))
-		snprintf(why, wn, "%s", strerror(ENOMEM));
-	close(fd);
-	*out = c->backs;
-	return k;
+	return walk_units(c, names, "vn", true, vn_get, fd, out, why, wn);
 #else
 	(void)c;
 	(void)out;
-	snprintf(why, wn, "this build of vbench cannot ask %s (its header was missing when "
-		 "it was compiled)",
 #if defined(__DragonFly__)
-		 "vn(4)"
-#elif defined(__NetBSD__)
-		 "vnd(4)"
+	const char *drv = "vn(4)";
 #else
-		 "this system's vnode disks"
+	const char *drv = "vnd(4)";   /* NetBSD: FreeBSD asks GEOM */
 #endif
-		 );
+	snprintf(why, wn, "this build of vbench cannot ask %s (its header was missing when "
+		 "it was compiled)", drv);
 	return -1;
 #endif
 }
@@ -729,10 +727,10 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 			COPY(e->driver, "none");
 		} else {
 			COPY(e->device, f.f_mntfromname + 5);
-			bool found = vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk);
-			COPY(e->driver, found ? vb_os_bsd_driver_for_name(disk) : vb_os_unknown);
-			if (found)
+			if (vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
+				COPY(e->driver, vb_os_bsd_driver_for_name(disk));
 				write_cache(e, disk);
+			}
 		}
 	}
 	sys_done(&c);

@@ -1,8 +1,7 @@
-/* FreeBSD's virtio disk driver tells what it believes of the disk's write cache through
- * a sysctl of the device: dev.vtblk.N.writecache_mode, 0 for write through and 1 for
- * write back (sys/dev/virtio/block/virtio_blk.c, vtblk_setup_sysctl and
- * vtblk_write_cache_sysctl). The disk vtbdN is unit N of vtblk (vtblk_alloc_disk names
- * it VTBLK_DISK_NAME with the device's unit). Pure, compiled on every system. */
+/* FreeBSD's virtio driver shows its belief of a disk's write cache as
+ * dev.vtblk.N.writecache_mode, 0 write through, 1 write back (sys/dev/virtio/block/
+ * virtio_blk.c, vtblk_setup_sysctl, vtblk_write_cache_sysctl); disk vtbdN is vtblk unit N
+ * (vtblk_alloc_disk names it VTBLK_DISK_NAME with the unit). Pure, compiled everywhere. */
 #include "os/os_internal.h"
 
 #include <stdio.h>

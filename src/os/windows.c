@@ -1313,7 +1313,6 @@ void vb_os_thread_wake(vb_os_thread_t t)
 
 struct vb_child {
 	int chan;
-	HANDLE read_end;
 	HANDLE thread;
 	int (*fn)(void *arg, int channel);
 	void *arg;
@@ -1361,7 +1360,6 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		fail_win();
 		return NULL;
 	}
-	w->read_end = r;
 	w->chan = fd_of(r, _O_RDONLY);
 	w->wchan = fd_of(wr, 0);
 	w->fn = fn;
@@ -1393,13 +1391,14 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
+	HANDLE h = handle_of(w->chan);
 
 	for (;;) {
 		DWORD avail = 0, got = 0;
-		if (!PeekNamedPipe(w->read_end, NULL, 0, NULL, &avail, NULL))
+		if (!PeekNamedPipe(h, NULL, 0, NULL, &avail, NULL))
 			return GetLastError() == ERROR_BROKEN_PIPE ? 0 : fail_win();
 		if (avail > 0) {
-			if (!ReadFile(w->read_end, buf, avail < n ? avail : (DWORD)n, &got, NULL))
+			if (!ReadFile(h, buf, avail < n ? avail : (DWORD)n, &got, NULL))
 				return GetLastError() == ERROR_BROKEN_PIPE ? 0 : fail_win();
 			return (ssize_t)got;
 		}
@@ -1444,7 +1443,7 @@ bool vb_os_guard_pump(struct vb_child *w, unsigned ms, bool drop)
 	DWORD avail = 0;
 
 	(void)drop;
-	while (!w->done && PeekNamedPipe(w->read_end, NULL, 0, NULL, &avail, NULL) &&
+	while (!w->done && PeekNamedPipe(handle_of(w->chan), NULL, 0, NULL, &avail, NULL) &&
 	       avail == 0 && vb_os_now_ns() < until)
 		Sleep(5);
 	return false;
@@ -1623,14 +1622,9 @@ int vb_os_truncate_to(int fd, uint64_t len)
 	}
 	if (h == INVALID_HANDLE_VALUE)
 		return fail_win();
-	BOOL ok = set_end(h, len);
-	DWORD e = GetLastError();
+	int rc = set_end(h, len) ? 0 : fail_win();
 	CloseHandle(h);
-	if (!ok) {
-		errno = map_error(e);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
