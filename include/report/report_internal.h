@@ -189,6 +189,11 @@ int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name,
 /* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
 void vbr_fmt_ratio(double r, char *buf, size_t n);
 
+/* svg.c: writes at most max code points of s (shown as vb_text_dup shows it) as XML
+ * text, then "..." if s was longer: & < > " ' escaped, invalid UTF-8 and what XML 1.0
+ * forbids as U+FFFD, tab/CR/LF as a space. */
+void vbr_xml_text(FILE *f, const char *s, size_t max);
+
 /* print.c: ends a printer: flushes f; 0, or -1 on a write error. */
 int vbr_finish(FILE *f);
 

@@ -3,28 +3,20 @@
 
 /* `vbench report`: reads vbench CSV and JSON files and dd logs, groups the runs by label,
  * compares every label with a baseline and formats the result. The readers and the
- * analysis never print, never exit and keep no global state; errors come back as
- * sentences of the form "FILE:LINE: what is wrong" in a caller's buffer.
- *
- * Rules the readers share:
- * - CSV and JSON rows or entries whose `warmup` or `partial` field is true (JSON true or a
- *   non-zero number; CSV "1", "true" or "yes") are skipped and counted in skipped_warmup.
- * - A run whose secs is 0 has no rate (dd prints "Infinity B/s" or "inf bytes/sec"): it is
- *   skipped and counted in skipped_zero, never averaged in as infinite or zero.
- * - A file that yields no run at all is an error, so a typo'd log is never silently empty.
- * - Labels are byte strings: non-UTF-8 bytes are kept as they are; a NUL byte in a label
- *   (possible in JSON as \u0000 or in a CSV field) is an error.
- * - Numbers are converted with strtod, which reads '.' as the decimal point only in the C
- *   locale (the one a program runs in until it calls setlocale). */
+ * analysis never print, exit or keep global state; errors come back as "FILE:LINE: what
+ * is wrong" in a caller's buffer. The readers skip warm-up and partial runs (counted in
+ * skipped_warmup) and runs of 0 secs, which have no rate (skipped_zero); a file that
+ * yields no run is an error, so a typo'd log is never silently empty. Labels are byte
+ * strings, a NUL in one is an error. Numbers go through strtod: '.' is the decimal point
+ * only in the C locale (until setlocale). */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* Every chart vbench report writes starts with VB_SVG_HEAD, whose comment marks it, so
- * that a later report knows it may replace the file: the mark at that place, not
- * anywhere (a label could carry it into another file). */
+/* Every chart vbench report writes starts with VB_SVG_HEAD, so that a later report knows
+ * it may replace the file: the mark at that place only (a label could carry it anywhere). */
 #define VB_SVG_MARK "<!-- made by vbench report -->"
 #define VB_SVG_HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" VB_SVG_MARK "\n<svg "
 #include "common/vb_stats.h"
@@ -111,13 +103,10 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 			char *err, size_t errlen);
 
 /* Reads the BSD and GNU dd summary lines of a text log into d, as one label named after
- * the file (no directory, no extension; "-" is "stdin"). Lines holding a carriage return
- * other than a final one are dd status=progress updates and are ignored, and so are
- * vbench's comments ("# ...") and messages ("vbench: ..."). In vbench's own output (a
- * log holding its "# vbench " header) only its run lines count: dd lines with nothing
- * before them. A file without any dd line is neither a vbench CSV or JSON file nor a dd
- * log: the error says so and quotes its first line. Returns 0, or -1 with a message in
- * err and d unchanged. */
+ * the file (vbr_file_stem). dd status=progress lines (a CR within), vbench's comments
+ * ("# ...") and messages ("vbench: ...") are ignored; in vbench's own output (its
+ * "# vbench " header) only dd lines with nothing before them count. Without any dd line,
+ * the error quotes the first line. Returns 0, or -1 with a message in err, d unchanged. */
 int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen);
 
@@ -139,15 +128,12 @@ enum vb_verdict {
 	VB_VERDICT_NOT_COMPUTABLE /* the ratio or the test came out as no finite number */
 };
 
-/* The runs of one label and one configuration, with their summary and comparison. A
- * label whose runs were made with different settings (bs, run size: bs times count,
- * direct, sync, qd, source) or on different file systems or devices is split into one
- * group per configuration, named after the label and what differs ("ext4-loop bs=4k",
- * "a size=1M", "a tmpfs on sdb"): such runs are never averaged together. */
+/* The runs of one label and one configuration (bs, run size, direct, sync, qd, source,
+ * file system and device), never averaged with others, with their summary and comparison. */
 struct vb_group {
-	char *label;               /* owned: the label, or the label and its settings, as every
-				    * output shows it (vb_text_dup), unique: a name two groups
-				    * would share gets " #1", " #2", ... */
+	char *label;               /* owned, unique: the label and what differs ("ext4 bs=4k",
+				    * "a tmpfs on sdb"), as outputs show it (vb_text_dup), " #N"
+				    * added to a name two groups would share */
 	size_t origin;             /* index of the label in the dataset */
 	size_t label_len;          /* bytes of label that are the label as read */
 	size_t shared_len;         /* bytes of label before " #N", when it was added; else 0 */
@@ -156,10 +142,9 @@ struct vb_group {
 	bool split;                /* the label's runs differ in their settings */
 	struct vb_runcfg cfg;      /* the settings all its runs share */
 	size_t place;              /* the place all its runs were measured on (vb_sample) */
-	char *where;               /* owned: where its runs were measured, "ext4 on vda", each
-				    * place once ("; " between); NULL when no run says */
-	char *other_fs;            /* owned: the file system type its label names when that is
-				    * not where (a run of) it was measured; else NULL */
+	char *where;               /* owned: its places, "ext4 on vda; ..."; NULL: not recorded */
+	char *other_fs;            /* owned: the file system type its label names when a run
+				    * was measured elsewhere; else NULL */
 	struct vb_sample *samples; /* owned copies, in input order */
 	size_t n;
 	struct vb_summary sum;     /* over bytes_per_sec */
@@ -178,10 +163,8 @@ struct vb_comparison {
 };
 
 /* Groups d by label and configuration and compares each group with baseline (NULL: the
- * first). The comparison owns copies of all it holds, so d may be freed before it is
- * printed. Returns 0, or -1 with a message in err for an empty dataset, an unknown
- * baseline, a baseline naming a label that was split (the message names its groups),
- * or a group whose mean or spread is no finite number. */
+ * first); a owns copies, so d may be freed first. 0, or -1 with a message in err: no
+ * runs, a baseline that names no group or several, or a mean or spread not finite. */
 int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct vb_comparison *a,
 		      char *err, size_t errlen);
 
@@ -192,17 +175,13 @@ void vb_comparison_free(struct vb_comparison *a);
  * (p=0.85)", ...) into buf. */
 void vb_report_verdict(const struct vb_group *g, char *buf, size_t n);
 
-/* Writes the note for a label that was split by its settings into buf ("ext4-loop holds
- * runs with different settings (bs): reported as \"ext4-loop bs=4k\" and ..."), for the
- * group g that is the first of that label; returns 0 (buf untouched) for any other
- * group. */
+/* Writes into buf the note for a label split by its settings, naming its groups, when g
+ * is its first group: 1; else 0, buf untouched. */
 int vb_report_split_note(const struct vb_comparison *a, size_t g, char *buf, size_t n);
 
-/* Writes the note for a label whose runs come from more than one invocation of vbench
- * (appended to one file by several, as a re-run script does) into buf: 'note: label
- * "ext4" holds runs of 2 sessions, started 2026-12-02T10:40:12Z and ...', for the group
- * g that is the first of that label; returns 0 (buf untouched) for any other group, or
- * when the label's runs are of one session or say nothing of theirs. */
+/* Writes into buf the note for a label whose runs come from several invocations of vbench
+ * (appended to one file), when g is its first group: 1; else, or when its runs are of
+ * one session or say nothing of theirs, 0, buf untouched. */
 int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, size_t n);
 
 /* Output formats of the report. */
@@ -214,10 +193,8 @@ int vb_report_parse_format(const char *s, enum vb_report_format *out);
 /* Dispatches to the printer of fmt; 0 or -1. */
 int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt);
 
-/* Standalone SVG bar chart: mean MB/s (10^6 bytes/sec) per label written on its bar,
- * min-max whiskers, a star on the bars that differ significantly from the baseline,
- * labelled axes, a title and config (vb_report_config_text) as its subtitle; returns 0,
- * or -1 on a write error. */
+/* Standalone SVG bar chart of mean MB/s per label with min-max whiskers, a star where it
+ * differs significantly from the baseline, config as its subtitle; 0, or -1 (write). */
 int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *config);
 
 /* Writes into buf what every run of d shares: "bs=1048576, direct, sync fsync, qd 1",
@@ -225,13 +202,6 @@ int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *conf
  * out, or said to differ. Returns buf. */
 char *vb_report_config_text(const struct vb_comparison *a, const struct vb_dataset *d,
 			    char *buf, size_t n);
-
-
-
-/* Writes s as XML character data or attribute text: & < > " ' escaped, invalid UTF-8 and
- * characters XML 1.0 forbids replaced by U+FFFD, tab/CR/LF by a space. */
-void vb_report_xml_text(FILE *f, const char *s);
-
 
 /* Runs `vbench report`: argv[0] is the subcommand name ("report") and is skipped; options
  * may follow the files; "--" ends options; "-" reads standard input. Prints the report on

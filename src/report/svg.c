@@ -11,10 +11,8 @@
 
 /* The SVG chart of `vbench report`, with the XML escaping it needs. */
 
-/* Writes at most max code points of s as XML text, then "..." if s was longer. */
-static void xml_text_n(FILE *f, const char *raw, size_t max)
+void vbr_xml_text(FILE *f, const char *raw, size_t max)
 {
-	/* shown as every output shows text (vb_text_dup), then escaped for XML */
 	char *s = vb_text_dup(raw);
 	const unsigned char *u = (const unsigned char *)(s != NULL ? s : "?");
 	size_t len = strlen((const char *)u), count = 0;
@@ -41,11 +39,6 @@ static void xml_text_n(FILE *f, const char *raw, size_t max)
 		i += k;
 	}
 	free(s);
-}
-
-void vb_report_xml_text(FILE *f, const char *s)
-{
-	xml_text_n(f, s, SIZE_MAX);
 }
 
 /* Geometry of the chart, in SVG user units (pixels). */
@@ -170,13 +163,13 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 	char verdict[160];
 	vb_report_verdict(g, verdict, sizeof verdict);
 	fputs("<g class=\"bar\">\n<title>", f);
-	vb_report_xml_text(f, g->label);
+	vbr_xml_text(f, g->label, SIZE_MAX);
 	fprintf(f, ": mean %.2f MB/s, min %.2f, max %.2f, %zu run%s; ", mean, lo, hi, g->n,
 		g->n == 1 ? "" : "s");
-	vb_report_xml_text(f, verdict);
+	vbr_xml_text(f, verdict, SIZE_MAX);
 	if (g->where != NULL) {
 		fputs("; measured on ", f);
-		vb_report_xml_text(f, g->where);
+		vbr_xml_text(f, g->where, SIZE_MAX);
 	}
 	fputs("</title>\n", f);
 	/* A bar whose label names another file system than the one measured says so on it,
@@ -184,9 +177,9 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 	if (g->other_fs != NULL) {
 		fprintf(f, "<text class=\"other-fs\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
 			"fill=\"#c00\" font-size=\"11\">not ", cx, c->top + 12);
-		xml_text_n(f, g->other_fs, SVG_LABEL_MAX);
+		vbr_xml_text(f, g->other_fs, SVG_LABEL_MAX);
 		fputs(": on ", f);
-		xml_text_n(f, g->where, SVG_LABEL_MAX);
+		vbr_xml_text(f, g->where, SVG_LABEL_MAX);
 		fputs("</text>\n", f);
 	}
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
@@ -218,7 +211,7 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 			"transform=\"rotate(-35 %.1f %.1f)\">", cx, y0 + 16, cx, y0 + 16);
 	else
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", cx, y0 + 18);
-	xml_text_n(f, g->label, SVG_LABEL_MAX);
+	vbr_xml_text(f, g->label, SVG_LABEL_MAX);
 	fputs("</text>\n</g>\n", f);
 }
 
@@ -315,11 +308,11 @@ int vb_report_print_svg(FILE *f, const struct vb_comparison *a, const char *conf
 		"font-weight=\"bold\">Mean write throughput (MB/s)</text>\n", c.width / 2);
 	fprintf(f, "<text class=\"config\" x=\"%.1f\" y=\"39\" text-anchor=\"middle\" "
 		"fill=\"#333\">", c.width / 2);
-	vb_report_xml_text(f, config);
+	vbr_xml_text(f, config, SIZE_MAX);
 	fputs("</text>\n", f);
 	fprintf(f, "<text x=\"%.1f\" y=\"54\" text-anchor=\"middle\" fill=\"#555\">whiskers: "
 		"min to max; grey: baseline ", c.width / 2);
-	xml_text_n(f, a->groups[a->baseline].label, SVG_LABEL_MAX);
+	vbr_xml_text(f, a->groups[a->baseline].label, SVG_LABEL_MAX);
 	fputs("; * differs from it (p&lt;0.05); 1 MB = 10^6 bytes</text>\n", f);
 	svg_axes(f, &c);
 	for (size_t g = 0; g < a->n_groups; g++)

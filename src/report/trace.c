@@ -212,7 +212,7 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label)
 		"font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
 		"fill=\"white\"/>\n<text x=\"%.1f\" y=\"22\" font-size=\"15\">", VB_SVG_HEAD, W, H, W,
 		H, LEFT);
-	vb_report_xml_text(f, t->labels[l]);
+	vbr_xml_text(f, t->labels[l], SIZE_MAX);
 	fputs(": write rate within each run</text>\n", f);
 	/* Counted ticks: a loop that adds a step until it passes the top would never end
 	 * where the step is lost in the sum. */
