@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,10 +45,6 @@ _Static_assert(LOOP_GET_STATUS64 == VB_LOOP_GET_STATUS64, "the kernel's number")
 _Static_assert(sizeof(struct loop_info64) == sizeof(struct vb_loop_info64), "its size");
 _Static_assert(offsetof(struct loop_info64, lo_inode) ==
 	       offsetof(struct vb_loop_info64, lo_inode), "where the inode is");
-#endif
-
-#ifndef PATH_MAX
-#define PATH_MAX 4096
 #endif
 
 #define MAX_FIELDS 64   /* of a mountinfo line: ten or so, and optional ones */
@@ -985,9 +982,14 @@ struct holder_ctx {
 	size_t n;
 };
 
-static int held(struct holder_ctx *h, const char *fmt, const char *a, const char *b)
+/* The answer, printf's fmt and what follows, into h; 1. */
+static int held(struct holder_ctx *h, const char *fmt, ...)
 {
-	snprintf(h->holder, h->n, fmt, a, b);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->holder, h->n, fmt, ap);
+	va_end(ap);
 	return 1;
 }
 
@@ -1436,7 +1438,7 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 		else if (m.source[0] == '/' && join(node, sizeof node, h->root, m.source) == 0 &&
 			 stat(node, &st) == 0 && S_ISREG(st.st_mode) &&
 			 find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
-			rc = held(h, "a file system is mounted from it on %s%s", m.point, "");
+			rc = held(h, "a file system is mounted from it on %s", m.point);
 	}
 	free(line);
 	fclose(f);
@@ -1461,10 +1463,10 @@ static int check_swaps(struct holder_ctx *h, const struct storage *s)
 		if (join(node, sizeof node, h->root, name) != 0 || stat(node, &st) != 0)
 			continue;
 		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
-			rc = held(h, "%s is used as swap%s",
-				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)], "");
+			rc = held(h, "%s is used as swap",
+				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)]);
 		else if (find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
-			rc = held(h, "it is used as swap (%s)%s", name, "");
+			rc = held(h, "it is used as swap (%s)", name);
 	}
 	fclose(f);
 	return rc;
@@ -1506,7 +1508,7 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 			rc = s->self_rdev != 0
 			     ? held(h, "loop device %s is backed by the same file as %s",
 				    de->d_name, s->self_name)
-			     : held(h, "loop device %s is backed by it%s", de->d_name, "");
+			     : held(h, "loop device %s is backed by it", de->d_name);
 	}
 	closedir(d);
 	return rc;
@@ -1545,11 +1547,9 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 		if (strcmp(pid, "-1") == 0)
 			rc = held(h, "a program holds an open-file %s lock %s (QEMU locks what "
 				  "it uses; so does another vbench)", kind, on);
-		else {
-			snprintf(h->holder, h->n, "process %s holds a %s lock %s (a program such "
-				 "as QEMU is using it)", pid, cls, on);
-			rc = 1;
-		}
+		else
+			rc = held(h, "process %s holds a %s lock %s (a program such as QEMU is "
+				  "using it)", pid, cls, on);
 	}
 	fclose(f);
 	return rc;
@@ -1597,22 +1597,22 @@ static int storages_meet(struct holder_ctx *h, const struct storage *a,
 
 	for (size_t i = 0; i < b->devs.n; i++)
 		if (find_dev(&a->devs, b->devs.dev[i]) >= 0)
-			return held(h, "it is %s, the same disk or a part of it%s", b->devs.name[0], "");
+			return held(h, "it is %s, the same disk or a part of it", b->devs.name[0]);
 	for (size_t i = 0; i < b->n_files; i++) {
 		if (is_node(other, &b->files[i]) ||
 		    (k = find_file(a, b->files[i].dev, b->files[i].ino)) < 0 ||
 		    is_node(fi, &a->files[k]))
 			continue;
 		if (other->type == VB_FT_BLK)
-			return held(h, "it is %s, backed by the same file%s", b->devs.name[0], "");
-		return held(h, "it is the same file%s%s", "", "");
+			return held(h, "it is %s, backed by the same file", b->devs.name[0]);
+		return held(h, "it is the same file");
 	}
 	for (size_t i = 0; i < b->n_files; i++)
 		if (!is_node(other, &b->files[i]) && (k = find_dev(&a->devs, b->files[i].dev)) >= 0)
-			return held(h, "the file lies on %s%s", a->devs.name[k], "");
+			return held(h, "the file lies on %s", a->devs.name[k]);
 	for (size_t i = 0; i < a->n_files; i++)
 		if (!is_node(fi, &a->files[i]) && (k = find_dev(&b->devs, a->files[i].dev)) >= 0)
-			return held(h, "it is %s, where the target lies%s", b->devs.name[k], "");
+			return held(h, "it is %s, where the target lies", b->devs.name[k]);
 	return 0;
 }
 

@@ -26,22 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef O_NOFOLLOW
-#define O_NOFOLLOW 0
-#endif
-#ifndef O_DIRECTORY
-#define O_DIRECTORY 0
-#endif
-#ifndef O_CLOEXEC
-#define O_CLOEXEC 0
-#endif
 /* fork, waitpid and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
  * sys/mman.h and sys/wait.h. */
 #include <sys/mman.h>
 #include <sys/wait.h>
-#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
-#define MAP_ANONYMOUS MAP_ANON
-#endif
 
 bool vb_os_path_split(const char *path, char *dir, size_t dn, char *base, size_t bn)
 {
@@ -324,14 +312,7 @@ static int px_truncate(void *ctx, int fd)
 static int px_dup(void *ctx, int fd)
 {
 	(void)ctx;
-#if defined(F_DUPFD_CLOEXEC)
 	return fcntl(fd, F_DUPFD_CLOEXEC, 0);
-#else
-	int d = fcntl(fd, F_DUPFD, 0);
-	if (d >= 0)
-		fcntl(d, F_SETFD, FD_CLOEXEC);
-	return d;
-#endif
 }
 
 static int px_close(void *ctx, int fd)
@@ -489,16 +470,7 @@ static void install_fault(int signo)
 
 /* Signals whose default action ends the process and that another process may send. */
 static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR2,
-#ifdef SIGXCPU
-	SIGXCPU,
-#endif
-#ifdef SIGVTALRM
-	SIGVTALRM,
-#endif
-#ifdef SIGPROF
-	SIGPROF,
-#endif
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
 #if defined(SIGPOLL) && VB_OS_LINUX
 	SIGPOLL,       /* terminates on Linux; SIGIO is ignored by default on the BSDs */
 #endif
@@ -518,10 +490,7 @@ static const int stop_signals[] = {
 
 /* Signals a fault raises; only when sent by kill() do they ask to stop. */
 static const int fault_signals[] = {
-	SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT,
-#ifdef SIGSYS
-	SIGSYS,
-#endif
+	SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS,
 };
 
 void vb_os_signals_install(struct vb_sigflags *f)
@@ -540,9 +509,7 @@ void vb_os_signals_install(struct vb_sigflags *f)
 	install(SIGINFO, on_status, true);
 #endif
 	install(VB_WAKE_SIGNAL, on_wake, false);
-#ifdef SIGXFSZ
 	signal(SIGXFSZ, SIG_IGN);   /* a file-size limit is then the write's EFBIG */
-#endif
 }
 
 /* Sets signo's handler, if vbench installed one, to restart the calls it interrupts. */
