@@ -650,15 +650,14 @@ int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t 
 	struct vb_os_bsd_sys sys;
 	struct sysctx c;
 
-	sys_init(&sys, &c);
 	/* The kernel counts each open(2) of a disk node (g_dev_open): vbench's own is taken
 	 * out. */
 	int fl = fd >= 0 ? fcntl(fd, F_GETFL) : 0;
 	if (fl == -1) {
 		snprintf(holder, n, "cannot tell whether it is in use: fcntl: %s", strerror(errno));
-		sys_done(&c);
 		return -1;
 	}
+	sys_init(&sys, &c);
 	if (fd >= 0) {
 		sys.own_r = (fl & O_ACCMODE) != O_WRONLY;
 		sys.own_w = (fl & O_ACCMODE) != O_RDONLY;
