@@ -1,8 +1,8 @@
 #ifndef VB_REPORT_INTERNAL_H
 #define VB_REPORT_INTERNAL_H
 
-/* What the files behind vb_report.h share; not part of vbench's API. Each definition, with
- * its fuller comment, is in the file named above its group. */
+/* What the files behind vb_report.h share; not vbench's API. Each group is defined in the
+ * file it names. */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,8 +34,7 @@ int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
 /* A new NUL-terminated copy of the n bytes at s, or NULL without memory. */
 char *vbr_dup_n(const char *s, size_t n);
 
-/* Length of the decimal number at the start of the n bytes at s ("12", "1.5", "1e-05"),
- * 0 if none: no sign, hex, inf or nan. */
+/* Length of the decimal number ("12", "1.5", "1e-05") starting the n bytes at s; 0: none. */
 size_t vbr_decimal_len(const char *s, size_t n);
 
 /* Exactly the n bytes at s as a non-negative finite decimal number. */
@@ -47,7 +46,7 @@ size_t vbr_csv_header_names(const char *text, size_t len);
 /* True for '0' to '9'. */
 bool vbr_is_digit(char c);
 
-/* Exactly the n bytes at s as a decimal integer (no sign, no blanks); false if not, or too big. */
+/* Exactly the n bytes at s as a decimal integer below 2^64 (no sign, no blanks). */
 bool vbr_parse_u64(const char *s, size_t n, uint64_t *out);
 
 /* strtod of the n bytes at s, already checked to be a number; false if not finite or no memory. */
@@ -61,21 +60,18 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* dataset.c: what every reader does to the dataset. */
 
-/* What a reader must restore when it fails, so that d is left unchanged. */
+/* What a reader that fails restores (vbr_mark_of, vbr_rollback), leaving d unchanged. */
 struct vbr_mark {
 	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
 	size_t skipped_ddlike;
 };
 
-/* The state of d that vbr_rollback returns to. */
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
-
-/* Returns d to the state m: labels and runs added since are dropped, skip counts restored. */
 void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 
 /* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
- * the top (a whole number of steps) and their number; 0 when max is not a finite
- * non-negative number, or no round step of it can be added up exactly enough. */
+ * the top and the number of steps; 0 when max is no finite non-negative number, or its
+ * steps cannot be added up exactly enough. */
 size_t vbr_axis(double max, size_t want, double *step, double *top);
 
 /* trace.c: a --trace file (interval samples within runs), read, summed up and drawn. */
@@ -123,9 +119,9 @@ int vbr_trace_svg(FILE *f, const struct vbr_trace *t, const char *label);
 int vbr_note_flush(struct vb_dataset *d, const char *label, const char *verdict,
 		   uint64_t flush_p50_ns, uint64_t write_p50_ns);
 
-/* Checks a flush row's fields as vbench writes them: verdict one of its words; num, the
- * flush and write medians and the interval's low and high ends (NULL: the column is
- * absent), numbers, the ends signed and in order. 0, or -1 with the reason in why. */
+/* Checks a flush row as vbench writes it: verdict one of its words; num (NULL: absent),
+ * the flush and write medians and the interval's signed ends, in order. 0, or -1 with
+ * the reason in why. */
 int vbr_check_flush(const char *verdict, const char *const num[4], char *why, size_t n);
 
 /* Adds the note of a run with a knee; 0, or -1 without memory. */
@@ -144,17 +140,15 @@ int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n
  * ("0.010000": 1e-6, "104857600": 1, "1e-15": 1e-15, "2,5": 0.1). */
 double vbr_last_digit(const char *s, size_t n);
 
-/* Whether the rate bps, whose last digit printed is worth bps_unit (1 where vbench or BSD
- * dd print whole bytes/sec, whatever the text: "1e19" is no rate either of them writes), agrees with bytes in
- * secs, whose last digit is worth secs_unit: the seconds may be off by half a unit
- * (rounded), the rate by a unit (rounded or cut). 0, or -1 with the sentence in why. A
- * run of 0 secs has no rate to check. */
+/* Whether the rate bps agrees with bytes in secs, given what the last digit printed of
+ * each is worth: the seconds may be off by half a unit (rounded), the rate by one
+ * (rounded or cut; 1 where vbench or BSD dd print whole bytes/sec, whatever the text:
+ * "1e19" is no rate they write). A run of 0 secs passes. 0, or -1 with why. */
 int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
 		   char *why, size_t n);
 
-/* Records that the last run added to d (if any since the count before) was measured on
- * file system fs and device (either may be ""; both "": not recorded); 0, or -1 without
- * memory. */
+/* Records that the run added to d since the count before (if any) was measured on fs and
+ * device (both "": not recorded); 0, or -1 without memory. */
 int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device);
 
 /* Sets c->sync and c->source (lower-case letters), c->session (hex digits) and
@@ -199,16 +193,15 @@ int vbr_finish(FILE *f);
 
 /* What only the tests and fuzzers of report/ call: its readers' and printers' parts. */
 
-/* Appends one run under label (interned); returns 0, or -1 when memory runs out. */
+/* Appends one run under label (interned); 0, or -1 without memory. */
 int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
 		   double secs, double bytes_per_sec);
 
 /* What a file holds, as vb_report_detect guesses it. */
 enum vb_input_kind { VB_INPUT_CSV, VB_INPUT_JSON, VB_INPUT_TEXT };
 
-/* JSON if the first non-blank byte is '{', CSV if the first record names at least two
- * of label, run, bytes, secs, bytes_per_sec (so a CSV file missing one is still read as
- * CSV and reported as such), otherwise a text log. A UTF-8 byte order mark is ignored. */
+/* JSON if the first non-blank byte is '{', CSV if the first record names at least two of
+ * the required columns (a CSV file missing one is reported as such), otherwise text. */
 enum vb_input_kind vb_report_detect(const char *text, size_t len);
 
 /* Which dd printed a summary line. */
@@ -226,15 +219,13 @@ struct vb_dd_line {
 	double rate_unit;      /* a unit of its last digit, in bytes/sec */
 };
 
-/* Parses one line (len bytes, no newline needed) as a BSD "N bytes transferred in S secs
- * (R bytes/sec)" or GNU "N bytes (...) copied, S s, R X/s" line; returns 1 and fills out,
- * or 0 when the line is not a dd summary. Text before N (a timestamp) is allowed, text
- * after the rate is not: dd ends the line there, and a line that goes on is some other
- * text quoting one (a label in vbench's result line or a warning). */
+/* Parses one line (len bytes) as a BSD "N bytes transferred in S secs (R bytes/sec)" or
+ * GNU "N bytes (...) copied, S s, R X/s" line: 1, out filled; 0 if it is none. Text may
+ * come before N (a timestamp), not after the rate: dd ends its line there. */
 int vb_report_parse_dd_line(const char *line, size_t len, struct vb_dd_line *out);
 
-/* Aligned table (one column per label, one row per run, then mean/min/max/stddev) and
- * one comparison line per label; returns 0, or -1 on a write error. */
+/* Aligned table (a column per label, a row per run, then the statistics) and a comparison
+ * line per label; 0, or -1 on a write error. */
 int vb_report_print_text(FILE *f, const struct vb_comparison *a);
 
 /* The same as GitHub markdown: the run table, then a comparison table; 0 or -1. */
@@ -243,8 +234,8 @@ int vb_report_print_markdown(FILE *f, const struct vb_comparison *a);
 /* RFC 4180 CSV, one row per label: summary and comparison columns; 0 or -1. */
 int vb_report_print_csv(FILE *f, const struct vb_comparison *a);
 
-/* One JSON document with the baseline and, per label, its runs, summary and comparison;
- * numbers that are not finite are null. Returns 0, or -1 on a write error. */
+/* One JSON document: the baseline and per label its runs, summary and comparison (a number
+ * not finite as null); 0 or -1. */
 int vb_report_print_json(FILE *f, const struct vb_comparison *a);
 
 #endif

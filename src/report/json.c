@@ -623,23 +623,6 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *n
 	return rc;
 }
 
-/* Parses and adds every concatenated document in the text. */
-static int json_read_all(struct vb_dataset *d, struct jcur *c)
-{
-	for (;;) {
-		jskip_ws(c);
-		if (c->p >= c->end)
-			return 0;
-		struct jval doc = {0};
-		int rc = jparse(c, &doc, 0);
-		if (rc == 0)
-			rc = jdocument(d, &doc, c->name, c->err, c->errlen);
-		jfree(&doc);
-		if (rc < 0)
-			return -1;
-	}
-}
-
 int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen)
 {
@@ -649,7 +632,14 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 	jskip_ws(&c);
 	if (c.p >= c.end)
 		return vbr_fail(err, errlen, name, 0, "empty file");
-	int rc = json_read_all(d, &c);
+	int rc = 0;
+	for (; rc == 0 && c.p < c.end; jskip_ws(&c)) {   /* the concatenated documents */
+		struct jval doc = {0};
+		rc = jparse(&c, &doc, 0);
+		if (rc == 0)
+			rc = jdocument(d, &doc, name, err, errlen);
+		jfree(&doc);
+	}
 	if (rc == 0 && d->n_samples == mk.n_samples && d->skipped_dup == mk.skipped_dup)
 		rc = vbr_no_runs(d, mk, name, "no runs in \"runs\"", err, errlen);
 	if (rc < 0)
