@@ -1,6 +1,5 @@
-/* The family calls of os_internal.h that most POSIX families do the same way, defined
- * once here (fio's os/ way); a family with its own says so with a VB_FAM_HAS_ macro in
- * os_internal.h, and this default is left out for it. */
+/* The family calls most POSIX families do alike (fio's os/ way); a family with its own
+ * says so with a VB_FAM_HAS_ macro in os_internal.h. */
 #include "os/os_internal.h"
 
 #if VB_OS_POSIX
@@ -54,11 +53,9 @@ bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept)
 }
 #endif
 
-/* Without a way to examine a file before opening it, the name is examined first and the
- * file opened after, without waiting (a FIFO without a reader is not waited for) and
- * checked to be the one examined. What is left is the moment between the two, when the
- * name can be swapped for a device node: only a user who can make device nodes or
- * link to one in that directory can do that. */
+/* The name is examined, then opened without waiting (for a FIFO's reader) and checked to
+ * be the file examined. In between the name can be swapped for a device node, but only
+ * by a user who can make one or link to one in that directory. */
 int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
 			       size_t n)
 {

@@ -249,29 +249,23 @@ uint64_t vb_os_linux_meminfo(const char *root, const char *key)
 static unsigned buddy_orders(const char *root)
 {
 	char line[512];
+	const char *p, *end;
+	uint64_t v;
 	unsigned n = 0;
-	FILE *f = open_at(root, "/proc/buddyinfo");
 
-	if (!f)
+	if (read_line(root, "/proc/buddyinfo", line, sizeof line) != 0 ||
+	    !(p = strstr(line, "zone")))
 		return 0;
-	if (fgets(line, sizeof line, f)) {
-		char *p = strstr(line, "zone");
-		const char *end;
-		uint64_t v;
-		if (p != NULL) {
-			p += 4;
-			p += strspn(p, " \t");
-			p += strcspn(p, " \t\n");          /* the zone's name */
-			for (;;) {
-				p += strspn(p, " \t");
-				if (parse_u64(p, &v, &end) != 0 || end == p)
-					break;
-				n++;
-				p = (char *)end;
-			}
-		}
+	p += 4;
+	p += strspn(p, " \t");
+	p += strcspn(p, " \t");          /* the zone's name */
+	for (;;) {
+		p += strspn(p, " \t");
+		if (parse_u64(p, &v, &end) != 0 || end == p)
+			break;
+		n++;
+		p = end;
 	}
-	fclose(f);
 	return n;
 }
 
@@ -583,8 +577,7 @@ struct mount_pick {
 static int find_mount(const char *root, const char *path, uint64_t dev, struct mount_pick *pick)
 {
 	char *line = NULL;
-	size_t cap = 0, best = 0, best_btrfs = 0;
-	int found = 0;
+	size_t cap = 0, best = 0, best_btrfs = 0;   /* best: the depth + 1 picked, or 0 */
 	struct mount_pick btrfs;
 	FILE *f = open_at(root, "/proc/self/mountinfo");
 
@@ -596,13 +589,12 @@ static int find_mount(const char *root, const char *path, uint64_t dev, struct m
 		if (parse_mountinfo(line, &m) != 0)
 			continue;
 		size_t depth = cover(m.point, path);
-		if (m.dev == dev && (!found || depth + 1 >= best)) {
+		if (m.dev == dev && depth + 1 >= best) {
 			pick->dev = m.dev;
 			COPY(pick->point, m.point);
 			COPY(pick->fs, m.fs);
 			COPY(pick->source, m.source);
 			best = depth + 1;
-			found = 1;
 		} else if (strcmp(m.fs, "btrfs") == 0 && depth > 0 && depth >= best_btrfs) {
 			btrfs.dev = m.dev;
 			COPY(btrfs.point, m.point);
@@ -613,11 +605,11 @@ static int find_mount(const char *root, const char *path, uint64_t dev, struct m
 	}
 	free(line);
 	fclose(f);
-	if (!found && best_btrfs > 0 && major(dev) == 0) {
+	if (best == 0 && best_btrfs > 0 && major(dev) == 0) {
 		*pick = btrfs;
-		found = 1;
+		return 1;
 	}
-	return found;
+	return best > 0;
 }
 
 /* ---- sysfs: device and driver -------------------------------------------------------- */
@@ -826,9 +818,7 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (stat(node, out) != 0)
-		return -1;
-	return 0;
+	return stat(node, out);
 }
 
 /* Major 0 has no block device: tmpfs, NFS, overlay, and btrfs, whose source names its

@@ -1,8 +1,7 @@
-/* Linux: a file is examined before it is opened for writing through an O_PATH
- * descriptor, which names the file without opening it for I/O (open(2): no device's
- * open is called, a FIFO's reader is not woken), and then reopened through
- * /proc/self/fd, which opens that very inode whatever its name has become meanwhile.
- * Without /proc (an initramfs), by the name, as other systems do. */
+/* Linux: a file is examined through an O_PATH descriptor, which opens nothing (open(2):
+ * no device's open is called, no FIFO reader woken), then reopened through
+ * /proc/self/fd, which is that very inode whatever its name has become. Without /proc
+ * (an initramfs), by the name. */
 #include "os/os_internal.h"
 
 #if VB_OS_LINUX

@@ -1,6 +1,5 @@
-/* macOS: F_NOCACHE for direct I/O, F_FULLFSYNC for a sync that reaches the medium, the
- * DKIOC ioctls for disks, statfs for the filesystem and its device, sysctl for memory.
- * In-use checks are not available here, so disks are refused (see vb_os_fam_in_use). */
+/* macOS: F_NOCACHE, F_FULLFSYNC, the DKIOC ioctls, statfs and sysctl. Nothing tells
+ * whether a disk is in use, so disks are refused (vb_os_fam_in_use). */
 #include "os/os_internal.h"
 
 #if VB_OS_MACOS
@@ -9,9 +8,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-/* DKIOCGETBLOCKSIZE, DKIOCGETBLOCKCOUNT: in the SDK of every Mac, but not among the libc
- * headers that cross compilers ship (zig cc); without them disks are simply not sized,
- * which only matters for disks, and those are refused on macOS anyway. */
+/* sys/disk.h is in every Mac's SDK but not in zig cc's headers; without it disks, which
+ * are refused here anyway, are not sized. */
 #if defined(__has_include)
 #if __has_include(<sys/disk.h>)
 #include <sys/disk.h>
@@ -53,9 +51,8 @@ int vb_os_fam_after_open(int fd, const struct vb_open_req *req)
 	return 0;
 }
 
-/* fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Some filesystems do
- * not support it, and then plain fsync is the best there is; any other failure (EIO)
- * is the answer. */
+/* fsync leaves data in the drive's cache; F_FULLFSYNC flushes it. Where a file system
+ * lacks it, fsync is the best there is; any other failure (EIO) is the answer. */
 int vb_os_fam_sync(int fd, enum vb_sync_call call)
 {
 	(void)call;
