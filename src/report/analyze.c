@@ -113,9 +113,8 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 /* Most places listed for one group: more are runs of many sessions, said in a word. */
 #define WHERE_MAX 4
 
-/* Sets g->where, from the places of its runs (each listed once, at most WHERE_MAX), and
- * g->other_fs, when its label names a file system type that one of them is not; -1
- * without memory. */
+/* Sets g->where from its runs' places (each once, at most WHERE_MAX), and g->other_fs when
+ * its label names a file system type one of them is not; -1 without memory. */
 static int fill_where(const struct vb_dataset *d, struct vb_group *g)
 {
 	const struct vb_place *seen[WHERE_MAX];
@@ -175,11 +174,10 @@ static int by_name(const void *x, const void *y)
 	return c != 0 ? c : (g > h) - (g < h);
 }
 
-/* Gives every group a name no other group has: the groups that share one (a label that
- * is another's label and settings, "a bs=64k"; two that differ only in bytes no output
- * shows raw) each get " #1", " #2", ... in their order; repeated until no two are
- * alike (a suffix can meet a label that has it). Sorting: n log n. 0, or -1 without
- * memory. */
+/* Gives every group a unique name: groups that share one (a label that is another's label
+ * and settings, "a bs=64k"; labels that differ only in bytes no output shows raw) get
+ * " #1", " #2", ..., until no two are alike (a suffix can meet a label that has it).
+ * Sorting: n log n. 0, or -1 without memory. */
 static int unique_names(struct vb_comparison *a)
 {
 	struct vb_group **ix = malloc((a->n_groups ? a->n_groups : 1) * sizeof *ix);
@@ -356,10 +354,9 @@ static size_t group_index(const struct vb_comparison *a, const char *label)
 	return SIZE_MAX;
 }
 
-/* The error for --baseline naming what stands for two groups or more: names them, after
- * "--baseline "LABEL" WHY; name one of"; 0 when label stands for none. A label that was
- * split stands for its groups (by_shared false); a name that groups shared before they
- * were told apart (" #1", " #2") stands for those (by_shared true). */
+/* The error for --baseline naming several groups, listing them: a label that was split
+ * (by_shared false), or a name groups shared before " #N" told them apart (by_shared
+ * true). 0 when label names none of either. */
 static int name_groups(const struct vb_comparison *a, const char *label, bool by_shared,
 		       const char *why, char *err, size_t errlen)
 {

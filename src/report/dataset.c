@@ -143,10 +143,9 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 	return 0;
 }
 
-/* The hash of a run's identity: its session, label and run number (one invocation of
- * vbench is one session, of one label, numbering its runs from 1). The index takes its
- * low bits, so label and run each reach them: many labels of one session must not share
- * a slot. */
+/* (one invocation is one session, of one label, numbering its runs from 1; label and run
+ * each reach the low bits the index takes: many labels of one session must not share a
+ * slot) */
 size_t vbr_run_hash(const struct vb_sample *s)
 {
 	uint64_t k = s->run * 0x9e3779b97f4a7c15ULL ^ (uint64_t)s->label * 0xc2b2ae3d27d4eb4fULL;

@@ -9,9 +9,8 @@
 
 /* The printers of `vbench report`: text, markdown, CSV and JSON. */
 
-/* Writes a label into a markdown table cell: as vb_text shows it (no control character,
- * C1 control or stray byte raw), with the characters markdown would format
- * backslash-escaped. */
+/* Writes a label into a markdown table cell: as vb_text shows it, with the characters
+ * markdown would format backslash-escaped. */
 static void md_label(FILE *f, const char *s)
 {
 	char *e = vb_text_dup(s);
@@ -45,9 +44,8 @@ static void fmt_mb(double bytes_per_sec, char *buf, size_t n)
 	snprintf(buf, n, "%.*f", mb >= 100 ? 0 : mb >= 10 ? 1 : mb >= 1 ? 2 : 3, mb);
 }
 
-/* Cell of group g in row r, in bytes/sec (the mean also in MB/s): runs and extremes rounded as dd prints them,
- * mean and stddev with one decimal as vbench's summary does; "" past a label's last run,
- * "-" for the stddev of one run. */
+/* Cell of group g in row r, in bytes/sec: runs and extremes rounded as dd prints them, mean
+ * (also in MB/s) and stddev with one decimal as vbench's summary; "-" for one run's stddev. */
 static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, size_t n)
 {
 	const struct vb_group *gr = &a->groups[g];
@@ -121,9 +119,8 @@ static void fmt_ci(const struct vb_welch *w, char *buf, size_t n, const char *to
 		snprintf(buf, n, "[%s, %s]", lo, hi);
 }
 
-/* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else ""; p is
- * left to the verdict when the verdict gives it ("no significant difference (p=0.85)"),
- * so that it is printed once. */
+/* "95% CI [1.59, 2.11], t=6.12, df=4.0, p=0.0036" when the test ran, else ""; without p
+ * when the verdict gives it ("no significant difference (p=0.85)"). */
 static void fmt_test(const struct vb_group *g, char *buf, size_t n)
 {
 	const struct vb_welch *w = &g->cmp;
@@ -173,9 +170,8 @@ static int text_table(FILE *f, const struct vb_comparison *a, size_t first)
 	return 0;
 }
 
-/* Where each label's runs were measured ("measured on:" as text, a list in markdown),
- * so that a bar labelled with one file system and measured on another is seen; nothing
- * when no input says. */
+/* Where each label's runs were measured, so that a label naming another file system is
+ * seen; nothing when no input says. */
 static void print_where(FILE *f, const struct vb_comparison *a, bool markdown)
 {
 	size_t g = 0;

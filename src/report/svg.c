@@ -190,10 +190,9 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 			"stroke=\"#000\" fill=\"none\"/>\n", cx, ylo, yhi, cx - bw / 6, ylo,
 			cx + bw / 6, cx - bw / 6, yhi, cx + bw / 6);
 	}
-	/* The mean on the bar, inside it below the whisker's lower end where it fits (white
-	 * on the bar), else above the whisker's upper end: never crossed by the whisker,
-	 * and never between it and the bar's top, where it would read as the maximum. Three
-	 * significant digits at most sizes, so small means do not show as 0.0. */
+	/* The mean inside the bar below the whisker where it fits, else above the whisker:
+	 * never crossed by it, nor between it and the bar's top (it would read as the max).
+	 * Three significant digits at most sizes, so small means do not show as 0.0. */
 	double below = g->n >= 2 ? fmax(ym, chart_y(c, lo)) : ym;
 	double above = g->n >= 2 ? fmin(ym, chart_y(c, hi)) : ym;
 	bool inside = below + 15 <= y0 - 4;

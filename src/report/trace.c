@@ -40,10 +40,9 @@ int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsamp
 	return 0;
 }
 
-/* Calls fn for each measured run of label once, in first-seen order, with its samples in
- * file order: as intervals, and their rates as recorded (a rate made again from seconds
- * rounded to 6 decimals is off for short samples). A run is the samples of one label and
- * run number that are not warm-up. 0, or -1 without memory. */
+/* Calls fn for each measured run (not warm-up) of label, in first-seen order, with its
+ * samples as intervals and their rates as recorded (one made again from seconds rounded
+ * to 6 decimals is off for short samples). 0, or -1 without memory. */
 static int each_run(const struct vbr_trace *t, size_t label,
 		    void (*fn)(void *arg, uint64_t run, const struct vb_interval *iv,
 			       const double *rate, size_t n),
