@@ -1374,12 +1374,14 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		errno = EMFILE;
 		return NULL;
 	}
+	/* It fails with errno set, not the last error (MSDN, _beginthreadex). */
 	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, session_main, w, 0, NULL);
 	if (w->thread == NULL) {
+		int e = errno;
 		_close(w->chan);
 		_close(w->wchan);
 		free(w);
-		fail_win();
+		errno = e;
 		return NULL;
 	}
 	handle_lock();
