@@ -102,15 +102,6 @@ static int join(char *buf, size_t n, const char *a, const char *b)
 	return len < 0 || (size_t)len >= n ? -1 : 0;
 }
 
-/* Appends src to the terminated string in dst of size n, truncating. */
-static void append(char *dst, size_t n, const char *src)
-{
-	size_t len = strlen(dst);
-
-	if (len < n)
-		vb_os_copy(dst + len, n - len, src);
-}
-
 /* Drops the last component of an absolute path, keeping at least "/". */
 static void cut_last(char *path)
 {
@@ -628,16 +619,10 @@ static const struct name_driver virtual_disks[] = {
 
 static const char *virtual_driver(const char *name)
 {
-	char letters[32];
-	size_t n = 0;
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz");
 
-	while (n + 1 < sizeof letters && name[n] >= 'a' && name[n] <= 'z') {
-		letters[n] = name[n];
-		n++;
-	}
-	letters[n] = '\0';
 	for (size_t i = 0; virtual_disks[i].name; i++)
-		if (strcmp(letters, virtual_disks[i].name) == 0)
+		if (strlen(virtual_disks[i].name) == n && strncmp(name, virtual_disks[i].name, n) == 0)
 			return virtual_disks[i].driver;
 	return vb_os_unknown;
 }
@@ -658,58 +643,31 @@ static int bound_driver(const char *dir, char *name, size_t n)
 	return 0;
 }
 
-/* Calls visit for the sysfs device of whole disk disk and each above it, up to
- * /sys/devices, until one returns true; whether one did. */
-static bool walk_up_devices(const char *root, const char *disk,
-			    bool (*visit)(const char *root, const char *dev, void *arg), void *arg)
-{
-	char link[PATH_MAX], dev[PATH_MAX], limit[PATH_MAX], sys[PATH_MAX];
-
-	if (join(link, sizeof link, disk, "/device") != 0 || !realpath(link, dev) ||
-	    join(sys, sizeof sys, root, "/sys/devices") != 0 || !realpath(sys, limit))
-		return false;
-	size_t lim = strlen(limit);
-	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		if (strncmp(dev, limit, lim) != 0 || dev[lim] != '/')
-			return false;
-		if (visit(root, dev, arg))
-			return true;
-		cut_last(dev);
-	}
-	return false;
-}
-
-/* The drivers found on the way up: the first one, and a SCSI disk's host adapter's. */
-struct drivers {
-	char first[64], host[64];
-};
-
-/* Stops at the first device with a driver, but for "sd" (any SCSI disk) goes on to the
- * host adapter's (ahci, virtio_scsi, uas), which tells disks apart. */
-static bool driver_found(const char *root, const char *dev, void *arg)
-{
-	struct drivers *d = arg;
-
-	(void)root;
-	return bound_driver(dev, d->first[0] ? d->host : d->first, sizeof d->first) == 0 &&
-	       (d->host[0] != '\0' || strcmp(d->first, "sd") != 0);
-}
-
-/* e->driver of whole disk disk: "sd/ahci", "virtio_blk", "nvme", or a virtual kind. */
+/* e->driver of whole disk disk: the first driver up its sysfs devices (the disk's own for
+ * virtio, the PCI function for NVMe), but for "sd" (any SCSI disk) with the host
+ * adapter's (ahci, virtio_scsi, uas), which tells disks apart: "sd/ahci". None: a
+ * virtual disk, named by its kind. */
 static void disk_driver(struct vb_env *e, const char *root, const char *disk)
 {
-	struct drivers d = {"", ""};
+	char link[PATH_MAX], dev[PATH_MAX], limit[PATH_MAX], sys[PATH_MAX];
+	char first[64] = "", host[64] = "";
+	bool ok = join(link, sizeof link, disk, "/device") == 0 && realpath(link, dev) &&
+		  join(sys, sizeof sys, root, "/sys/devices") == 0 && realpath(sys, limit);
+	size_t lim = ok ? strlen(limit) : 0;
 
-	walk_up_devices(root, disk, driver_found, &d);
-	if (d.first[0] == '\0') {
+	for (int depth = 0; ok && depth < MAX_DEPTH; depth++) {
+		if (strncmp(dev, limit, lim) != 0 || dev[lim] != '/')
+			break;
+		if (bound_driver(dev, first[0] ? host : first, sizeof first) == 0 &&
+		    (host[0] != '\0' || strcmp(first, "sd") != 0))
+			break;
+		cut_last(dev);
+	}
+	if (first[0] == '\0') {
 		COPY(e->driver, virtual_driver(vb_os_base_name(disk)));
 		return;
 	}
-	COPY(e->driver, d.first);
-	if (d.host[0] != '\0') {
-		append(e->driver, sizeof e->driver, "/");
-		append(e->driver, sizeof e->driver, d.host);
-	}
+	snprintf(e->driver, sizeof e->driver, "%s%s%s", first, host[0] ? "/" : "", host);
 }
 
 /* The sysfs directory of block device dev into dir (resolved); -1 when there is none. */
