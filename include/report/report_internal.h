@@ -176,9 +176,10 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
  * any other word. */
 int vbr_status_is_run(const char *s);
 
-/* The error for a file that added no run since m: names the runs skipped, else what; -1. */
-int vbr_no_runs(const struct vb_dataset *d, struct vbr_mark m, const char *name, const char *what,
-		char *err, size_t errlen);
+/* Ends a reader that began at m and came to rc: a file that added no run is an error
+ * (naming the runs skipped, else saying what); on an error d returns to m. 0 or -1. */
+int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const char *name,
+		 const char *what, char *err, size_t errlen);
 
 /* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
 void vbr_fmt_ratio(double r, char *buf, size_t n);

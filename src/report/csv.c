@@ -454,11 +454,7 @@ int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const
 	struct csv_map m = {{0}, {0}};
 	int rc = csv_read_all(d, &c, &m, name, err, errlen);
 	csv_rec_free(&m.header);
-	if (rc == 0 && d->n_samples == mk.n_samples && d->skipped_dup == mk.skipped_dup)
-		rc = vbr_no_runs(d, mk, name, "no runs after the header", err, errlen);
-	if (rc < 0)
-		vbr_rollback(d, mk);
-	return rc;
+	return vbr_read_end(d, mk, rc, name, "no runs after the header", err, errlen);
 }
 
 

@@ -303,17 +303,13 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 		return vbr_fail(err, errlen, name, 0, "out of memory");
 	int rc = text_lines(d, text, len, label, name, err, errlen);
 	free(label);
-	if (rc == 0 && d->n_samples == mk.n_samples) {
-		char what[512];
-		if (vbench_log(text, len))
-			snprintf(what, sizeof what, "a saved log of vbench without a measured run "
-				 "(stopped in its first run?)");
-		else
-			neither(text, len, what, sizeof what);
-		rc = vbr_no_runs(d, mk, name, what, err, errlen);
-	}
-	if (rc < 0)
-		vbr_rollback(d, mk);
-	return rc;
+	char what[512] = "";
+	bool none = rc == 0 && d->n_samples == mk.n_samples;
+	if (none && vbench_log(text, len))
+		snprintf(what, sizeof what, "a saved log of vbench without a measured run "
+			 "(stopped in its first run?)");
+	else if (none)
+		neither(text, len, what, sizeof what);
+	return vbr_read_end(d, mk, rc, name, what, err, errlen);
 }
 

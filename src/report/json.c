@@ -640,9 +640,5 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 			rc = jdocument(d, &doc, name, err, errlen);
 		jfree(&doc);
 	}
-	if (rc == 0 && d->n_samples == mk.n_samples && d->skipped_dup == mk.skipped_dup)
-		rc = vbr_no_runs(d, mk, name, "no runs in \"runs\"", err, errlen);
-	if (rc < 0)
-		vbr_rollback(d, mk);
-	return rc;
+	return vbr_read_end(d, mk, rc, name, "no runs in \"runs\"", err, errlen);
 }
