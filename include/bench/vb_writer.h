@@ -29,6 +29,25 @@ struct vb_watch {
 	char name[64];                          /* the per-run file being created */
 };
 
+/* Publishes the call about to start in w (may be NULL), the start time last, with
+ * release order: a watchdog that sees it sees the rest. */
+static inline void vb_watch_publish(struct vb_watch_slot *w, enum vb_stage stage,
+				    uint64_t offset, uint64_t start)
+{
+	if (w == NULL)
+		return;
+	atomic_store_explicit(&w->offset_bytes, offset, memory_order_relaxed);
+	atomic_store_explicit(&w->stage, (int)stage, memory_order_relaxed);
+	atomic_store_explicit(&w->call_start_ns, start, memory_order_release);
+}
+
+/* No call in progress in w (may be NULL). */
+static inline void vb_watch_unpublish(struct vb_watch_slot *w)
+{
+	if (w != NULL)
+		atomic_store_explicit(&w->call_start_ns, 0, memory_order_release);
+}
+
 /* How a run gets its descriptor. */
 enum vb_acquire {
 	VB_ACQ_ANON,      /* a file with no name in dirfd */

@@ -32,6 +32,11 @@ struct vb_fileinfo {
 	uint64_t alloc_bytes;   /* what its blocks take on the file system; 0 where unknown */
 };
 
+static inline bool vb_same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
+{
+	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
+}
+
 /* How a target is opened for writing (or examined). Links are never followed. */
 enum vb_open_kind {
 	VB_OPEN_EXISTING,       /* a file or device that exists; never created or emptied */

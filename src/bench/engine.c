@@ -286,20 +286,17 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 	c->io = io;
 	c->least_sync_secs = -1;
 	c->filled_fd = -1;
+	bool ok = false;
 	if (cfg->runs_auto) {
 		c->rates = calloc(cfg->runs, sizeof *c->rates);
 		c->secs = calloc(cfg->runs, sizeof *c->secs);
 		if (c->rates == NULL || c->secs == NULL) {
 			res->pool_errno = ENOMEM;
-			vb_source_free(&src);
-			free(c->rates);
-			free(c->secs);
-			free(c);
-			return false;
+			goto out;
 		}
 	}
 	vb_os_on_resume(&c->resumed);
-	bool ok = run_all(c, t, &src, res);
+	ok = run_all(c, t, &src, res);
 	vb_write_release(io->ops, io->watch, c->filled_fd, 0);
 	/* A stop during the probe ends the session as one during the runs would. */
 	if (ok && io->on_flush != NULL) {
@@ -307,6 +304,7 @@ bool vb_engine_run(const struct vb_config *cfg, struct vb_target *t,
 		ok = !stopped(c, res);
 	}
 	vb_os_on_resume(NULL);
+out:
 	vb_source_free(&src);
 	free(c->rates);
 	free(c->secs);

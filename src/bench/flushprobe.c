@@ -29,16 +29,9 @@ static uint64_t now(const struct probe *b)
 	return b->ops->now_ns(b->ops->ctx);
 }
 
-/* The call about to start, for the watchdog (see vb_writer.h). */
-static void watch(const struct probe *b, enum vb_stage stage, uint64_t offset, uint64_t t)
+static struct vb_watch_slot *slot(const struct probe *b)
 {
-	struct vb_watch_slot *w = b->p->watch ? &b->p->watch->slot[0] : NULL;
-
-	if (w == NULL)
-		return;
-	atomic_store_explicit(&w->offset_bytes, offset, memory_order_relaxed);
-	atomic_store_explicit(&w->stage, (int)stage, memory_order_relaxed);
-	atomic_store_explicit(&w->call_start_ns, t, memory_order_release);
+	return b->p->watch ? &b->p->watch->slot[0] : NULL;
 }
 
 static int fail(struct probe *b, const char *what, int err)
@@ -62,7 +55,7 @@ static int put(struct probe *b, size_t n, uint64_t offset, uint64_t *ns)
 	memcpy(b->buf, &b->serial, sizeof b->serial);
 	b->serial++;
 	uint64_t t0 = now(b);
-	watch(b, VB_STAGE_WRITE, offset, t0);
+	vb_watch_publish(slot(b), VB_STAGE_WRITE, offset, t0);
 	while (done < n) {
 		ssize_t r = b->ops->pwrite(b->ops->ctx, b->fd, b->buf + done, n - done,
 					   offset + done);
@@ -82,7 +75,7 @@ static int flush(struct probe *b, uint64_t offset, uint64_t *ns)
 {
 	uint64_t t0 = now(b);
 
-	watch(b, VB_STAGE_SYNC, offset, t0);
+	vb_watch_publish(slot(b), VB_STAGE_SYNC, offset, t0);
 	int rc = b->ops->sync(b->ops->ctx, b->fd, b->c->call);
 	*ns = now(b) - t0;
 	b->out->calls++;
@@ -191,10 +184,9 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 	if (rc == 0)
 		measure(&b, wsz, slots);
 close:
-	watch(&b, VB_STAGE_CLOSE, 0, now(&b));
+	vb_watch_publish(slot(&b), VB_STAGE_CLOSE, 0, now(&b));
 	ops->close(ops->ctx, b.fd);
-	if (p.watch != NULL)
-		atomic_store_explicit(&p.watch->slot[0].call_start_ns, 0, memory_order_release);
+	vb_watch_unpublish(slot(&b));
 	vb_os_aligned_free(b.buf);
 done:
 	out->secs = (double)(now(&b) - b.start_ns) / 1e9;

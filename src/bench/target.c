@@ -39,16 +39,10 @@ static const char *direct_hint(int e)
 			   : strerror(e);
 }
 
-static bool same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
-{
-	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
-}
-
 bool vb_target_whole_sectors(const struct vb_target *t, const struct vb_config *cfg)
 {
-	/* A disk that is a character device (the BSDs) is raw: no cache takes a part of a
-	 * sector, so every write is whole sectors, --direct or not (FreeBSD's g_io_check,
-	 * sys/geom/geom_io.c, refuses any other with EINVAL). */
+	/* A raw disk (a character device, the BSDs) takes whole sectors only (FreeBSD's
+	 * g_io_check, sys/geom/geom_io.c, refuses any other with EINVAL). */
 	return cfg->direct || (t->kind == VB_TGT_DISK && t->id.type == VB_FT_CHR);
 }
 
@@ -95,7 +89,7 @@ static enum vb_status probe_flags(struct vb_target *t, const struct vb_config *c
 	if (fd < 0)
 		return vb_fail(err, VB_E_SETUP, "cannot open %s for direct or synchronous writes: "
 			       "%s", t->shown, direct_hint(errno));
-	int ok = t->ops->fstat(t->ops->ctx, fd, &fi) == 0 && same_file(&fi, id);
+	int ok = t->ops->fstat(t->ops->ctx, fd, &fi) == 0 && vb_same_file(&fi, id);
 	t->ops->close(t->ops->ctx, fd);
 	if (!ok)
 		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
@@ -113,7 +107,7 @@ static int remove_own(struct vb_target *t, const char *name, const struct vb_fil
 		return errno ? errno : EIO;
 	if (fi.type == VB_FT_MISSING)
 		return ENOENT;
-	if (!same_file(&fi, id))
+	if (!vb_same_file(&fi, id))
 		return ESTALE;
 	if (t->ops->unlinkat(t->ops->ctx, t->dirfd, name) != 0)
 		return errno ? errno : EIO;
@@ -150,8 +144,7 @@ static enum vb_status create_owned(struct vb_target *t, const struct vb_config *
 	st = check_alignment(t, cfg, fd, err);
 	if (st == VB_OK)
 		st = probe_flags(t, cfg, name, &t->id, err);
-	/* Refused: the file stays vbench's own, for vb_target_cleanup to remove and, when
-	 * it cannot, to name. */
+	/* Refused: still vbench's own, for vb_target_cleanup to remove or name. */
 	if (st != VB_OK && name != t->name)
 		snprintf(t->name, sizeof t->name, "%s", name);
 	return st;
@@ -233,8 +226,7 @@ static enum vb_status prepare_dir(struct vb_target *t, const struct vb_config *c
 	    )
 		return vb_fail(err, VB_E_SETUP, "cannot create a file in %s: %s", t->shown,
 			       strerror(errno));
-	/* No anonymous files here: a new name per run, unlinked as soon as it is open. The
-	 * probe checks that a file can be made and takes the flags. */
+	/* No anonymous files: a new name per run, unlinked once open; try one here. */
 	bool exists = true;
 	for (int tries = 0; tries < 100 && exists; tries++)
 		st = create_owned(t, cfg, vb_target_next_name(t), &exists, err);
@@ -270,13 +262,13 @@ static enum vb_status prepare_existing(struct vb_target *t, const struct vb_conf
 			       "truncate a file that other names share, even with --force",
 			       t->shown, fi->nlink);
 	t->kind = VB_TGT_EXISTING;
-	/* Examined before it is opened for writing: a write open alone changes things (an
-	 * overlay copies the whole file into its upper layer), even for a file refused. */
+	/* Examined before a write open, which alone changes things (an overlay copies the
+	 * file up), even for a file refused. */
 	struct vb_open_req look = {VB_OPEN_EXISTING, false, false, false, true};
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &look);
 	if (fd < 0)
 		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown, strerror(errno));
-	st = t->ops->fstat(t->ops->ctx, fd, &now) == 0 && same_file(&now, fi)
+	st = t->ops->fstat(t->ops->ctx, fd, &now) == 0 && vb_same_file(&now, fi)
 	     ? check_in_use(t, fd, &now, err)
 	     : vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
 		       "written", t->shown);
@@ -287,7 +279,7 @@ static enum vb_status prepare_existing(struct vb_target *t, const struct vb_conf
 	if (fd < 0)
 		return vb_fail(err, VB_E_SETUP, "cannot open %s: %s", t->shown,
 			       req.direct || req.dsync ? direct_hint(errno) : strerror(errno));
-	if (t->ops->fstat(t->ops->ctx, fd, &now) != 0 || !same_file(&now, fi)) {
+	if (t->ops->fstat(t->ops->ctx, fd, &now) != 0 || !vb_same_file(&now, fi)) {
 		t->ops->close(t->ops->ctx, fd);
 		return vb_fail(err, VB_E_SETUP, "%s changed while vbench examined it; nothing was "
 			       "written", t->shown);
@@ -317,16 +309,15 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 		return vb_fail(err, VB_E_SETUP, "%s: the system never caches writes to a disk, so "
 			       "a run without --direct would be labelled buffered and not be; add "
 			       "--direct", t->shown);
-	/* Checked before the write open as well as after it: a first write open may itself
-	 * remove what shows a disk in use (FreeBSD's g_access spoils the idle devices made
-	 * of it, sys/geom/geom_subr.c; docs/bsd.md). */
+	/* Checked before the write open too, which may remove what shows a disk in use
+	 * (FreeBSD's g_access spoils idle devices made of it, sys/geom/geom_subr.c;
+	 * docs/bsd.md). */
 	if ((st = check_in_use(t, -1, fi, err)) != VB_OK)
 		return st;
 	int fd = t->ops->openat(t->ops->ctx, t->dirfd, t->name, &req);
 	if (fd < 0 && (errno == EBUSY || errno == EPERM)) {
-		/* The kernel's claim says no (some answer a write open of a disk another holds
-		 * exclusively with EPERM; docs/bsd.md cites one); the platform may know what
-		 * holds it. */
+		/* The kernel's claim says no (some say EPERM; docs/bsd.md cites one); the
+		 * platform may know what holds it. */
 		int e = errno;
 		char holder[512];
 		if (t->ops->in_use(t->ops->ctx, -1, fi, holder, sizeof holder) > 0)
@@ -368,9 +359,8 @@ static enum vb_status prepare_disk(struct vb_target *t, const struct vb_config *
 	return VB_OK;
 }
 
-/* A character device is decided on before it is opened: opening some (a watchdog, a
- * tape) already acts. Only the data sinks are written without --force, and only where
- * disks are character devices (the BSDs) may --force make one a target. */
+/* Decided before it is opened, which already acts on some (a watchdog, a tape): a data
+ * sink, or with --force a disk where disks are character devices (the BSDs). */
 static enum vb_status prepare_chr(struct vb_target *t, const struct vb_config *cfg,
 				  const struct vb_fileinfo *fi, struct vb_err *err)
 {
@@ -385,9 +375,8 @@ static enum vb_status prepare_chr(struct vb_target *t, const struct vb_config *c
 	return prepare_disk(t, cfg, fi, err);
 }
 
-/* Whether t's directory is /dev, or lies on the filesystem of device nodes mounted
- * there (a devtmpfs; not a filesystem mounted under it, such as /dev/shm): a new file
- * there is a mistyped disk name, and would measure memory. */
+/* Whether t's directory is /dev or on its devtmpfs (not /dev/shm): a new file there is a
+ * mistyped disk name, and would measure memory. */
 static bool on_device_fs(struct vb_target *t)
 {
 	struct vb_fileinfo here, dev, root;
@@ -473,8 +462,7 @@ enum vb_status vb_target_prepare(struct vb_target *t, const struct vb_config *cf
 	t->dirfd = -1;
 	t->held_fd = -1;
 	t->shown = cfg->target_path;
-	/* Every name vbench makes, whatever the target (the flush probe makes one beside a
-	 * file), is unpredictable. */
+	/* Every name vbench makes is unpredictable. */
 	if (vb_os_urandom(&t->name_seed, sizeof t->name_seed) != 0)
 		t->name_seed = ops->now_ns(ops->ctx);
 	if (cfg->direct && vb_os_caps()->direct_how == NULL)
@@ -564,8 +552,7 @@ const char *vb_target_probe_leftover(const struct vb_target *t, const char *name
 const char *vb_target_leftover(const struct vb_target *t, const char *name, char *buf,
 			       size_t n)
 {
-	/* Said when a call is stuck, and when the session was killed: no advice that fits
-	 * only one of them. */
+	/* For a stuck call and a killed session alike. */
 	if (t->created && !t->keep && t->kind == VB_TGT_NEWFILE)
 		snprintf(buf, n, "%s, the file vbench created, is left behind", t->shown);
 	else if (t->created && !t->keep)

@@ -11,23 +11,6 @@
 /* A write that returns 0 this many times in a row is not going to finish the block. */
 #define VB_MAX_ZERO_WRITES 8
 
-/* The start time last, with release order: a watchdog that sees it sees the rest. */
-static inline void publish(struct vb_watch_slot *w, enum vb_stage stage, uint64_t offset,
-			   uint64_t start)
-{
-	if (w == NULL)
-		return;
-	atomic_store_explicit(&w->offset_bytes, offset, memory_order_relaxed);
-	atomic_store_explicit(&w->stage, (int)stage, memory_order_relaxed);
-	atomic_store_explicit(&w->call_start_ns, start, memory_order_release);
-}
-
-static inline void unpublish(struct vb_watch_slot *w)
-{
-	if (w != NULL)
-		atomic_store_explicit(&w->call_start_ns, 0, memory_order_release);
-}
-
 static void fail_run(struct vb_run *out, enum vb_stop stop, enum vb_stage stage, int err,
 		     uint64_t offset)
 {
@@ -115,11 +98,6 @@ static int add_interval(const struct vb_io_ops *ops, struct vb_run *out, uint64_
 	return 0;
 }
 
-static bool same_file(const struct vb_fileinfo *a, const struct vb_fileinfo *b)
-{
-	return a->type == b->type && a->dev == b->dev && a->ino == b->ino;
-}
-
 /* A per-run name is unlinked once open and known to be the file just created. */
 static int unlink_new(const struct vb_io_ops *ops, const struct vb_write_plan *p, int fd)
 {
@@ -129,7 +107,7 @@ static int unlink_new(const struct vb_io_ops *ops, const struct vb_write_plan *p
 		return errno;
 	if (ops->statat(ops->ctx, p->dirfd, p->name, &named) != 0)
 		return errno;
-	if (!same_file(&mine, &named))
+	if (!vb_same_file(&mine, &named))
 		return ESTALE;
 	return ops->unlinkat(ops->ctx, p->dirfd, p->name) != 0 ? errno : 0;
 }
@@ -145,7 +123,7 @@ static int check_target(const struct vb_io_ops *ops, const struct vb_write_plan 
 	if (ops->fstat(ops->ctx, fd, &fi) != 0)
 		return errno;
 	if (p->acquire == VB_ACQ_NAMED)
-		same = same_file(&fi, &p->id);
+		same = vb_same_file(&fi, &p->id);
 	else if (p->acquire == VB_ACQ_SINK)
 		same = fi.type == VB_FT_CHR && fi.rdev == p->id.rdev;
 	else if (p->acquire == VB_ACQ_DEVICE)
@@ -310,7 +288,7 @@ static int write_blocks(const struct vb_io_ops *ops, const struct vb_write_plan 
 			last = ops->now_ns(ops->ctx);
 		}
 	}
-	unpublish(slot);
+	vb_watch_unpublish(slot);
 	/* The last sample ends with the last write, not a tick after it. */
 	if (iv_ns > 0 && done_at > iv_from)
 		return add_interval(ops, out, start, iv_from, done_at, out->bytes - iv_bytes);
@@ -393,7 +371,7 @@ static void *writer_main(void *arg)
 		memset(&r, 0, sizeof r);
 		r.bytes = offset;   /* where a stop is reported */
 		const unsigned char *buf = NULL;
-		publish(slot, VB_STAGE_WRITE, offset, prev_end);
+		vb_watch_publish(slot, VB_STAGE_WRITE, offset, prev_end);
 		uint64_t t0 = 0;
 		if (!check_stop(p, &r, VB_STAGE_WRITE))
 			buf = get_data(ops, p->source, b, &w->wait_ns, &t0);
@@ -421,7 +399,7 @@ static void *writer_main(void *arg)
 		}
 		w->full++;
 	}
-	unpublish(slot);
+	vb_watch_unpublish(slot);
 	/* Under the lock, so that the caller cannot miss the signal. */
 	pthread_mutex_lock(&q->lock);
 	if (atomic_fetch_sub(&q->running, 1) == 1)
@@ -557,17 +535,17 @@ static int sync_and_close(const struct vb_io_ops *ops, const struct vb_write_pla
 	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
 	int rc = 0;
 
-	publish(slot, VB_STAGE_SYNC, out->bytes, write_end);
+	vb_watch_publish(slot, VB_STAGE_SYNC, out->bytes, write_end);
 	if (sync_target(ops, p, fd) != 0) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_SYNC, errno, out->bytes);
 		rc = -1;
 	}
-	publish(slot, VB_STAGE_CLOSE, out->bytes, ops->now_ns(ops->ctx));
+	vb_watch_publish(slot, VB_STAGE_CLOSE, out->bytes, ops->now_ns(ops->ctx));
 	if (ops->close(ops->ctx, fd) != 0 && rc == 0) {
 		fail_run(out, VB_STOP_ERROR, VB_STAGE_CLOSE, errno, out->bytes);
 		rc = -1;
 	}
-	unpublish(slot);
+	vb_watch_unpublish(slot);
 	/* --timeout fired while the sync or close hung: the run does not count. */
 	if (rc == 0 && p->stop != NULL && atomic_load(p->stop) == VB_STOPFLAG_TIMEOUT) {
 		fail_run(out, VB_STOP_TIMEOUT, VB_STAGE_SYNC, ETIMEDOUT, out->bytes);
@@ -583,9 +561,9 @@ void vb_write_release(const struct vb_io_ops *ops, struct vb_watch *watch, int f
 
 	if (fd < 0)
 		return;
-	publish(slot, VB_STAGE_RELEASE, offset, ops->now_ns(ops->ctx));
+	vb_watch_publish(slot, VB_STAGE_RELEASE, offset, ops->now_ns(ops->ctx));
 	ops->close(ops->ctx, fd);
-	unpublish(slot);
+	vb_watch_unpublish(slot);
 }
 
 int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
@@ -628,7 +606,7 @@ int vb_write_run(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 			    : write_blocks(ops, p, fd, hist, out, &wait_ns);
 	if (wrc != 0) {
 		uint64_t end = ops->now_ns(ops->ctx);
-		unpublish(slot);
+		vb_watch_unpublish(slot);
 		ops->close(ops->ctx, fd);
 		finish_times(out, start, end, end, wait_ns, p->qd);
 		rc = -1;
@@ -655,8 +633,8 @@ int vb_write_open(const struct vb_io_ops *ops, const struct vb_write_plan *p, st
 {
 	struct vb_watch_slot *slot = p->watch ? &p->watch->slot[0] : NULL;
 
-	publish(slot, VB_STAGE_OPEN, 0, ops->now_ns(ops->ctx));
+	vb_watch_publish(slot, VB_STAGE_OPEN, 0, ops->now_ns(ops->ctx));
 	int fd = acquire(ops, p, out);
-	unpublish(slot);
+	vb_watch_unpublish(slot);
 	return fd;
 }

@@ -127,20 +127,24 @@ struct vb_live vb_out_live(FILE *f)
 	return l;
 }
 
+/* Our words, then text we did not write, escaped. */
+static void put_text(FILE *f, const char *before, const char *text)
+{
+	fputs(before, f);
+	vb_text(f, text);
+}
+
 void vb_out_error(FILE *f, const char *msg)
 {
-	fputs("vbench: ", f);
-	vb_text(f, msg);
+	put_text(f, "vbench: ", msg);
 	fputc('\n', f);
 	fflush(f);
 }
 
 void vb_out_warning_about(FILE *f, const char *label, const char *msg)
 {
-	fputs("vbench: warning: ", f);
-	vb_text(f, label);
-	fputs(": ", f);
-	vb_text(f, msg);
+	put_text(f, "vbench: warning: ", label);
+	put_text(f, ": ", msg);
 	fputc('\n', f);
 	fflush(f);
 }
@@ -168,32 +172,20 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 		cfg->overwrite ? ", overwrite in place" : "");
 	if (cfg->qd > 1)
 		fprintf(f, ", %" PRIu64 " writes in flight", cfg->qd);
-	fputs("\n# target ", f);
-	vb_text(f, c->target);
-	if (c->target_note != NULL) {
-		fputs(": ", f);
-		vb_text(f, c->target_note);
-	}
-	fputs("\n# label ", f);
-	vb_text(f, c->label);
+	put_text(f, "\n# target ", c->target);
+	if (c->target_note != NULL)
+		put_text(f, ": ", c->target_note);
+	put_text(f, "\n# label ", c->label);
 	if (!c->sink) {
-		fputs(": ", f);
-		vb_text(f, e->fs);
-		fputs(" on ", f);
-		vb_text(f, e->device);
-		fputs(" (driver ", f);
-		vb_text(f, e->driver);
-		fputs("), mounted on ", f);
-		vb_text(f, e->mount);
+		put_text(f, ": ", e->fs);
+		put_text(f, " on ", e->device);
+		put_text(f, " (driver ", e->driver);
+		put_text(f, "), mounted on ", e->mount);
 	}
-	fputs("\n# host ", f);
-	vb_text(f, e->host);
-	fputs(", ", f);
-	vb_text(f, e->os);
-	fputc(' ', f);
-	vb_text(f, e->kernel);
-	/* Memory is read in GiB (a small guest's with two decimals: "0.44"); block sizes
-	 * are exact byte counts people compare with bs. */
+	put_text(f, "\n# host ", e->host);
+	put_text(f, ", ", e->os);
+	put_text(f, " ", e->kernel);
+	/* GiB (a small guest's with two decimals: "0.44"); block sizes exact, as bs is. */
 	double gib = (double)e->ram_bytes / (1024.0 * 1024.0 * 1024.0);
 	if (e->ram_bytes == 0)
 		fputs(", RAM unknown", f);
@@ -206,8 +198,7 @@ void vb_out_human_header(FILE *f, const struct vb_context *c)
 			e->physical_block);
 	fputc('\n', f);
 	if (c->data_note != NULL) {
-		fputs("# data ", f);
-		vb_text(f, c->data_note);
+		put_text(f, "# data ", c->data_note);
 		fputc('\n', f);
 	}
 }
@@ -256,8 +247,8 @@ void vb_out_human_run(FILE *f, const struct vb_context *c, const struct vb_run *
 	if (c->cfg->quiet)
 		return;
 	run_title(f, c, r);
-	/* Only measured, complete runs print bare dd lines: a script that greps them, or
-	 * vbench report, then sees exactly the runs the summary is made of. */
+	/* Only measured, complete runs print bare dd lines: what greps them sees the runs
+	 * the summary is made of. */
 	const char *mark = r->warmup || r->stop != VB_STOP_DONE ? "# " : "";
 	fprintf(f, "%s%" PRIu64 "+%" PRIu64 " records in\n", mark, r->full_blocks,
 		r->partial_blocks);
@@ -311,8 +302,7 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 	else
 		fprintf(f, "stddev  %.1f bytes/sec (%.1f%%)\n", s->stddev, s->cv * 100.0);
 	if (c->auto_note != NULL) {
-		fputs("runs    ", f);
-		vb_text(f, c->auto_note);
+		put_text(f, "runs    ", c->auto_note);
 		fputc('\n', f);
 	}
 	if (c->result_line != NULL) {
@@ -321,8 +311,7 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 	}
 }
 
-/* The file written as named in messages, escaped: a file of its own inside the target
- * directory by its name, so that an error names the file kept. */
+/* The file written, escaped: a named file inside the target directory by its name. */
 static void target_text(char *buf, size_t n, const struct vb_context *c)
 {
 	vb_text_to(buf, n, c->written != NULL ? c->written : c->target);
