@@ -224,13 +224,12 @@ static void probe_plan(struct engine *c, struct vb_target *t, struct vb_write_pl
 static void probe_flush(struct engine *c, struct vb_target *t)
 {
 	const struct vb_config *cfg = c->cfg;
-	struct vb_flush_result fr;
+	struct vb_flush_result fr = {0};
 	struct vb_write_plan plan;
 	double budget = c->session_secs / 100;
 
 	if (!cfg->check_flush && cfg->sync == VB_SYNC_NONE)
 		return;
-	memset(&fr, 0, sizeof fr);
 	if (t->kind == VB_TGT_SINK) {
 		if (!cfg->check_flush)
 			return;

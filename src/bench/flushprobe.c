@@ -116,7 +116,7 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 {
 	struct vb_write_plan p = *plan;
 	struct probe b = {ops, &p, c, out, -1, NULL, 0, 0};
-	struct vb_run r;
+	struct vb_run r = {0};
 	size_t wsz = c->align > 4096 ? c->align : 4096;
 	uint64_t slots = SLOTS, ns;
 
@@ -139,7 +139,6 @@ void vb_flush_probe(const struct vb_io_ops *ops, const struct vb_write_plan *pla
 		return;
 	}
 	uint64_t area = slots * wsz;
-	memset(&r, 0, sizeof r);
 	b.fd = vb_write_open(ops, &p, &r);
 	if (b.fd < 0 && p.acquire == VB_ACQ_NEWNAME && r.detail[0] != '\0' && r.err != ESTALE) {
 		/* Made, but it could not be unlinked: the caller names it. */

@@ -360,7 +360,6 @@ static void *writer_main(void *arg)
 	/* The watch covers a wait for data too: a writer waiting forever is a stall. */
 	uint64_t prev_end = ops->now_ns(ops->ctx);
 	for (;;) {
-		struct vb_run r;
 		size_t done = 0;
 		if (atomic_load_explicit(&q->failed, memory_order_relaxed))
 			break;
@@ -368,8 +367,7 @@ static void *writer_main(void *arg)
 		if (b >= p->count_blocks)
 			break;
 		uint64_t offset = b * p->bs_bytes;
-		memset(&r, 0, sizeof r);
-		r.bytes = offset;   /* where a stop is reported */
+		struct vb_run r = {.bytes = offset};   /* where a stop is reported */
 		const unsigned char *buf = NULL;
 		vb_watch_publish(slot, VB_STAGE_WRITE, offset, prev_end);
 		uint64_t t0 = 0;
@@ -455,9 +453,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 			atomic_store(&q.failed, 1);
 			snprintf(out->detail, sizeof out->detail, "only %u of %u writers could be "
 				 "started: %s", i, n, strerror(e));
-			struct vb_run r;
-			memset(&r, 0, sizeof r);
-			fail_run(&r, VB_STOP_ERROR, VB_STAGE_OPEN, e, 0);
+			struct vb_run r = {.stop = VB_STOP_ERROR, .stage = VB_STAGE_OPEN, .err = e};
 			record_failure(&q, &r);
 			break;
 		}

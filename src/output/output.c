@@ -419,11 +419,8 @@ void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct v
 void vb_out_csv_flush(struct vb_buf *b, const struct vb_context *c,
 		      const struct vb_flush_result *fr)
 {
-	struct vb_run r;
+	struct vb_run r = {.bytes = fr->bytes, .secs = fr->secs};
 
-	memset(&r, 0, sizeof r);
-	r.bytes = fr->bytes;
-	r.secs = fr->secs;
 	csv_row(b, c, &r, fr);
 }
 
