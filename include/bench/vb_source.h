@@ -1,10 +1,9 @@
 #ifndef VB_SOURCE_H
 #define VB_SOURCE_H
 
-/* The data written: zero (one block of zeros); random (xoshiro256**, a block's bytes a
- * function of seed, run and block only, made ahead of the writers by a second thread);
- * urandom (the kernel's, read before the clock: fresh per run up to
- * VB_URANDOM_FRESH_BYTES, beyond that a pool reused with every sector stamped). */
+/* The data written: zero; random (xoshiro256**, a function of seed, run and block only,
+ * made ahead by a second thread); urandom (the kernel's, read before the clock: fresh up
+ * to VB_URANDOM_FRESH_BYTES a run, beyond that a pool reused, every sector stamped). */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -53,11 +53,9 @@ enum vb_acquire {
 	VB_ACQ_ANON,      /* a file with no name in dirfd */
 	VB_ACQ_NEWNAME,   /* a new name in dirfd, unlinked as soon as it is open */
 	VB_ACQ_NAMED,     /* name in dirfd, which must still be the file id describes */
-	VB_ACQ_DISK,      /* a duplicate of held_fd: the disk opened once for the session, or
-			   * the file written before the clock (vb_target.fill_first) */
+	VB_ACQ_DISK,      /* a duplicate of held_fd: the session's disk, or the filled file */
 	VB_ACQ_SINK,      /* name in dirfd, which must still be the sink id describes */
-	VB_ACQ_DEVICE     /* name in dirfd opened again, which must still be the device id
-			   * describes: flags of its own beside the session's descriptor */
+	VB_ACQ_DEVICE     /* name opened again (flags of its own), still the device id says */
 };
 
 /* Called between writes when due; returns the time of the next call. */
@@ -71,14 +69,12 @@ struct vb_write_plan {
 	const char *name;             /* VB_ACQ_NEWNAME, _NAMED, _SINK, _DEVICE */
 	int held_fd;                  /* VB_ACQ_DISK */
 	struct vb_open_req req;
-	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; SINK, DEVICE:
-				       * rdev) */
+	struct vb_fileinfo id;        /* the identity to check (NAMED: dev/ino; else rdev) */
 	bool check_in_use;            /* ask the platform whether anything is layered on it */
 	bool truncate;                /* empty it after the identity check (never O_TRUNC) */
 	bool defer_release;           /* the file has no name: free it after the clock stops */
 	bool sync_may_fail;           /* EINVAL from the sync means "nothing to sync" (sinks) */
-	int *hold;                    /* non-NULL: a run that completes leaves the file open,
-				       * a descriptor of it here (the fill before the clock) */
+	int *hold;                    /* non-NULL: a completed run leaves its descriptor here */
 	uint64_t bs_bytes;
 	uint64_t count_blocks;
 	uint64_t qd;                  /* writes in flight */

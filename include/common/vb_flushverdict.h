@@ -2,9 +2,8 @@
 #define VB_FLUSHVERDICT_H
 
 /* Flushes that do no work: a flush timed against a small write beside it, in pairs. One
- * that costs no more than a write (within a margin no real flush stays under) persists
- * nothing the write had not: the host ignores flushes, or the storage persists every
- * write. A guest cannot tell which, so no verdict says "durable". */
+ * costing no more than a write (within a margin) persists nothing the write had not; a
+ * guest cannot tell whether flushes are ignored, so no verdict says "durable". */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -139,19 +139,15 @@ static int formula_start(const char *s)
 
 void vb_csv_field(struct vb_buf *b, const char *s)
 {
-	if (formula_start(s)) {
-		/* The apostrophe goes inside the quotes, if any: it is part of the text. */
-		if (strpbrk(s, ",\"\r\n") == NULL) {
-			vb_buf_putc(b, '\'');
-			vb_buf_puts(b, s);
-			return;
-		}
-		vb_buf_puts(b, "\"'");
-	} else if (strpbrk(s, ",\"\r\n") == NULL) {
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	if (quote)
+		vb_buf_putc(b, '"');
+	if (formula_start(s))
+		vb_buf_putc(b, '\'');   /* inside the quotes, if any: it is part of the text */
+	if (!quote) {
 		vb_buf_puts(b, s);
 		return;
-	} else {
-		vb_buf_putc(b, '"');
 	}
 	for (; *s; s++) {
 		if (*s == '"')

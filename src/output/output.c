@@ -287,9 +287,8 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 				a->slowest_iv_bytes_per_sec, a->slowest_iv_run,
 				a->slowest_iv_start_secs, a->fastest_iv_bytes_per_sec,
 				a->fastest_iv_run, a->fastest_iv_start_secs);
-	}
-	if (!c->cfg->quiet)
 		vb_out_human_verdicts(f, c, a);
+	}
 	if (s->n == 0) {
 		fputs("mean    n/a (no completed run)\nmin     n/a\nmax     n/a\nstddev  n/a\n", f);
 		return;
