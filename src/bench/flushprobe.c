@@ -82,12 +82,6 @@ static int flush(struct probe *b, uint64_t offset, uint64_t *ns)
 	return rc == 0 ? 0 : fail(b, "sync", errno);
 }
 
-static bool over_budget(const struct probe *b)
-{
-	return b->c->budget_secs > 0 &&
-	       (double)(now(b) - b->start_ns) / 1e9 > b->c->budget_secs;
-}
-
 /* The pairs: a plain write, and a write followed by the timed call, the order alternating
  * so that a drift favours neither. */
 static void measure(struct probe *b, size_t wsz, uint64_t slots)
@@ -96,7 +90,8 @@ static void measure(struct probe *b, size_t wsz, uint64_t slots)
 	uint64_t want = b->c->full ? VB_FLUSH_MAX_PAIRS : VB_FLUSH_MAX_PAIRS / 8, ns;
 
 	for (uint64_t i = 0; i < want; i++) {
-		if (stopped(b) || over_budget(b))
+		if (stopped(b) || (b->c->budget_secs > 0 &&
+				   (double)(now(b) - b->start_ns) / 1e9 > b->c->budget_secs))
 			return;
 		uint64_t plain = (2 * i) % slots, synced = (2 * i + 1) % slots;
 		uint64_t *w = &o->write_ns[i], *f = &o->flush_ns[i];

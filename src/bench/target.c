@@ -7,6 +7,7 @@
 #include "os/vb_os.h"
 #include "bench/vb_space.h"
 #include "bench/vb_target.h"
+#include "common/vb_units.h"
 
 /* The longest path accepted; longer ones are refused rather than cut. */
 #define PATH_LIMIT 4000
@@ -22,14 +23,7 @@ void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n)
 		pick = align;
 	if (align == 0 || pick % align != 0)
 		pick = (bs / align + 1) * align;
-	if (pick % (1ULL << 30) == 0)
-		snprintf(buf, n, "%" PRIu64 "G", pick >> 30);
-	else if (pick % (1ULL << 20) == 0)
-		snprintf(buf, n, "%" PRIu64 "M", pick >> 20);
-	else if (pick % 1024 == 0)
-		snprintf(buf, n, "%" PRIu64 "k", pick >> 10);
-	else
-		snprintf(buf, n, "%" PRIu64, pick);
+	vb_size_short(buf, n, pick);   /* "T" is never reached: bs is at most 1 GiB */
 }
 
 static const char *direct_hint(int e)

@@ -501,10 +501,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 			rc = add_interval(ops, out, start, iv_from, now, out->bytes - iv_bytes);
 	}
 	if (q.have_first) {
-		out->stop = q.first.stop;
-		out->stage = q.first.stage;
-		out->err = q.first.err;
-		out->err_offset_bytes = q.first.err_offset_bytes;
+		fail_run(out, q.first.stop, q.first.stage, q.first.err, q.first.err_offset_bytes);
 		out->signo = q.first.signo;
 		rc = -1;
 	}

@@ -6,7 +6,6 @@
 void vb_config_defaults(struct vb_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
-	cfg->target_path = NULL;
 	cfg->source = VB_SRC_ZERO;
 	cfg->bs_bytes = 1ULL << 20;
 	cfg->count_blocks = 1000;

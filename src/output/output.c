@@ -310,12 +310,6 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 	}
 }
 
-/* The file written, escaped: a named file inside the target directory by its name. */
-static void target_text(char *buf, size_t n, const struct vb_context *c)
-{
-	vb_text_to(buf, n, c->written != NULL ? c->written : c->target);
-}
-
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r)
 {
 	const struct vb_config *cfg = c->cfg;
@@ -327,7 +321,8 @@ void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run
 		snprintf(kind, sizeof kind, "the fill before the clock");
 	else
 		snprintf(kind, sizeof kind, "%s %" PRIu64, r->warmup ? "warm-up" : "run", r->run);
-	target_text(tgt, sizeof tgt, c);
+	/* A named file inside the target directory by its name. */
+	vb_text_to(tgt, sizeof tgt, c->written != NULL ? c->written : c->target);
 	vb_text_to(detail, sizeof detail, r->detail);
 	if (r->stop == VB_STOP_SIGNAL)
 		fprintf(f, "vbench: %s stopped by signal %d after %llu bytes; it is left out "

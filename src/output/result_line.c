@@ -17,12 +17,6 @@ static void format_settings(char *buf, size_t n, const struct vb_config *cfg)
 		 cfg->source == VB_SRC_ZERO ? "" : vb_source_name(cfg->source));
 }
 
-/* Three significant digits at least, none from 100 MB/s up. */
-static int mb_decimals(double mean_mb)
-{
-	return mean_mb >= 100 ? 0 : mean_mb >= 10 ? 1 : mean_mb >= 1 ? 2 : 3;
-}
-
 void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,
 			   const struct vb_summary *s)
 {
@@ -40,7 +34,8 @@ void vb_format_result_line(char *buf, size_t n, const char *label, const struct 
 		return;
 	}
 	double mean = s->mean / 1e6, lo = s->min / 1e6, hi = s->max / 1e6;
-	int d = mb_decimals(mean);
+	/* Three significant digits at least, none from 100 MB/s up. */
+	int d = mean >= 100 ? 0 : mean >= 10 ? 1 : mean >= 1 ? 2 : 3;
 	if (s->n < 2)
 		snprintf(buf, n, "%.*f MB/s (n=1)", d, mean);
 	else
