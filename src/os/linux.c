@@ -1348,11 +1348,10 @@ static int check_holders(struct holder_ctx *h, const struct devlist *l)
 		while ((de = readdir(d)) != NULL) {
 			if (de->d_name[0] == '.')
 				continue;
-			char name[256];
-			COPY(name, de->d_name);
+			held(h, "%s is held by %s (device-mapper, md or another layer)", l->name[i],
+			     de->d_name);
 			closedir(d);
-			return held(h, "%s is held by %s (device-mapper, md or another layer)",
-				    l->name[i], name);
+			return 1;
 		}
 		closedir(d);
 	}
@@ -1410,9 +1409,9 @@ static int check_swaps(struct holder_ctx *h, const struct storage *s)
 		unescape(name);
 		if (join(node, sizeof node, h->root, name) != 0 || stat(node, &st) != 0)
 			continue;
-		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
-			rc = held(h, "%s is used as swap",
-				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)]);
+		int i = S_ISBLK(st.st_mode) ? find_dev(&s->devs, (uint64_t)st.st_rdev) : -1;
+		if (i >= 0)
+			rc = held(h, "%s is used as swap", s->devs.name[i]);
 		else if (find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
 			rc = held(h, "it is used as swap (%s)", name);
 	}
@@ -1448,9 +1447,9 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 					 errno);
 			break;
 		}
-		if (S_ISBLK(st.st_mode) && find_dev(&s->devs, (uint64_t)st.st_rdev) >= 0)
-			rc = held(h, "loop device %s is backed by %s", de->d_name,
-				  s->devs.name[find_dev(&s->devs, (uint64_t)st.st_rdev)]);
+		int i = S_ISBLK(st.st_mode) ? find_dev(&s->devs, (uint64_t)st.st_rdev) : -1;
+		if (i >= 0)
+			rc = held(h, "loop device %s is backed by %s", de->d_name, s->devs.name[i]);
 		else if (!S_ISBLK(st.st_mode) &&
 			 find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
 			rc = s->self_rdev != 0
