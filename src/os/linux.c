@@ -445,13 +445,13 @@ static int read_creds(const char *root, struct creds *c)
 	return found == 15 ? 0 : -1;
 }
 
-/* Option name ("resuid") of a mount's options, else dflt; -1 when not a number. */
-static int mount_id(const char *opts, const char *name, uint64_t dflt, uint64_t *v)
+/* Option name ("resuid") of a mount's options, else 0; -1 when not a number. */
+static int mount_id(const char *opts, const char *name, uint64_t *v)
 {
 	size_t n = strlen(name);
 	const char *end;
 
-	*v = dflt;
+	*v = 0;
 	for (const char *p = opts; *p != '\0'; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
 		if (strncmp(p, name, n) == 0 && p[n] == '=')
 			return parse_u64(p + n + 1, v, &end) == 0 && (*end == ',' || *end == '\0')
@@ -470,8 +470,8 @@ static bool reserve_rule(const char *fs, const char *opts, const struct creds *c
 
 	if (strcmp(fs, "ext4") != 0 && strcmp(fs, "ext3") != 0 && strcmp(fs, "ext2") != 0)
 		return false;
-	if (!c->init_ns || mount_id(opts, "resuid", 0, &resuid) != 0 ||
-	    mount_id(opts, "resgid", 0, &resgid) != 0)
+	if (!c->init_ns || mount_id(opts, "resuid", &resuid) != 0 ||
+	    mount_id(opts, "resgid", &resgid) != 0)
 		return false;
 	if ((c->sys_resource && c->init_userns) || c->fsuid == resuid)
 		return true;

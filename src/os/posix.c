@@ -512,34 +512,34 @@ void vb_os_signals_install(struct vb_sigflags *f)
 	signal(SIGXFSZ, SIG_IGN);   /* a file-size limit is then the write's EFBIG */
 }
 
-/* Sets signo's handler, if vbench installed one, to restart the calls it interrupts. */
-static void restart_one(int signo, bool on)
+/* Makes signo's handler, if vbench installed one, restart the calls it interrupts. */
+static void restart_one(int signo)
 {
 	struct sigaction sa;
 
-	if (signo == VB_WAKE_SIGNAL || sigaction(signo, NULL, &sa) != 0 ||
-	    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
+	if (sigaction(signo, NULL, &sa) != 0 || sa.sa_handler == SIG_IGN ||
+	    sa.sa_handler == SIG_DFL)
 		return;
-	sa.sa_flags = on ? SA_RESTART : 0;
+	sa.sa_flags = SA_RESTART;
 	sigaction(signo, &sa, NULL);
 }
 
-/* Whether calls the stop, status and resume signals interrupt restart: in the session's
- * child, whose output to the guard's pipe a write's EINTR would lose; the guard
- * interrupts its stuck calls with VB_WAKE_SIGNAL, which always interrupts. */
-static void restart_calls(bool on)
+/* In the session's child, calls the stop, status and resume signals interrupt restart:
+ * a write's EINTR would lose output to the guard's pipe. The guard interrupts its stuck
+ * calls with VB_WAKE_SIGNAL, which always interrupts. */
+static void restart_calls(void)
 {
-	restarting = on;
+	restarting = true;
 	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		restart_one(stop_signals[i], on);
+		restart_one(stop_signals[i]);
 #if defined(SIGRTMIN) && defined(SIGRTMAX)
 	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
-		restart_one(s, on);
+		restart_one(s);
 #endif
-	restart_one(SIGUSR1, on);
-	restart_one(SIGCONT, on);
+	restart_one(SIGUSR1);
+	restart_one(SIGCONT);
 #ifdef SIGINFO
-	restart_one(SIGINFO, on);
+	restart_one(SIGINFO);
 #endif
 }
 
@@ -764,7 +764,7 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 	if (w->pid == 0) {
 		free(w);   /* the parent's handle, nothing of the child's */
 		guard_pid = parent;
-		restart_calls(true);
+		restart_calls();
 		/* Descriptors 0-2 are open (vb_os_std_fds), so the pipes are above them. */
 		int null = open("/dev/null", O_RDONLY);
 		if (null >= 0 && null != 0) {
