@@ -13,8 +13,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/vb_env.h"
-#include "common/vb_io.h"
 #include "os/vb_os.h"
 
 /* The family compiled for: each file is empty except on its own system. */

@@ -20,9 +20,6 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
-#include <signal.h>
-#include <stdatomic.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(__has_include)

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 /* sys/disk.h is in every Mac's SDK but not in zig cc's headers; without it disks, which
  * are refused here anyway, are not sized. */
