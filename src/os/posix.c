@@ -367,7 +367,7 @@ int vb_os_free_bytes(int dirfd, uint64_t *bytes)
 {
 	struct statvfs sv;
 
-	/* No size (Linux ramfs: libfs's simple_statfs reports no blocks): nothing is told. */
+	/* Without a size (Linux ramfs: libfs's simple_statfs has none), nothing is refused. */
 	if (fstatvfs(dirfd, &sv) != 0 || sv.f_frsize == 0 || sv.f_blocks == 0)
 		return -1;
 	/* The reserve counts only for a process that may use it, less what is withheld. */
@@ -470,7 +470,8 @@ static void install_fault(int signo)
 
 /* Signals whose default action ends the process and that another process may send. */
 static const int stop_signals[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF,
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR2, SIGXCPU, SIGVTALRM,
+	SIGPROF,
 #if defined(SIGPOLL) && VB_OS_LINUX
 	SIGPOLL,       /* terminates on Linux; SIGIO is ignored by default on the BSDs */
 #endif
@@ -987,7 +988,8 @@ int vb_os_hold(int fd, char *why, size_t n)
 		snprintf(why, n, "cannot examine it to lock it: %s", strerror(errno));
 		return -1;
 	}
-	/* flock first: where it is a whole-file lock (NFS), the one below has its owner. */
+	/* flock first: where it is emulated by a whole-file lock (NFS), the lock below has
+	 * the same owner and does not conflict with it. */
 #if defined(LOCK_EX)
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK || errno == EAGAIN) {
