@@ -314,14 +314,6 @@ out:
 	return rc;
 }
 
-/* The summary of a group's bytes/sec; rates has room for the group's runs. */
-static struct vb_summary summarize_group(const struct vb_group *g, double *rates)
-{
-	for (size_t i = 0; i < g->n; i++)
-		rates[i] = g->samples[i].bytes_per_sec;
-	return vb_summarize(rates, g->n);
-}
-
 /* Compares g with the baseline b and decides the verdict. */
 static void compare(struct vb_group *g, const struct vb_group *b, bool is_base)
 {
@@ -508,7 +500,9 @@ int vb_report_compare(const struct vb_dataset *d, const char *baseline, struct v
 		goto no_memory;
 	for (size_t g = 0; g < a->n_groups; g++) {
 		const struct vb_summary *s = &a->groups[g].sum;
-		a->groups[g].sum = summarize_group(&a->groups[g], rates);
+		for (size_t i = 0; i < a->groups[g].n; i++)
+			rates[i] = a->groups[g].samples[i].bytes_per_sec;
+		a->groups[g].sum = vb_summarize(rates, a->groups[g].n);
 		if (isfinite(s->mean) && isfinite(s->stddev) && isfinite(s->cv))
 			continue;
 		if (err && errlen)

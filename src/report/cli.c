@@ -315,7 +315,7 @@ static bool ours(int dirfd, const char *name)
  * never over another kind of file, and over a file vbench did not write only with
  * --force. 0, or -1 with the reason in why. */
 static int may_write(int dirfd, const char *name, const struct report_args *ra,
-		     const struct input *in, size_t n_in, char *why, size_t n)
+		     const struct input *in, char *why, size_t n)
 {
 	struct vb_fileinfo fi;
 
@@ -334,7 +334,7 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 		snprintf(why, n, "exists and is not a regular file");
 		return -1;
 	}
-	for (size_t i = 0; i < n_in; i++)
+	for (size_t i = 0; i < ra->n_files; i++)
 		if (in[i].have_id && in[i].id.dev == fi.dev && in[i].id.ino == fi.ino) {
 			snprintf(why, n, "is an input of this report (%s); it is never overwritten",
 				 in[i].name);
@@ -346,20 +346,6 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 		return -1;
 	}
 	return 0;
-}
-
-/* Writes the chart to a new temporary file beside path, then renames it over path, so
- * that path is never written in place and never half-written. */
-struct chart {
-	const struct vb_comparison *a;   /* the bar chart of a comparison, */
-	const char *config;
-	const struct vbr_trace *t;       /* or the lines of a trace */
-};
-
-static int draw(FILE *f, const struct chart *c, const struct report_args *ra)
-{
-	return c->t != NULL ? vbr_trace_svg(f, c->t, ra->label)
-			    : vb_report_print_svg(f, c->a, c->config);
 }
 
 /* Removes the temporary file tmp of a chart that was not put in place: -1, or -2 with
@@ -377,12 +363,14 @@ static int remove_temp(int dirfd, const char *dir, const char *tmp, char *left, 
  * handlers only set it). Static: the handlers keep its address. */
 static struct vb_sigflags svg_signals;
 
-/* The chart in a temporary file beside ra->svg, made durable (fsync) and renamed over it:
+/* The chart of a with config as its subtitle, or the lines of t when it is not NULL, in
+ * a temporary file beside ra->svg, made durable (fsync) and renamed over it:
  * 0, -1 when it was not written (said on err), -2 when moreover its temporary file is
  * left behind (named). A signal that asks to stop while the temporary file exists is
  * caught: the file is removed, then the process ends as that signal would end it. */
-static int write_svg(const struct report_args *ra, const struct chart *chart,
-		     const struct input *in, size_t n_in, FILE *err)
+static int write_svg(const struct report_args *ra, const struct vb_comparison *a,
+		     const char *config, const struct vbr_trace *t, const struct input *in,
+		     FILE *err)
 {
 	char dir[4096], base[256], tmp[300], why[512], msg[ERR_MAX + 600], left[VB_PATH_MSG_MAX];
 	int dirfd = -1, fd = -1, rc = -1;
@@ -393,7 +381,7 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 		snprintf(why, sizeof why, "not a file name");
 	} else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0) {
 		snprintf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
-	} else if (may_write(dirfd, base, ra, in, n_in, why, sizeof why) == 0) {
+	} else if (may_write(dirfd, base, ra, in, why, sizeof why) == 0) {
 		vb_os_signals_install(&svg_signals);
 		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
 		if (fd < 0 || (f = vb_os_stream(fd, "wb")) == NULL) {
@@ -404,7 +392,8 @@ static int write_svg(const struct report_args *ra, const struct chart *chart,
 				rc = remove_temp(dirfd, dir, tmp, left, sizeof left);
 			}
 		} else {
-			int prc = draw(f, chart, ra);
+			int prc = t != NULL ? vbr_trace_svg(f, t, ra->label)
+					    : vb_report_print_svg(f, a, config);
 			int e = errno;
 			/* durable before it replaces the old chart: a crash leaves one or the
 			 * other, never an empty file under the name */
@@ -459,7 +448,6 @@ static enum vb_status svg_status(enum vb_status st, int rc)
 static enum vb_status run_trace(const struct report_args *ra, const struct vbr_trace *t,
 				const struct input *in, FILE *out, FILE *err)
 {
-	struct chart chart = {NULL, NULL, t};
 	char msg[ERR_MAX];
 
 	if (ra->format != VB_REPORT_TEXT || ra->baseline != NULL) {
@@ -483,7 +471,7 @@ static enum vb_status run_trace(const struct report_args *ra, const struct vbr_t
 		st = VB_E_IO;
 	}
 	if (ra->svg != NULL)
-		st = svg_status(st, write_svg(ra, &chart, in, ra->n_files, err));
+		st = svg_status(st, write_svg(ra, NULL, NULL, t, in, err));
 	return st;
 }
 
@@ -562,9 +550,8 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		say(err, "write error on standard output");
 		st = VB_E_IO;
 	}
-	struct chart chart = {&a, config, NULL};
 	if (ra->svg != NULL)
-		st = svg_status(st, write_svg(ra, &chart, inputs, ra->n_files, err));
+		st = svg_status(st, write_svg(ra, &a, config, NULL, inputs, err));
 	vb_comparison_free(&a);
 	free(inputs);
 	return st;

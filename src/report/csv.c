@@ -269,18 +269,6 @@ static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_
 		      csv_opt(r, m->col[VB_COL_SESSION]), csv_opt(r, m->col[VB_COL_SESSION_START]));
 }
 
-/* The optional measured number at col of r (a rate when rate, else bytes): 0 when absent
- * or not a number; -1 with the reason in why when it cannot have been measured. */
-static int csv_num(const struct csv_rec *r, size_t col, const char *what, bool rate,
-		   double *out, char *why, size_t n)
-{
-	const char *v = csv_opt(r, col);
-
-	if (!vbr_parse_number(v, strlen(v), out))
-		*out = 0;
-	return vbr_check_measure(what, *out, rate, why, n);
-}
-
 /* The flush probe's row (status "flush"): a note, not a run; one vbench cannot have
  * written is refused. 0, or -1 with a message in err. */
 static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
@@ -311,10 +299,14 @@ static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct 
 	double v[3];
 	char why[160];
 
-	for (size_t i = 0; i < 3; i++)
-		if (csv_num(r, m->col[cols[i]], vb_csv_names[cols[i]], i < 2, &v[i], why,
-			    sizeof why) < 0)
+	/* absent or no number: 0; one that cannot have been measured is refused */
+	for (size_t i = 0; i < 3; i++) {
+		const char *s = csv_opt(r, m->col[cols[i]]);
+		if (!vbr_parse_number(s, strlen(s), &v[i]))
+			v[i] = 0;
+		if (vbr_check_measure(vb_csv_names[cols[i]], v[i], i < 2, why, sizeof why) < 0)
 			return vbr_fail(err, errlen, name, r->line, "%s", why);
+	}
 	if (v[0] > 0 && vbr_note_knee(d, label, run, v[0], v[1], v[2]) < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
 	return 0;

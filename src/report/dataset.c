@@ -153,12 +153,6 @@ size_t vbr_run_hash(const struct vb_sample *s)
 	return hash(s->cfg.session) ^ (size_t)(k ^ k >> 29);
 }
 
-static bool same_run(const struct vb_sample *x, const struct vb_sample *y)
-{
-	return x->run == y->run && x->label == y->label &&
-	       strcmp(x->cfg.session, y->cfg.session) == 0;
-}
-
 /* Makes the index of runs hold every run that names its session, at most half full with
  * want of them; -1 without memory. */
 static int runs_rebuild(struct vb_dataset *d, size_t want)
@@ -181,9 +175,12 @@ static const struct vb_sample *runs_find(const struct vb_dataset *d, const struc
 	if (x->cap == 0)
 		return NULL;
 	size_t mask = x->cap - 1;
-	for (size_t k = vbr_run_hash(s) & mask; x->slot[k] != 0; k = (k + 1) & mask)
-		if (same_run(&d->samples[x->slot[k] - 1], s))
-			return &d->samples[x->slot[k] - 1];
+	for (size_t k = vbr_run_hash(s) & mask; x->slot[k] != 0; k = (k + 1) & mask) {
+		const struct vb_sample *y = &d->samples[x->slot[k] - 1];
+		if (y->run == s->run && y->label == s->label &&
+		    strcmp(y->cfg.session, s->cfg.session) == 0)
+			return y;
+	}
 	return NULL;
 }
 

@@ -88,14 +88,6 @@ static void pad(FILE *f, size_t n)
 		putc(' ', f);
 }
 
-/* "1.83x", or "n/a" when the baseline mean is 0. */
-static void fmt_ratio(const struct vb_group *g, char *buf, size_t n)
-{
-	vbr_fmt_ratio(g->cmp.ratio, buf, n);
-	if (isfinite(g->cmp.ratio))
-		strncat(buf, "x", n - strlen(buf) - 1);
-}
-
 /* Whether the test of g ran and its figures are numbers to print. */
 static bool tested(const struct vb_group *g)
 {
@@ -240,7 +232,9 @@ int vb_report_print_text(FILE *f, const struct vb_comparison *a)
 		if (g == a->baseline)
 			continue;
 		char ratio[32], test[160], verdict[96], mb[32];
-		fmt_ratio(gr, ratio, sizeof ratio);
+		vbr_fmt_ratio(gr->cmp.ratio, ratio, sizeof ratio);   /* "1.83x", or "n/a" */
+		if (isfinite(gr->cmp.ratio))
+			strncat(ratio, "x", sizeof ratio - strlen(ratio) - 1);
 		fmt_test(gr, test, sizeof test);
 		fmt_mb(gr->sum.mean, mb, sizeof mb);
 		vb_report_verdict(gr, verdict, sizeof verdict);
@@ -278,21 +272,15 @@ static void md_runs(FILE *f, const struct vb_comparison *a)
 	}
 }
 
-/* The verdict without the p-value, for a table that has a column of its own for it. */
-static void verdict_short(const struct vb_group *g, char *buf, size_t n)
-{
-	if (g->verdict == VB_VERDICT_SAME)
-		snprintf(buf, n, "no significant difference");
-	else
-		vb_report_verdict(g, buf, n);
-}
-
 /* One row of the markdown comparison table. */
 static void md_compare_row(FILE *f, const struct vb_group *g)
 {
 	const struct vb_welch *w = &g->cmp;
 	char verdict[96], mb[32];
-	verdict_short(g, verdict, sizeof verdict);
+	if (g->verdict == VB_VERDICT_SAME)   /* p has a column of its own */
+		snprintf(verdict, sizeof verdict, "no significant difference");
+	else
+		vb_report_verdict(g, verdict, sizeof verdict);
 	fmt_mb(g->sum.mean, mb, sizeof mb);
 	fputs("| ", f);
 	md_label(f, g->label);

@@ -147,12 +147,6 @@ static void svg_axes(FILE *f, const struct chart *c)
 		x0 + c->plot_w / 2, c->height - 10);
 }
 
-/* Whether g differs from the baseline at p < 0.05. */
-static bool significant(const struct vb_group *g)
-{
-	return g->verdict == VB_VERDICT_FASTER || g->verdict == VB_VERDICT_SLOWER;
-}
-
 /* One bar with its whisker, its mean written on it, its star and its tooltip. */
 static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, size_t i,
 		    bool base)
@@ -201,7 +195,7 @@ static void svg_bar(FILE *f, const struct chart *c, const struct vb_group *g, si
 		cx, inside ? below + 15 : above - 4, inside ? "#fff" : "#000",
 		inside ? (base ? "#9e9e9e" : "#4e79a7") : "#fff",
 		mean >= 100 ? 0 : mean >= 1 ? 1 : 3, mean);
-	if (significant(g))
+	if (g->verdict == VB_VERDICT_FASTER || g->verdict == VB_VERDICT_SLOWER)
 		fprintf(f, "<text class=\"significant\" x=\"%.1f\" y=\"%.1f\" "
 			"text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\">*</text>\n",
 			cx + bw / 2 + 7, ym + 12);
