@@ -160,7 +160,7 @@ ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms);
 /* In the child: whether the process that started it is gone (SIGKILL). */
 bool vb_os_child_orphaned(void);
 
-/* Passes signal signo on to the child (a status request, a stop). */
+/* Passes signal signo on to the child (a stop, a wake-up), continuing it if stopped. */
 void vb_os_child_signal(struct vb_child *w, int signo);
 
 /* Interrupts the call the child is blocked in. */
@@ -169,6 +169,9 @@ void vb_os_child_wake(struct vb_child *w);
 /* Waits at most ms for the child to end: true when it has, with its exit status and the
  * signal that killed it (else 0). */
 bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo);
+
+/* Whether the child was stopped (SIGSTOP, ^Z) when vb_os_child_wait last looked. */
+bool vb_os_child_stopped(const struct vb_child *w);
 
 /* Gives up on a child: kills it where possible, never waits for it. */
 void vb_os_child_abandon(struct vb_child *w);

@@ -15,8 +15,8 @@
 /* Output the user's reader has not taken this long after a stop signal is dropped, so
  * that a full pipe (`vbench | sleep 40`) never holds the stop back. */
 #define DROP_GRACE_NS 500000000ULL
-/* A watch this much later than its poll means the guard was stopped. */
-#define PAUSE_NS 1000000000ULL
+/* When the next watch is due at the latest: later, the guard was stopped. */
+#define WATCH_DUE_NS (VB_WATCH_POLL_MS * 1000000ULL + 100000000ULL)
 /* Largest message the child sends (a run with its interval samples). */
 #define MSG_MAX ((uint32_t)1 << 30)
 
@@ -176,13 +176,23 @@ static const char *phase_text(int p)
 	return "while working on";
 }
 
-/* One call watched: when it began, how long the guard itself was stopped since (^Z, a
- * paused VM: time the call did not have to return), and how long it has been held when
- * the next stall warning is due. */
+/* One call watched: when it began, how long it was paused since (the guard or the child
+ * stopped: ^Z, a paused VM), and how long it has been held when the next stall warning
+ * is due. */
 struct call_clock {
 	uint64_t start, paused, next;
 };
 
+/* How long the call begun at start has been held, its pauses (lost, since the last
+ * watch) left out. */
+static uint64_t held_for(struct call_clock *c, uint64_t start, uint64_t now, uint64_t lost,
+			 uint64_t stall)
+{
+	if (c->start != start)
+		*c = (struct call_clock){start, 0, stall};
+	c->paused += lost;
+	return now - start > c->paused ? now - start - c->paused : 0;
+}
 
 /* Whether a call held for held is to be warned about now: at --stall-timeout and every
  * --stall-timeout after. */
@@ -210,23 +220,12 @@ struct guard {
 	struct vb_runlog *log;
 	struct vb_child *w;
 	struct inbox in;
-	uint64_t stop_seen, woken;
-	uint64_t last_watch, pause_end, pause_len;   /* the guard's last watch and last pause */
+	uint64_t stop_seen, woken, last_watch;
 	int forwarded;
 	bool runs;                 /* the stuck call is one of the runs' */
 	bool timed_out;            /* given up on at --timeout, not after a stop */
 	struct call_clock own, slots[VB_QD_MAX];
 };
-
-/* How long the call begun at start has been held, the guard's pauses left out (a call
- * first seen after a pause it began before is not held for that pause either). */
-static uint64_t held_for(const struct guard *g, struct call_clock *c, uint64_t start,
-			 uint64_t now, uint64_t stall)
-{
-	if (c->start != start)
-		*c = (struct call_clock){start, start < g->pause_end ? g->pause_len : 0, stall};
-	return now - start > c->paused ? now - start - c->paused : 0;
-}
 
 /* Takes every complete message out of the inbox into the log. */
 static void take(struct guard *g)
@@ -317,7 +316,7 @@ static void warn_run_stall(struct guard *g, unsigned slot, uint64_t held)
 
 /* How long the oldest call in progress has been held, after warning about every one
  * stalled; sets g->runs when that call is one of the runs'. */
-static uint64_t held_calls(struct guard *g, uint64_t now)
+static uint64_t held_calls(struct guard *g, uint64_t now, uint64_t lost)
 {
 	uint64_t stall = (uint64_t)(g->cfg->stall_secs * 1e9), oldest = 0;
 	unsigned n = g->cfg->qd > 0 && g->cfg->qd <= VB_QD_MAX ? (unsigned)g->cfg->qd : 1;
@@ -331,7 +330,7 @@ static uint64_t held_calls(struct guard *g, uint64_t now)
 		struct call_clock *c = i < n ? &g->slots[i] : &g->own;
 		if (start == 0 || now < start)
 			continue;
-		uint64_t held = held_for(g, c, start, now, stall);
+		uint64_t held = held_for(c, start, now, lost, stall);
 		if (held > oldest) {
 			oldest = held;
 			g->runs = i < n;
@@ -355,18 +354,13 @@ static bool watch(struct guard *g, uint64_t now, uint64_t *held_out)
 {
 	uint64_t timeout = (uint64_t)(g->cfg->timeout_secs * 1e9);
 	uint64_t gap = g->last_watch != 0 ? now - g->last_watch : 0;
+	/* Time the calls in progress are not held for: all of it while the child is stopped,
+	 * and what the guard took beyond its poll (it was stopped itself). */
+	uint64_t lost = vb_os_child_stopped(g->w) ? gap
+			: gap > WATCH_DUE_NS ? gap - WATCH_DUE_NS : 0;
 
-	/* A gap far longer than the poll is the guard stopped (and, with ^Z, the session
-	 * too): the calls in progress are not held for it. */
 	g->last_watch = now;
-	if (gap > VB_WATCH_POLL_MS * 1000000ULL + PAUSE_NS) {
-		g->pause_end = now;
-		g->pause_len = gap;
-		g->own.paused += gap;
-		for (size_t i = 0; i < VB_QD_MAX; i++)
-			g->slots[i].paused += gap;
-	}
-	uint64_t held = held_calls(g, now);
+	uint64_t held = held_calls(g, now, lost);
 	int stop = atomic_load(&g->sh->flags.stop);
 
 	*held_out = held;

@@ -617,7 +617,7 @@ struct relay {
 
 struct vb_child {
 	int chan;
-	bool ended;
+	bool ended, stopped;
 	int status, signo;
 	pid_t pid;
 	struct relay rel[2];   /* a guarded session's standard output and error */
@@ -677,8 +677,13 @@ void *vb_os_shared(size_t n)
 
 void vb_os_child_signal(struct vb_child *w, int signo)
 {
-	if (!w->ended)
-		kill(w->pid, signo);
+	if (w->ended)
+		return;
+	kill(w->pid, signo);
+	/* A stopped child acts on it only once continued (as a shell continues a stopped job
+	 * it signals). */
+	if (w->stopped)
+		kill(w->pid, SIGCONT);
 }
 
 void vb_os_child_wake(struct vb_child *w)
@@ -692,7 +697,14 @@ bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo)
 
 	while (!w->ended) {
 		int st;
-		pid_t r = waitpid(w->pid, &st, WNOHANG);
+		/* A stop and a continue are each reported once (FreeBSD kern_wait6 in
+		 * sys/kern/kern_exit.c: P_WAITED, P_CONTINUED; Linux wait_task_stopped and
+		 * wait_task_continued in kernel/exit.c). */
+		pid_t r = waitpid(w->pid, &st, WNOHANG | WUNTRACED | WCONTINUED);
+		if (r == w->pid && (WIFSTOPPED(st) || WIFCONTINUED(st))) {
+			w->stopped = WIFSTOPPED(st);
+			continue;
+		}
 		if (r == w->pid) {
 			w->ended = true;
 			w->status = WIFEXITED(st) ? WEXITSTATUS(st) : 0;
@@ -710,6 +722,11 @@ bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo)
 	*status = w->status;
 	*signo = w->signo;
 	return true;
+}
+
+bool vb_os_child_stopped(const struct vb_child *w)
+{
+	return w->stopped;
 }
 
 void vb_os_child_abandon(struct vb_child *w)

@@ -1433,6 +1433,12 @@ bool vb_os_child_wait(struct vb_child *w, unsigned ms, int *status, int *signo)
 	return true;
 }
 
+bool vb_os_child_stopped(const struct vb_child *w)
+{
+	(void)w;   /* a thread of this process: stopped only with the guard */
+	return false;
+}
+
 void vb_os_child_abandon(struct vb_child *w)
 {
 	(void)w;   /* a thread stuck in the kernel ends with the process */

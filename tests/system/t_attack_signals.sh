@@ -54,6 +54,24 @@ if slow_disk 131072; then
 	else
 		not_started "the run paused past --timeout" "$pid"
 	fi
+	# The session's child alone stopped (a debugger, a stray kill -STOP) is paused too,
+	# not stuck: the watcher sees it stopped and does not time it.
+	echo "$SLOW_DEV 1048576" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
+	slow_vbench "$SCRATCH/c.out" "$SCRATCH/c.err" --progress --force --direct --timeout 3 \
+		bs=1M count=8 runs=1 "$SLOW"
+	pid=$VB_PID
+	if wait_for ETA "$SCRATCH/c.err" "$pid"; then
+		kid=$(children_of "$pid")
+		kill -STOP $kid
+		sleep 6
+		kill -CONT $kid
+		slow_lift
+		wait_pid "$pid" 60
+		check "the child alone stopped past --timeout: the run completes (exit 0)" [ "$WAIT_RC" = 0 ]
+		check "and no call is said to be stuck" sh -c '! grep -qiE "stuck|timeout|stall" "$1"' _ "$SCRATCH/c.err"
+	else
+		not_started "the run whose child is stopped" "$pid"
+	fi
 else
 	skip "$slow_why: the paused run is not tried"
 fi
@@ -89,6 +107,26 @@ for sig in QUIT USR2 ALRM XCPU VTALRM PROF; do
 		check "an outside SIGALRM is not taken for --timeout" sh -c '! grep -q "timeout" "$1"' _ "$SCRATCH/s.err"
 	fi
 done
+
+# --- SIGTERM while the session's child is stopped: it is continued to clean up ---------
+d=$(new_dir)
+rm -f "$SCRATCH/s.out" "$SCRATCH/s.err"
+"$VBENCH" --progress --sync dsync bs=4k count=200000 runs=3 "$d" >"$SCRATCH/s.out" 2>"$SCRATCH/s.err" &
+pid=$!
+watch_run "$SCRATCH/s.out" "$SCRATCH/s.err"
+if wait_for ETA "$SCRATCH/s.err" "$pid"; then
+	kill -STOP $(children_of "$pid")
+	sleep 0.5
+	kill -TERM "$pid"
+	wait_pid "$pid" 30
+	check "SIGTERM, the child stopped: dies of it (status $WAIT_RC)" [ "$WAIT_RC" = 143 ]
+	check "SIGTERM, the child stopped: the summary is printed" grep -q "^mean " "$SCRATCH/s.out"
+	check "SIGTERM, the child stopped: the created file is removed" empty_dir "$d"
+	check "SIGTERM, the child stopped: it is continued, not given up on" \
+		sh -c '! grep -q "did not stop within" "$1"' _ "$SCRATCH/s.err"
+else
+	not_started "SIGTERM to a stopped child: the run" "$pid"
+fi
 
 # --- SIGTERM while standard output is a full pipe nobody reads ------------------------------
 # (the reader holds the FIFO open and never reads; the signal comes once vbench's output
