@@ -102,11 +102,12 @@ int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const
 int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen);
 
-/* Reads the BSD and GNU dd summary lines of a text log into d, as one label named after
- * the file (vbr_file_stem). dd status=progress lines (a CR within), vbench's comments
- * ("# ...") and messages ("vbench: ...") are ignored; in vbench's own output (its
- * "# vbench " header) only dd lines with nothing before them count. Without any dd line,
- * the error quotes the first line. Returns 0, or -1 with a message in err, d unchanged. */
+/* Reads the BSD and GNU dd summary lines of a text log into d, as one label: the file's
+ * name without directory or extension ("-": "stdin"). dd status=progress lines (a CR
+ * within), vbench's comments ("# ...") and messages ("vbench: ...") are ignored; in
+ * vbench's own output (its "# vbench " header) only dd lines with nothing before them
+ * count. Without any dd line, the error quotes the first line. 0, or -1 with a message
+ * in err, d unchanged. */
 int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen);
 
