@@ -548,6 +548,8 @@ static void test_direct_suggestion(void **state)
 	assert_string_equal(s, "2G");
 	vb_direct_suggestion(100, 512, s, sizeof s);
 	assert_string_equal(s, "512");
+	vb_direct_suggestion(1000, 0, s, sizeof s);   /* no alignment known: no division by 0 */
+	assert_string_equal(s, "1k");
 }
 
 /* What the message of an abandoned session says is left: never "no name" for a file that

@@ -21,7 +21,7 @@ void vb_direct_suggestion(uint64_t bs, uint32_t align, char *buf, size_t n)
 	pick = bs - low <= 2 * low - bs ? low : 2 * low;
 	if (pick < align)
 		pick = align;
-	if (align == 0 || pick % align != 0)
+	if (align != 0 && pick % align != 0)
 		pick = (bs / align + 1) * align;
 	vb_size_short(buf, n, pick);   /* "T" is never reached: bs is at most 1 GiB */
 }
