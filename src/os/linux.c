@@ -602,14 +602,11 @@ static int find_mount(const char *root, const char *path, uint64_t dev, struct m
 
 /* ---- sysfs: device and driver -------------------------------------------------------- */
 
-struct name_driver {
-	const char *name;
-	const char *driver;
-};
-
 /* Block devices without a driver link are virtual, named by what made them; so is an
  * NVMe namespace under native multipathing. */
-static const struct name_driver virtual_disks[] = {
+static const struct {
+	const char *name, *driver;
+} virtual_disks[] = {
 	{"loop", "loop"}, {"dm", "device-mapper"}, {"md", "md"}, {"zram", "zram"},
 	{"nbd", "nbd"}, {"ram", "brd"}, {"rbd", "rbd"}, {"nvme", "nvme"}, {NULL, NULL}
 };
@@ -1014,53 +1011,6 @@ static void add_file(struct storage *s, uint64_t dev, uint64_t ino, bool same_in
 		s->files[s->n_files++] = (struct file_id){dev, ino, same_inode, false};
 }
 
-/* Calls fn for each layer an overlay's options name (upperdir, lowerdir, data-only), as
- * overlayfs splits them: at unescaped commas, lowerdir at each unescaped ':', a
- * backslash making the next character plain (fs/overlayfs/params.c:
- * ovl_parse_param_split_lowerdirs, ovl_unescape). The first non-zero fn returns; -1
- * without memory. */
-static int overlay_layers(const char *opts, int (*fn)(const char *dir, void *arg), void *arg)
-{
-	char *copy = strdup(opts), *dir = malloc(strlen(opts) + 1), *save = NULL;
-	int rc = 0;
-
-	if (copy == NULL || dir == NULL)
-		rc = -1;
-	for (char *o = rc ? NULL : strtok_r(copy, ",", &save); o && rc == 0;
-	     o = strtok_r(NULL, ",", &save)) {
-		const char *q = strchr(o, '=');
-		if (!q)
-			continue;
-		size_t key = (size_t)(q - o);
-		/* "lowerdir+=" and "datadir+=" give one layer each, taken as it is */
-		bool one = (key == 9 && strncmp(o, "lowerdir+", 9) == 0) ||
-			   (key == 8 && strncmp(o, "datadir+", 8) == 0);
-		bool list = key == 8 && strncmp(o, "lowerdir", 8) == 0;
-		if (!one && !list && !(key == 8 && strncmp(o, "upperdir", 8) == 0))
-			continue;
-		q++;
-		for (size_t n = 0; rc == 0;) {
-			bool esc;
-			char c = *q ? field_char(&q, &esc) : '\0';
-			if (c == '\0' || (list && c == ':' && !esc)) {
-				dir[n] = '\0';
-				if (n > 0)
-					rc = fn(dir, arg);
-				if (c == '\0')
-					break;
-				n = 0;
-				continue;
-			}
-			if (c == '\\' && *q && !one)
-				c = field_char(&q, &esc);
-			dir[n++] = c;
-		}
-	}
-	free(copy);
-	free(dir);
-	return rc;
-}
-
 /* A directory above the target, as a prefix of its path and its identity. */
 struct ancestor {
 	uint64_t dev, ino;
@@ -1097,9 +1047,8 @@ static int layer_file(struct layer_walk *w, const char *dir, const char *rel)
 			  w->depth + 1);
 }
 
-static int visit_layer(const char *dir, void *arg)
+static int visit_layer(const char *dir, struct layer_walk *w)
 {
-	struct layer_walk *w = arg;
 	char p[PATH_MAX];
 	struct stat st;
 
@@ -1122,6 +1071,53 @@ static int visit_layer(const char *dir, void *arg)
 		if (w->anc[i].dev == (uint64_t)st.st_dev && w->anc[i].ino == (uint64_t)st.st_ino)
 			rc = layer_file(w, strcmp(w->point, "/") == 0 ? "" : w->point,
 					w->path + w->anc[i].len);
+	return rc;
+}
+
+/* Calls visit_layer for each layer an overlay's options name (upperdir, lowerdir,
+ * data-only), as overlayfs splits them: at unescaped commas, lowerdir at each unescaped
+ * ':', a backslash making the next character plain (fs/overlayfs/params.c:
+ * ovl_parse_param_split_lowerdirs, ovl_unescape). The first non-zero it returns; -1
+ * without memory. */
+static int overlay_layers(const char *opts, struct layer_walk *w)
+{
+	char *copy = strdup(opts), *dir = malloc(strlen(opts) + 1), *save = NULL;
+	int rc = 0;
+
+	if (copy == NULL || dir == NULL)
+		rc = -1;
+	for (char *o = rc ? NULL : strtok_r(copy, ",", &save); o && rc == 0;
+	     o = strtok_r(NULL, ",", &save)) {
+		const char *q = strchr(o, '=');
+		if (!q)
+			continue;
+		size_t key = (size_t)(q - o);
+		/* "lowerdir+=" and "datadir+=" give one layer each, taken as it is */
+		bool one = (key == 9 && strncmp(o, "lowerdir+", 9) == 0) ||
+			   (key == 8 && strncmp(o, "datadir+", 8) == 0);
+		bool list = key == 8 && strncmp(o, "lowerdir", 8) == 0;
+		if (!one && !list && !(key == 8 && strncmp(o, "upperdir", 8) == 0))
+			continue;
+		q++;
+		for (size_t n = 0; rc == 0;) {
+			bool esc;
+			char c = *q ? field_char(&q, &esc) : '\0';
+			if (c == '\0' || (list && c == ':' && !esc)) {
+				dir[n] = '\0';
+				if (n > 0)
+					rc = visit_layer(dir, w);
+				if (c == '\0')
+					break;
+				n = 0;
+				continue;
+			}
+			if (c == '\\' && *q && !one)
+				c = field_char(&q, &esc);
+			dir[n++] = c;
+		}
+	}
+	free(copy);
+	free(dir);
 	return rc;
 }
 
@@ -1186,7 +1182,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 				break;
 			}
 			struct layer_walk w = {h, path, m.point, s, true, anc, n_anc, level};
-			rc = overlay_layers(m.opts, visit_layer, &w);
+			rc = overlay_layers(m.opts, &w);
 		}
 	}
 	free(line);
@@ -1200,7 +1196,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	}
 	if (rc == 0 && best > 0 && strcmp(fs, "overlay") == 0) {
 		struct layer_walk w = {h, path, point, s, false, NULL, 0, level};
-		rc = overlay_layers(opts, visit_layer, &w);
+		rc = overlay_layers(opts, &w);
 	}
 	free(opts);
 	if (rc != 0 && h->holder[0] == '\0')
