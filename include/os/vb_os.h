@@ -19,11 +19,8 @@
 /* What this build of vbench can do here, decided once at compile time. */
 struct vb_caps {
 	const char *direct_how;     /* how --direct bypasses the cache, or NULL: cannot */
-	const char *fsync_call;     /* what --sync fsync calls ("fsync", "F_FULLFSYNC") */
 	const char *fdatasync_call; /* what --sync fdatasync calls */
-	const char *dsync_how;      /* how --sync dsync opens ("O_DSYNC", ...) */
 	bool chr_disks;             /* disks are character devices (the BSDs) */
-	const char *status_how;     /* what asks for a status line ("SIGUSR1", ...) */
 	const char *qd_refused;     /* why --qd above 1 cannot be done here, or NULL */
 	bool disks_uncached;        /* disk writes are never cached: always direct I/O */
 };

@@ -47,10 +47,8 @@ typedef struct statfs vb_fsinfo;
 
 #if defined(O_DSYNC)
 #define VB_DSYNC_FLAG O_DSYNC
-#define VB_DSYNC_NAME "O_DSYNC"
 #else
 #define VB_DSYNC_FLAG O_SYNC   /* FreeBSD before 13: every write durable, metadata too */
-#define VB_DSYNC_NAME "O_SYNC"
 #endif
 
 /* Swap is listed by sysctl (struct xswdev: FreeBSD's vm/vm_param.h, DragonFly's in
@@ -92,11 +90,8 @@ const struct vb_caps vb_os_fam_caps = {
 #else
 	.direct_how = NULL,
 #endif
-	.fsync_call = "fsync",
 	.fdatasync_call = VB_FDATASYNC ? "fdatasync" : "fsync",
-	.dsync_how = VB_DSYNC_NAME,
 	.chr_disks = true,
-	.status_how = "SIGUSR1 or Ctrl-T (SIGINFO)",
 };
 
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)

@@ -51,11 +51,8 @@ _Static_assert(offsetof(struct loop_info64, lo_inode) ==
 
 const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "O_DIRECT",
-	.fsync_call = "fsync",
 	.fdatasync_call = "fdatasync",
-	.dsync_how = "O_DSYNC",
 	.chr_disks = false,
-	.status_how = "SIGUSR1",
 };
 
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)

@@ -25,11 +25,8 @@
 
 const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "F_NOCACHE",
-	.fsync_call = "F_FULLFSYNC",
 	.fdatasync_call = "F_FULLFSYNC",
-	.dsync_how = "O_DSYNC",
 	.chr_disks = false,
-	.status_how = "SIGUSR1 or Ctrl-T (SIGINFO)",
 };
 
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)

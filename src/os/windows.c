@@ -69,11 +69,8 @@ _Static_assert(VB_NT_FILE_OPEN == FILE_OPEN && VB_NT_FILE_CREATE == FILE_CREATE 
 
 static const struct vb_caps caps = {
 	.direct_how = "FILE_FLAG_NO_BUFFERING",
-	.fsync_call = "FlushFileBuffers",
 	.fdatasync_call = "FlushFileBuffers",
-	.dsync_how = "FILE_FLAG_WRITE_THROUGH",
 	.chr_disks = false,
-	.status_how = NULL,
 	.qd_refused = "Windows serializes the synchronous writes of one file object, so more "
 		      "than one write is never in flight here",
 	.disks_uncached = true,
