@@ -150,7 +150,6 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 static int parse_args(int argc, char *argv[], struct report_args *ra, char *err, size_t errlen)
 {
 	bool options = true;
-	err[0] = '\0';
 	ra->files = calloc((size_t)(argc > 0 ? argc : 1), sizeof *ra->files);
 	if (ra->files == NULL) {
 		snprintf(err, errlen, "out of memory");

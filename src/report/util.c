@@ -1,5 +1,4 @@
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -112,7 +111,6 @@ bool vbr_to_double(const char *s, size_t n, double *out)
 		return false;
 	memcpy(copy, s, n);
 	copy[n] = '\0';
-	errno = 0;
 	double v = strtod(copy, NULL);
 	if (copy != buf)
 		free(copy);
