@@ -707,6 +707,25 @@ t1=$(date +%s%N)
 secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
 add_row "(f) secs, vbench report, $f_labels labels x 2 runs" "$secs" "-" "-" "-" "(info)" "-"
 
+# (g) the same for a --trace file: 20 runs of one label, and labels of 2 samples each.
+echo "(g) vbench report of --trace files ..."
+for shape in runs labels; do
+	awk -v n=$((2 * f_labels)) -v shape=$shape 'BEGIN {
+		print "label,run,warmup,start_secs,secs,bytes,bytes_per_sec"
+		for (k = 0; k < n; k++) {
+			if (shape == "runs") { l = "lab"; r = 1 + int(k * 20 / n); s = k % (n / 20) }
+			else { l = "label" int(k / 2); r = 1; s = k % 2 }
+			printf "%s,%d,0,%d.000000,1.000000,1000000,1000000\n", l, r, s
+		}
+	}' >"$work/trace-$shape.csv"
+	t0=$(date +%s%N)
+	run_plain "$VBENCH" report "$work/trace-$shape.csv"
+	t1=$(date +%s%N)
+	secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+	add_row "(g) secs, report --trace, $((2 * f_labels)) samples ($shape)" "$secs" "-" "-" "-" \
+		"(info)" "-"
+done
+
 # ---------------------------------------------------------------------------------------
 echo
 printf '%-44s %14s %14s %-6s %7s %-7s %s\n' "measurement (median)" "vbench" "other" "other" \

@@ -86,9 +86,16 @@ struct vbr_tsample {
 struct vbr_trace {
 	char **labels;         /* owned, first-seen order */
 	size_t n_labels, cap_labels;
+	struct vb_slots label_ix;   /* hash index of the labels */
 	struct vbr_tsample *s;
 	size_t n, cap;
 };
+
+/* dataset.c: the index of label among (*labels)[0..*n), found through the hash index x
+ * (so that many labels cost linear time), or a copy added when new; SIZE_MAX without
+ * memory. */
+size_t vbr_intern(char ***labels, size_t *n, size_t *cap, struct vb_slots *x,
+		  const char *label);
 
 /* Frees what t owns and makes it empty (a zeroed vbr_trace is empty too). */
 void vbr_trace_free(struct vbr_trace *t);

@@ -89,37 +89,35 @@ static int slots_reset(struct vb_slots *x, size_t want)
 	return 0;
 }
 
-/* Makes the index hold every label again, at most half full with want of them. */
-static int index_rebuild(struct vb_dataset *d, size_t want)
+/* Makes index x hold every one of the n labels again, at most half full with want. */
+static int reindex(char **labels, size_t n, struct vb_slots *x, size_t want)
 {
-	if (slots_reset(&d->label_ix, want) < 0)
+	if (slots_reset(x, want) < 0)
 		return -1;
-	for (size_t i = 0; i < d->n_labels; i++)
-		slots_put(&d->label_ix, hash(d->labels[i]), i);
+	for (size_t i = 0; i < n; i++)
+		slots_put(x, hash(labels[i]), i);
 	return 0;
 }
 
-/* Index of label in d, adding it when new; SIZE_MAX without memory. Labels are looked up
- * in a hash index, so that many labels cost linear time, not quadratic. */
-static size_t intern(struct vb_dataset *d, const char *label)
+size_t vbr_intern(char ***labels, size_t *n, size_t *cap, struct vb_slots *x,
+		  const char *label)
 {
-	const struct vb_slots *x = &d->label_ix;
 	if (x->cap != 0) {
 		size_t mask = x->cap - 1;
 		for (size_t k = hash(label) & mask; x->slot[k] != 0; k = (k + 1) & mask)
-			if (strcmp(d->labels[x->slot[k] - 1], label) == 0)
+			if (strcmp((*labels)[x->slot[k] - 1], label) == 0)
 				return x->slot[k] - 1;
 	}
-	if (vbr_grow((void **)&d->labels, &d->cap_labels, d->n_labels + 1, sizeof *d->labels) < 0)
+	if (vbr_grow((void **)labels, cap, *n + 1, sizeof **labels) < 0)
 		return SIZE_MAX;
-	if (2 * (d->n_labels + 1) > d->label_ix.cap && index_rebuild(d, d->n_labels + 1) < 0)
+	if (2 * (*n + 1) > x->cap && reindex(*labels, *n, x, *n + 1) < 0)
 		return SIZE_MAX;
 	char *copy = vbr_dup_n(label, strlen(label));
 	if (copy == NULL)
 		return SIZE_MAX;
-	d->labels[d->n_labels] = copy;
-	slots_put(&d->label_ix, hash(copy), d->n_labels);
-	return d->n_labels++;
+	(*labels)[*n] = copy;
+	slots_put(x, hash(copy), *n);
+	return (*n)++;
 }
 
 int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
@@ -128,7 +126,7 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 	if (vbr_grow((void **)&d->samples, &d->cap_samples, d->n_samples + 1,
 		     sizeof *d->samples) < 0)
 		return -1;
-	size_t li = intern(d, label);
+	size_t li = vbr_intern(&d->labels, &d->n_labels, &d->cap_labels, &d->label_ix, label);
 	if (li == SIZE_MAX)
 		return -1;
 	struct vb_sample *s = &d->samples[d->n_samples++];
@@ -197,7 +195,8 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 		free(d->labels[i]);
 	d->n_labels = m.n_labels;
 	if (d->label_ix.cap != 0)
-		index_rebuild(d, d->n_labels);   /* the dropped labels leave the index too */
+		/* the dropped labels leave the index too */
+		reindex(d->labels, d->n_labels, &d->label_ix, d->n_labels);
 	d->n_samples = m.n_samples;
 	d->skipped_warmup = m.skipped_warmup;
 	d->skipped_zero = m.skipped_zero;

@@ -15,24 +15,16 @@ void vbr_trace_free(struct vbr_trace *t)
 	for (size_t i = 0; i < t->n_labels; i++)
 		free(t->labels[i]);
 	free(t->labels);
+	free(t->label_ix.slot);
 	free(t->s);
 	memset(t, 0, sizeof *t);
 }
 
 int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsample *s)
 {
-	size_t li = 0;
+	size_t li = vbr_intern(&t->labels, &t->n_labels, &t->cap_labels, &t->label_ix, label);
 
-	while (li < t->n_labels && strcmp(t->labels[li], label) != 0)
-		li++;
-	if (li == t->n_labels) {
-		if (vbr_grow((void **)&t->labels, &t->cap_labels, t->n_labels + 1,
-			     sizeof *t->labels) < 0 ||
-		    (t->labels[t->n_labels] = vbr_dup_n(label, strlen(label))) == NULL)
-			return -1;
-		t->n_labels++;
-	}
-	if (vbr_grow((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s) < 0)
+	if (li == SIZE_MAX || vbr_grow((void **)&t->s, &t->cap, t->n + 1, sizeof *t->s) < 0)
 		return -1;
 	t->s[t->n] = *s;
 	t->s[t->n].label = li;
@@ -40,38 +32,78 @@ int vbr_trace_add(struct vbr_trace *t, const char *label, const struct vbr_tsamp
 	return 0;
 }
 
-/* Calls fn for each measured run (not warm-up) of label, in first-seen order, with its
- * samples as intervals and their rates as recorded (one made again from seconds rounded
- * to 6 decimals is off for short samples). 0, or -1 without memory. */
+/* A measured sample: its label and run, where that run is first seen, its place. */
+struct key {
+	size_t label;
+	uint64_t run;
+	size_t first, i;
+};
+
+static int cmp_size(size_t a, size_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* By label, run, then place: the samples of a run together, in file order. */
+static int by_run(const void *pa, const void *pb)
+{
+	const struct key *a = pa, *b = pb;
+
+	if (a->label != b->label)
+		return cmp_size(a->label, b->label);
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	return cmp_size(a->i, b->i);
+}
+
+/* By label, where the run is first seen, then place: the runs in first-seen order. */
+static int by_first(const void *pa, const void *pb)
+{
+	const struct key *a = pa, *b = pb;
+
+	if (a->label != b->label)
+		return cmp_size(a->label, b->label);
+	if (a->first != b->first)
+		return cmp_size(a->first, b->first);
+	return cmp_size(a->i, b->i);
+}
+
+/* Calls fn for each measured run (not warm-up) of label (SIZE_MAX: of every label, in
+ * first-seen order), in first-seen order, with its samples as intervals and their rates
+ * as recorded (one made again from seconds rounded to 6 decimals is off for short
+ * samples). Sorted, not searched, so that many runs or labels cost n log n. 0, or -1
+ * without memory. */
 static int each_run(const struct vbr_trace *t, size_t label,
-		    void (*fn)(void *arg, uint64_t run, const struct vb_interval *iv,
-			       const double *rate, size_t n),
+		    void (*fn)(void *arg, size_t label, uint64_t run,
+			       const struct vb_interval *iv, const double *rate, size_t n),
 		    void *arg)
 {
-	struct vb_interval *iv = malloc((t->n ? t->n : 1) * sizeof *iv);
-	double *rate = malloc((t->n ? t->n : 1) * sizeof *rate);
-	int rc = iv != NULL && rate != NULL ? 0 : -1;
+	size_t cap = t->n ? t->n : 1, m = 0;
+	struct key *k = malloc(cap * sizeof *k);
+	struct vb_interval *iv = malloc(cap * sizeof *iv);
+	double *rate = malloc(cap * sizeof *rate);
+	int rc = k != NULL && iv != NULL && rate != NULL ? 0 : -1;
 
-	for (size_t i = 0; i < t->n && rc == 0; i++) {
-		const struct vbr_tsample *s = &t->s[i];
-		bool first = s->label == label && !s->warmup;
-		for (size_t j = 0; first && j < i; j++)
-			first = !(t->s[j].label == label && t->s[j].run == s->run && !t->s[j].warmup);
-		if (!first)
-			continue;
-		size_t n = 0;
-		for (size_t j = i; j < t->n; j++) {   /* (none of the run comes before i) */
-			const struct vbr_tsample *x = &t->s[j];
-			if (x->label == label && x->run == s->run && !x->warmup) {
-				iv[n].start_secs = x->start_secs;
-				iv[n].secs = x->secs;
-				iv[n].bytes = x->bytes;
-				rate[n] = x->bytes_per_sec;
-				n++;
-			}
-		}
-		fn(arg, s->run, iv, rate, n);
+	for (size_t i = 0; i < t->n && rc == 0; i++)
+		if (!t->s[i].warmup && (label == SIZE_MAX || t->s[i].label == label))
+			k[m++] = (struct key){t->s[i].label, t->s[i].run, i, i};
+	if (m > 0) {
+		qsort(k, m, sizeof *k, by_run);
+		for (size_t p = 1; p < m; p++)
+			if (k[p].label == k[p - 1].label && k[p].run == k[p - 1].run)
+				k[p].first = k[p - 1].first;
+		qsort(k, m, sizeof *k, by_first);
 	}
+	for (size_t p = 0, n = 0; p < m; p++) {
+		const struct vbr_tsample *x = &t->s[k[p].i];
+		iv[n] = (struct vb_interval){x->start_secs, x->secs, x->bytes};
+		rate[n++] = x->bytes_per_sec;
+		if (p + 1 == m || k[p + 1].first != k[p].first || k[p + 1].label != k[p].label) {
+			fn(arg, k[p].label, k[p].run, iv, rate, n);
+			n = 0;
+		}
+	}
+	free(k);
 	free(iv);
 	free(rate);
 	return rc;
@@ -79,11 +111,11 @@ static int each_run(const struct vbr_trace *t, size_t label,
 
 struct print_ctx {
 	FILE *f;
-	const char *label;
+	const struct vbr_trace *t;
 };
 
-static void print_run(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		      size_t n)
+static void print_run(void *arg, size_t label, uint64_t run, const struct vb_interval *iv,
+		      const double *rate, size_t n)
 {
 	struct print_ctx *p = arg;
 	double lo = INFINITY, hi = 0, bytes = 0, secs = 0, exact = 0;
@@ -100,7 +132,7 @@ static void print_run(void *arg, uint64_t run, const struct vb_interval *iv, con
 		/* the sample's seconds before they were rounded, from its recorded rate */
 		exact += r > 0 ? (double)iv[i].bytes / r : iv[i].secs;
 	}
-	vb_text(p->f, p->label);
+	vb_text(p->f, p->t->labels[label]);
 	fprintf(p->f, " run %llu: %zu samples over %.1f s", (unsigned long long)run, n, secs);
 	if (secs > 0)
 		fprintf(p->f, ", %.1f to %.1f MB/s, %.1f MB/s in all", lo / 1e6, hi / 1e6,
@@ -117,11 +149,10 @@ static void print_run(void *arg, uint64_t run, const struct vb_interval *iv, con
 
 int vbr_trace_print(FILE *f, const struct vbr_trace *t)
 {
-	for (size_t l = 0; l < t->n_labels; l++) {
-		struct print_ctx p = {f, t->labels[l]};
-		if (each_run(t, l, print_run, &p) < 0)
-			return -1;
-	}
+	struct print_ctx p = {f, t};
+
+	if (each_run(t, SIZE_MAX, print_run, &p) < 0)
+		return -1;
 	return vbr_finish(f);
 }
 
@@ -140,10 +171,12 @@ struct svg_ctx {
 	size_t drawn;
 };
 
-static void extent(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		   size_t n)
+static void extent(void *arg, size_t label, uint64_t run, const struct vb_interval *iv,
+		   const double *rate, size_t n)
 {
 	struct svg_ctx *c = arg;
+
+	(void)label;
 	(void)run;
 	for (size_t i = 0; i < n; i++) {
 		double end = iv[i].start_secs + iv[i].secs;
@@ -157,13 +190,14 @@ static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
 				     "#8c564b", "#e377c2", "#7f7f7f"};
 #define N_COLORS (sizeof colors / sizeof colors[0])
 
-static void line(void *arg, uint64_t run, const struct vb_interval *iv, const double *rate,
-		 size_t n)
+static void line(void *arg, size_t label, uint64_t run, const struct vb_interval *iv,
+		 const double *rate, size_t n)
 {
 	struct svg_ctx *c = arg;
 	const char *color = colors[c->drawn % N_COLORS];
 	struct vb_knee k;
 
+	(void)label;
 	fprintf(c->f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", color);
 	for (size_t i = 0; i < n; i++) {
 		if (!(iv[i].secs > 0))
