@@ -381,6 +381,35 @@ static void test_rate_agrees(void **state)
 	vbr_trace_free(&tr);
 }
 
+/* A --trace file's runs come out per label and run in first-seen order, each with all
+ * its samples wherever they lie in the file, warm-up left out. */
+static void test_trace_order(void **state)
+{
+	static const char trace[] = "label,run,warmup,start_secs,secs,bytes,bytes_per_sec\n"
+				    "B,2,0,0.000000,1.000000,1000000,1000000\n"
+				    "A,1,0,0.000000,1.000000,2000000,2000000\n"
+				    "B,1,0,0.000000,1.000000,3000000,3000000\n"
+				    "B,2,0,1.000000,1.000000,1000000,1000000\n"
+				    "A,1,1,0.000000,1.000000,9000000,9000000\n"
+				    "A,3,0,0.000000,1.000000,4000000,4000000\n"
+				    "A,1,0,1.000000,1.000000,2000000,2000000\n";
+	struct vbr_trace tr = {0};
+	char err[512] = "", *buf = NULL;
+	size_t len = 0;
+	(void)state;
+	assert_int_equal(vbr_read_trace(&tr, trace, strlen(trace), "t.csv", err, sizeof err), 0);
+	FILE *f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(vbr_trace_print(f, &tr), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "B run 2: 2 samples over 2.0 s, 1.0 to 1.0 MB/s, 1.0 MB/s in all\n"
+			    "B run 1: 1 samples over 1.0 s, 3.0 to 3.0 MB/s, 3.0 MB/s in all\n"
+			    "A run 1: 2 samples over 2.0 s, 2.0 to 2.0 MB/s, 2.0 MB/s in all\n"
+			    "A run 3: 1 samples over 1.0 s, 4.0 to 4.0 MB/s, 4.0 MB/s in all\n");
+	free(buf);
+	vbr_trace_free(&tr);
+}
+
 /* Groups of text's runs, their names joined by "|". */
 static void groups_of(const char *text, const char *want)
 {
@@ -604,6 +633,7 @@ int main(void)
 		cmocka_unit_test(test_input_bounded),
 		cmocka_unit_test(test_dd_lines_kept),
 		cmocka_unit_test(test_ambiguous_structure),
+		cmocka_unit_test(test_trace_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
