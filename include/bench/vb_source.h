@@ -3,7 +3,8 @@
 
 /* The data written: zero; random (xoshiro256**, a function of seed, run and block only,
  * made ahead by a second thread); urandom (the kernel's, read before the clock: fresh up
- * to VB_URANDOM_FRESH_BYTES a run, beyond that a pool reused, every sector stamped). */
+ * to VB_URANDOM_FRESH_BYTES a run, beyond that a pool reused, every sector stamped: the
+ * kernel's generator is far slower than a disk, and the header says so). */
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -47,7 +47,8 @@ struct vb_config {
 	const char *csv_append_path;  /* CSV: append rows to this file, header once */
 	uint64_t seed;                /* seed of the random source */
 	bool seed_given;
-	double interval_secs;         /* samples printed this often; 0 = not asked */
+	double interval_secs;         /* samples printed this often; 0 = not asked (the knee
+				       * still samples every VB_KNEE_DEFAULT_INTERVAL_SECS) */
 	bool check_flush;             /* --check-flush: the full flush probe */
 	const char *trace_path;       /* --trace: the interval samples go to this CSV file */
 	double stall_secs;            /* warn when one call has not returned after this */

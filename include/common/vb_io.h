@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* "The file is not the one identified". */
+/* "The file is not the one identified": ESTALE where the C library has it. */
 #if !defined(ESTALE)
 #define ESTALE 116
 #endif

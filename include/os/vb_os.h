@@ -198,9 +198,9 @@ void vb_os_guard_lost(const struct vb_child *w, int *out, int *err);
  * reason in why; *created: this open created it (always false on Windows). */
 int vb_os_append_open(const char *path, bool *created, char *why, size_t n);
 
-/* Takes vbench's locks on the target fd while it stays open: an exclusive whole-file
- * OFD lock (else POSIX) and flock, so that a second vbench or QEMU (which locks its
- * disks and images) and vbench refuse each other. 0; 1 when another holds a lock; -1
+/* Takes vbench's locks on the target fd while it stays open, in this process and any it
+ * forks: an exclusive whole-file OFD lock (else POSIX) and flock, so that a second
+ * vbench or QEMU (which locks its disks and images) and vbench refuse each other. 0; 1 when another holds a lock; -1
  * when none can be taken (why says which). */
 int vb_os_hold(int fd, char *why, size_t n);
 
@@ -222,7 +222,7 @@ int vb_os_truncate_to(int fd, uint64_t len);
 ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset);
 
 /* Creates a new file "PREFIX-XXXXXXXX.tmp" in dirfd, exclusively, not following links,
- * its name into name; the descriptor, or -1 with errno. */
+ * mode 0666 less the umask, its name into name; the descriptor, or -1 with errno. */
 int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n);
 
 /* Opens the regular file name in dirfd for reading, without blocking; -1 with errno

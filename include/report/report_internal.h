@@ -209,7 +209,8 @@ int vb_dataset_add(struct vb_dataset *d, const char *label, uint64_t run, uint64
 enum vb_input_kind { VB_INPUT_CSV, VB_INPUT_JSON, VB_INPUT_TEXT };
 
 /* JSON if the first non-blank byte is '{', CSV if the first record names at least two of
- * the required columns (a CSV file missing one is reported as such), otherwise text. */
+ * the required columns (a CSV file missing one is reported as such), otherwise text; a
+ * UTF-8 byte order mark is ignored. */
 enum vb_input_kind vb_report_detect(const char *text, size_t len);
 
 /* Which dd printed a summary line. */

@@ -758,7 +758,8 @@ static int loop_backing(const char *root, const char *name, const char *backing,
 			}
 		}
 	}
-	/* A deleted file's name leads nowhere, or to another file. */
+	/* A deleted file's name leads nowhere, or to another file: only the kernel's answer
+	 * above identifies it. */
 	if (len > 10 && strcmp(backing + len - 10, " (deleted)") == 0) {
 		errno = ENOENT;
 		return -1;
@@ -1452,7 +1453,8 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 }
 
 /* /proc/locks: a program that locks its disk or image (QEMU) has it in use. Files are
- * "MAJ:MIN:INODE", hex, hex, decimal; vbench's own locks do not count. */
+ * "MAJ:MIN:INODE", hex, hex, decimal; vbench's own locks do not count. Without
+ * /proc/locks nothing can be told. */
 static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_locks)
 {
 	char line[512];

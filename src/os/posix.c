@@ -26,8 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* fork, waitpid and MAP_SHARED | MAP_ANON memory: POSIX.1-2008, and the BSD sysroots'
- * sys/mman.h and sys/wait.h. */
+/* fork, waitpid and MAP_SHARED | MAP_ANONYMOUS memory: POSIX.1-2008, and the BSD
+ * sysroots' sys/mman.h and sys/wait.h, which all name MAP_ANONYMOUS. */
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -518,8 +518,9 @@ static void restart_one(int signo)
 {
 	struct sigaction sa;
 
-	if (sigaction(signo, NULL, &sa) != 0 || sa.sa_handler == SIG_IGN ||
-	    sa.sa_handler == SIG_DFL)
+	/* The wake-up must always interrupt, whichever signal it is. */
+	if (signo == VB_WAKE_SIGNAL || sigaction(signo, NULL, &sa) != 0 ||
+	    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
 		return;
 	sa.sa_flags = SA_RESTART;
 	sigaction(signo, &sa, NULL);

@@ -1513,7 +1513,7 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 		return -1;
 	}
 	DWORD type = GetFileType(h);
-	bool info = GetFileInformationByHandle(h, &bi) != 0;
+	bool info = type == FILE_TYPE_DISK && GetFileInformationByHandle(h, &bi) != 0;
 	if (type != FILE_TYPE_DISK || !info ||
 	    bi.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT) ||
 	    bi.nNumberOfLinks > 1) {

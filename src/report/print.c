@@ -45,7 +45,8 @@ static void fmt_mb(double bytes_per_sec, char *buf, size_t n)
 }
 
 /* Cell of group g in row r, in bytes/sec: runs and extremes rounded as dd prints them, mean
- * (also in MB/s) and stddev with one decimal as vbench's summary; "-" for one run's stddev. */
+ * (also in MB/s) and stddev with one decimal as vbench's summary; "-" for one run's stddev,
+ * "" past a label's last run. */
 static void cell(const struct vb_comparison *a, size_t g, size_t r, char *buf, size_t n)
 {
 	const struct vb_group *gr = &a->groups[g];
