@@ -33,45 +33,44 @@ if slow_disk 131072; then
 		not_started "the paused run" "$pid"
 	fi
 	# A pause longer than --timeout + 2 s is not a stuck call: each 1 MiB write is held
-	# 1 s by the throttle, the whole pause falls inside one, and the watcher (continued
-	# first, as a shell may) must not time it out or give the session up.
-	echo "$SLOW_DEV 1048576" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
-	slow_vbench "$SCRATCH/q.out" "$SCRATCH/q.err" --progress --force --direct --timeout 3 \
-		bs=1M count=8 runs=1 "$SLOW"
-	pid=$VB_PID
-	if wait_for ETA "$SCRATCH/q.err" "$pid"; then
-		kill -STOP "$pid"
-		vb_stop "$pid"
+	# 1 s by the throttle, so the whole pause falls inside one; the run must complete,
+	# marked paused, with no stall, timeout or give-up said.
+	# paused_past_timeout WHAT PAUSE: PAUSE PID stops and continues the run's processes.
+	paused_past_timeout() {
+		echo "$SLOW_DEV 1048576" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
+		slow_vbench "$SCRATCH/q.out" "$SCRATCH/q.err" --progress --force --direct \
+			--timeout 3 bs=1M count=8 runs=1 "$SLOW"
+		if ! wait_for ETA "$SCRATCH/q.err" "$VB_PID"; then
+			not_started "$1" "$VB_PID"
+			return
+		fi
+		$2 "$VB_PID"
+		slow_lift
+		wait_pid "$VB_PID" 60
+		check "$1: the run completes (exit 0)" [ "$WAIT_RC" = 0 ]
+		check "$1: no call is said to be stuck" \
+			sh -c '! grep -qiE "stuck|timeout|stall" "$1"' _ "$SCRATCH/q.err"
+		check "$1: the run is marked paused" grep -q "^# run 1 of 1 (paused" "$SCRATCH/q.out"
+	}
+	# Everything stopped, the watcher continued first (as a shell may).
+	watcher_first() {
+		kill -STOP "$1"
+		vb_stop "$1"
 		sleep 6
-		kill -CONT "$pid"
+		kill -CONT "$1"
 		sleep 0.3
-		vb_cont "$pid"
-		slow_lift
-		wait_pid "$pid" 60
-		check "a pause past --timeout: the run completes (exit 0)" [ "$WAIT_RC" = 0 ]
-		check "and no call is said to be stuck" sh -c '! grep -qiE "stuck|timeout|stall" "$1"' _ "$SCRATCH/q.err"
-		check "and the run is marked paused" grep -q "^# run 1 of 1 (paused" "$SCRATCH/q.out"
-	else
-		not_started "the run paused past --timeout" "$pid"
-	fi
-	# The session's child alone stopped (a debugger, a stray kill -STOP) is paused too,
-	# not stuck: the watcher sees it stopped and does not time it.
-	echo "$SLOW_DEV 1048576" >"$SLOW_GROUP/blkio.throttle.write_bps_device"
-	slow_vbench "$SCRATCH/c.out" "$SCRATCH/c.err" --progress --force --direct --timeout 3 \
-		bs=1M count=8 runs=1 "$SLOW"
-	pid=$VB_PID
-	if wait_for ETA "$SCRATCH/c.err" "$pid"; then
-		kid=$(children_of "$pid")
-		kill -STOP $kid
+		vb_cont "$1"
+	}
+	# The session's child alone (a debugger, a stray kill -STOP): the watcher sees it
+	# stopped.
+	child_alone() {
+		_kid=$(children_of "$1")
+		kill -STOP $_kid
 		sleep 6
-		kill -CONT $kid
-		slow_lift
-		wait_pid "$pid" 60
-		check "the child alone stopped past --timeout: the run completes (exit 0)" [ "$WAIT_RC" = 0 ]
-		check "and no call is said to be stuck" sh -c '! grep -qiE "stuck|timeout|stall" "$1"' _ "$SCRATCH/c.err"
-	else
-		not_started "the run whose child is stopped" "$pid"
-	fi
+		kill -CONT $_kid
+	}
+	paused_past_timeout "a pause past --timeout, the watcher continued first" watcher_first
+	paused_past_timeout "the child alone stopped past --timeout" child_alone
 else
 	skip "$slow_why: the paused run is not tried"
 fi
