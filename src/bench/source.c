@@ -218,8 +218,7 @@ struct vb_ring {
 	atomic_int maker_waiting;
 	atomic_int stop;
 	const struct vb_source_buf *src;   /* what a block is made from */
-	uint64_t run, count;
-	size_t bs;
+	uint64_t count;
 	pthread_t maker;
 	bool running;
 	/* the maker's own: its nap, and the writers' progress when it last woke */
@@ -258,9 +257,9 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static unsigned char *slot_mem(struct vb_ring *r, size_t bs, uint64_t block)
+static unsigned char *slot_mem(struct vb_ring *r, uint64_t block)
 {
-	return r->mem + (size_t)(block % r->n_slots) * bs;
+	return r->mem + (size_t)(block % r->n_slots) * r->src->bs_bytes;
 }
 
 uint64_t vb_ring_nap_ns(uint64_t done_blocks, uint64_t elapsed_ns, uint64_t want_blocks,
@@ -381,7 +380,7 @@ static void *maker(void *p)
 		if (b >= r->n_slots && !wait_slot(r, b))
 			break;
 		SEAM_ON_MAKE(r);
-		make_block(r->src, b, slot_mem(r, r->bs, b));
+		make_block(r->src, b, slot_mem(r, b));
 		atomic_store(&r->ready[b % r->n_slots], b + 1);
 		if (atomic_load(&r->writers_waiting) && !SEAM_MUTE(r)) {
 			pthread_mutex_lock(&r->lock);
@@ -482,7 +481,6 @@ static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uin
 	if (r == NULL)
 		return NULL;
 	r->n_slots = ring_slots(s->bs_bytes, qd);
-	r->bs = s->bs_bytes;
 	r->src = s;
 	r->nap_first_ns = NAP_MIN_NS;
 	r->nap_max_ns = NAP_MAX_NS;
@@ -493,8 +491,8 @@ static struct vb_ring *ring_new(const struct vb_source_buf *s, size_t align, uin
 	r->ready = calloc(r->n_slots, sizeof *r->ready);
 	r->freed = calloc(r->n_slots, sizeof *r->freed);
 	/* (the product does not fit a 32-bit size_t for some depths and block sizes) */
-	r->mem = r->n_slots <= SIZE_MAX / r->bs ? vb_os_aligned_alloc(align, r->n_slots * r->bs)
-						: NULL;
+	r->mem = r->n_slots <= SIZE_MAX / s->bs_bytes
+		 ? vb_os_aligned_alloc(align, r->n_slots * s->bs_bytes) : NULL;
 	if (r->ready == NULL || r->freed == NULL || r->mem == NULL) {
 		ring_free(r);
 		return NULL;
@@ -565,7 +563,6 @@ int vb_source_run_begin(struct vb_source_buf *s, uint64_t run, uint64_t count)
 	atomic_store(&r->naps, 0);
 	atomic_store(&r->nudges, 0);
 #endif
-	r->run = run;
 	r->count = count;
 	/* The maker takes no signal: they go to the threads whose calls they interrupt. */
 	int e = SEAM_NO_MAKER(r) ? EAGAIN : vb_os_thread_start(&r->maker, maker, r, false);
@@ -601,7 +598,7 @@ const unsigned char *vb_source_get(struct vb_source_buf *s, uint64_t block)
 		size_t slots = s->pool_bytes / s->bs_bytes;
 		return s->pool + (size_t)(block % slots) * s->bs_bytes;
 	}
-	unsigned char *p = slot_mem(r, s->bs_bytes, block);
+	unsigned char *p = slot_mem(r, block);
 	if (!r->running) {
 		/* One writer (with qd > 1 the writers are threads, so the maker is too). */
 		SEAM_ON_MAKE(r);

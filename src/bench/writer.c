@@ -304,12 +304,10 @@ struct parallel {
 	atomic_ullong bytes;         /* written so far, by all */
 	atomic_int failed;           /* a writer failed: the others take no more blocks */
 	atomic_int running;          /* writers not yet done */
-	pthread_mutex_t lock;        /* guards first, and the last writer's signal */
+	pthread_mutex_t lock;        /* guards first, and the last writer's signal; held
+				      * while the writers are started */
 	pthread_cond_t done;         /* signalled when the last writer ends */
-	atomic_int gate;             /* all writers started (or one could not be) */
-	pthread_cond_t opened;       /* signalled when the gate opens */
-	struct vb_run first;         /* the failure reported */
-	bool have_first;
+	struct vb_run first;         /* the failure reported (stop VB_STOP_DONE: none) */
 };
 
 /* One writer: its own histogram and counts, merged when all are done. */
@@ -328,11 +326,10 @@ struct writer {
 static void record_failure(struct parallel *q, const struct vb_run *r)
 {
 	pthread_mutex_lock(&q->lock);
-	if (!q->have_first || (q->first.stop == VB_STOP_ERROR && r->stop == VB_STOP_ERROR &&
-			       r->err_offset_bytes < q->first.err_offset_bytes)) {
+	if (q->first.stop == VB_STOP_DONE ||
+	    (q->first.stop == VB_STOP_ERROR && r->stop == VB_STOP_ERROR &&
+	     r->err_offset_bytes < q->first.err_offset_bytes))
 		q->first = *r;
-		q->have_first = true;
-	}
 	pthread_mutex_unlock(&q->lock);
 	atomic_store(&q->failed, 1);
 }
@@ -349,13 +346,9 @@ static void *writer_main(void *arg)
 
 	w->self = vb_os_thread_self();
 	atomic_store(&w->started, 1);
-	/* A writer that could not be started fails the run before its first write. */
+	/* Not before every writer is started: one that could not be fails the run before
+	 * its first write. */
 	pthread_mutex_lock(&q->lock);
-	while (!atomic_load(&q->gate)) {
-		/* Bounded: glibc can lose a wake-up (its bug 25847). */
-		struct timespec until = vb_os_deadline_in(10000000ULL);
-		pthread_cond_timedwait(&q->opened, &q->lock, &until);
-	}
 	pthread_mutex_unlock(&q->lock);
 	/* The watch covers a wait for data too: a writer waiting forever is a stall. */
 	uint64_t prev_end = ops->now_ns(ops->ctx);
@@ -441,7 +434,7 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 	q.fd = fd;
 	pthread_mutex_init(&q.lock, NULL);
 	pthread_cond_init(&q.done, NULL);
-	pthread_cond_init(&q.opened, NULL);
+	pthread_mutex_lock(&q.lock);
 	for (unsigned i = 0; i < n; i++) {
 		w[i].q = &q;
 		w[i].index = i;
@@ -453,15 +446,12 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 			atomic_store(&q.failed, 1);
 			snprintf(out->detail, sizeof out->detail, "only %u of %u writers could be "
 				 "started: %s", i, n, strerror(e));
-			struct vb_run r = {.stop = VB_STOP_ERROR, .stage = VB_STAGE_OPEN, .err = e};
-			record_failure(&q, &r);
+			/* (the first failure: the writers wait for the lock) */
+			fail_run(&q.first, VB_STOP_ERROR, VB_STAGE_OPEN, e, 0);
 			break;
 		}
 		started++;
 	}
-	pthread_mutex_lock(&q.lock);
-	atomic_store(&q.gate, 1);
-	pthread_cond_broadcast(&q.opened);
 	pthread_mutex_unlock(&q.lock);
 	for (;;) {
 		if (wait_writers(&q, iv_ns > 0 && iv_ns < 50000000ULL ? 5 : 20) == 0)
@@ -500,13 +490,12 @@ static int write_parallel(const struct vb_io_ops *ops, const struct vb_write_pla
 		if (now > iv_from && out->bytes > iv_bytes)
 			rc = add_interval(ops, out, start, iv_from, now, out->bytes - iv_bytes);
 	}
-	if (q.have_first) {
+	if (q.first.stop != VB_STOP_DONE) {
 		fail_run(out, q.first.stop, q.first.stage, q.first.err, q.first.err_offset_bytes);
 		out->signo = q.first.signo;
 		rc = -1;
 	}
 	pthread_cond_destroy(&q.done);
-	pthread_cond_destroy(&q.opened);
 	pthread_mutex_destroy(&q.lock);
 	free(w);
 	return rc;
