@@ -513,36 +513,19 @@ void vb_os_signals_install(struct vb_sigflags *f)
 	signal(SIGXFSZ, SIG_IGN);   /* a file-size limit is then the write's EFBIG */
 }
 
-/* Makes signo's handler, if vbench installed one, restart the calls it interrupts. */
-static void restart_one(int signo)
+/* In the session's child, calls the stop, status and resume signals interrupt restart:
+ * a write's EINTR would lose output to the guard's pipe. The handlers are installed
+ * again, with SA_RESTART; the guard interrupts its stuck calls with VB_WAKE_SIGNAL,
+ * which always interrupts. Ignored signals stay ignored, as when first installed. */
+static void restart_calls(void)
 {
 	struct sigaction sa;
 
-	/* The wake-up must always interrupt, whichever signal it is. */
-	if (signo == VB_WAKE_SIGNAL || sigaction(signo, NULL, &sa) != 0 ||
-	    sa.sa_handler == SIG_IGN || sa.sa_handler == SIG_DFL)
-		return;
-	sa.sa_flags = SA_RESTART;
-	sigaction(signo, &sa, NULL);
-}
-
-/* In the session's child, calls the stop, status and resume signals interrupt restart:
- * a write's EINTR would lose output to the guard's pipe. The guard interrupts its stuck
- * calls with VB_WAKE_SIGNAL, which always interrupts. */
-static void restart_calls(void)
-{
 	restarting = true;
-	for (size_t i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
-		restart_one(stop_signals[i]);
-#if defined(SIGRTMIN) && defined(SIGRTMAX)
-	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
-		restart_one(s);
-#endif
-	restart_one(SIGUSR1);
-	restart_one(SIGCONT);
-#ifdef SIGINFO
-	restart_one(SIGINFO);
-#endif
+	if (flags != NULL)
+		vb_os_signals_install(flags);
+	if (sigaction(SIGCONT, NULL, &sa) == 0 && sa.sa_handler == on_resume)
+		install(SIGCONT, on_resume, false);
 }
 
 void vb_os_on_resume(atomic_int *flag)
@@ -1008,7 +991,6 @@ int vb_os_hold(int fd, char *why, size_t n)
 	}
 	/* flock first: where it is emulated by a whole-file lock (NFS), the lock below has
 	 * the same owner and does not conflict with it. */
-#if defined(LOCK_EX)
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno == EWOULDBLOCK || errno == EAGAIN) {
 			snprintf(why, n, "another program holds a flock lock on it");
@@ -1017,7 +999,6 @@ int vb_os_hold(int fd, char *why, size_t n)
 		snprintf(why, n, "cannot lock it (flock): %s", strerror(errno));
 		return -1;
 	}
-#endif
 #if defined(F_OFD_SETLK)
 	int rc = fcntl(fd, F_OFD_SETLK, &fl);
 #else
@@ -1025,9 +1006,7 @@ int vb_os_hold(int fd, char *why, size_t n)
 #endif
 	if (rc != 0) {
 		int e = errno;
-#if defined(LOCK_EX)
 		flock(fd, LOCK_UN);
-#endif
 		if (e == EACCES || e == EAGAIN) {
 			snprintf(why, n, "another program holds a lock on it (QEMU locks the disks "
 				 "and images it uses; so does another vbench)");
