@@ -60,14 +60,13 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* dataset.c: what every reader does to the dataset. */
 
-/* What a reader that fails restores (vbr_mark_of, vbr_rollback), leaving d unchanged. */
+/* What a reader that fails restores (vbr_mark_of, vbr_read_end), leaving d unchanged. */
 struct vbr_mark {
 	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
 	size_t skipped_ddlike;
 };
 
 struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
-void vbr_rollback(struct vb_dataset *d, struct vbr_mark m);
 
 /* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
  * the top and the number of steps; 0 when max is no finite non-negative number, or its
@@ -154,10 +153,6 @@ double vbr_last_digit(const char *s, size_t n);
 int vbr_check_rate(uint64_t bytes, double secs, double secs_unit, double bps, double bps_unit,
 		   char *why, size_t n);
 
-/* Records that the run added to d since the count before (if any) was measured on fs and
- * device (both "": not recorded); 0, or -1 without memory. */
-int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device);
-
 /* Sets c->sync and c->source (lower-case letters), c->session (hex digits) and
  * c->started (digits, '-', ':', 'T', 'Z') from the strings given, each left not known
  * when it is not of that form or too long; NULL is absent. */
@@ -167,13 +162,15 @@ void vbr_cfg_names(struct vb_runcfg *c, const char *sync, const char *source, co
 /* The hash of a run's identity (session, label, run), for the index of runs read. */
 size_t vbr_run_hash(const struct vb_sample *s);
 
-/* Adds a run made as cfg says (NULL: not known), or counts it in skipped_zero when it has
- * no rate (secs 0). A run whose session, label and run number were read before is the
- * same run read twice (a copy of a file, a document given twice): left out and counted
- * in skipped_dup when its figures are the same, else -2 (two different runs cannot have
- * one identity). 0, or -1 without memory. */
+/* Adds a run made as cfg says (NULL: not known) on fs and device (both "": not recorded),
+ * or counts it in skipped_zero when it has no rate (secs 0). A run whose session, label
+ * and run number were read before is the same run read twice (a copy of a file, a
+ * document given twice): left out and counted in skipped_dup when its figures are the
+ * same, else -2 (two different runs cannot have one identity). 1 when added, 0 when left
+ * out, or -1 without memory. */
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
-		    double secs, double bps, const struct vb_runcfg *cfg);
+		    double secs, double bps, const struct vb_runcfg *cfg, const char *fs,
+		    const char *device);
 
 /* The words vbench writes in a run's status (output.c status_word), and "flush". */
 #define VBR_STATUS_WORDS "ok, interrupted, timeout, noprogress, error, flush"

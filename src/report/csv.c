@@ -383,17 +383,15 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 				"or 1", direct);
 	struct vb_runcfg cfg;
 	csv_cfg(m, r, &cfg);
-	size_t before = d->n_samples;
-	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg);
+	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg,
+				    csv_opt(r, m->col[VB_COL_FS]), csv_opt(r, m->col[VB_COL_DEVICE]));
 	if (added == -2)
 		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
 				"read before with other figures: one run cannot have two results",
 				run, cfg.session);
-	if (added < 0 ||
-	    vbr_set_place(d, before, csv_opt(r, m->col[VB_COL_FS]),
-			  csv_opt(r, m->col[VB_COL_DEVICE])) < 0)
+	if (added < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
-	if (d->n_samples == before)
+	if (added == 0)
 		return 0;   /* left out: its knee is no note either */
 	return csv_knee(d, m, r, label, run, name, err, errlen);
 }

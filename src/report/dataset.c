@@ -189,7 +189,8 @@ struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
 	return m;
 }
 
-void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
+/* Returns d to what it held at m. */
+static void rollback(struct vb_dataset *d, struct vbr_mark m)
 {
 	for (size_t i = m.n_labels; i < d->n_labels; i++)
 		free(d->labels[i]);
@@ -206,34 +207,6 @@ void vbr_rollback(struct vb_dataset *d, struct vbr_mark m)
 		runs_rebuild(d, d->run_ix.cap / 2);   /* the dropped runs leave it too */
 	notes_drop(d, m.n_notes);
 	places_drop(d, m.n_places);
-}
-
-int vbr_set_place(struct vb_dataset *d, size_t before, const char *fs, const char *device)
-{
-	size_t p = d->n_places - 1;
-
-	if (d->n_samples == before || (fs[0] == '\0' && device[0] == '\0'))
-		return 0;
-	/* The runs of a session share one place: the last one is looked at, no other, so
-	 * that a file of many places costs no search (printers list each place once). */
-	if (d->n_places == 0 || strcmp(d->places[p].fs, fs) != 0 ||
-	    strcmp(d->places[p].device, device) != 0) {
-		p = d->n_places;
-		if (vbr_grow((void **)&d->places, &d->cap_places, d->n_places + 1,
-			     sizeof *d->places) < 0)
-			return -1;
-		char *f = vbr_dup_n(fs, strlen(fs)), *v = vbr_dup_n(device, strlen(device));
-		if (f == NULL || v == NULL) {
-			free(f);
-			free(v);
-			return -1;
-		}
-		d->places[p].fs = f;
-		d->places[p].device = v;
-		d->n_places++;
-	}
-	d->samples[d->n_samples - 1].place = p;
-	return 0;
 }
 
 int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n)
@@ -309,8 +282,39 @@ void vbr_cfg_names(struct vb_runcfg *c, const char *sync, const char *source, co
 	copy_if(c->started, sizeof c->started, start, "0123456789-:TZ");
 }
 
+/* Records that the run added last was measured on fs and device (both "": not recorded);
+ * 0, or -1 without memory. */
+static int set_place(struct vb_dataset *d, const char *fs, const char *device)
+{
+	size_t p = d->n_places - 1;
+
+	if (fs[0] == '\0' && device[0] == '\0')
+		return 0;
+	/* The runs of a session share one place: the last one is looked at, no other, so
+	 * that a file of many places costs no search (printers list each place once). */
+	if (d->n_places == 0 || strcmp(d->places[p].fs, fs) != 0 ||
+	    strcmp(d->places[p].device, device) != 0) {
+		p = d->n_places;
+		if (vbr_grow((void **)&d->places, &d->cap_places, d->n_places + 1,
+			     sizeof *d->places) < 0)
+			return -1;
+		char *f = vbr_dup_n(fs, strlen(fs)), *v = vbr_dup_n(device, strlen(device));
+		if (f == NULL || v == NULL) {
+			free(f);
+			free(v);
+			return -1;
+		}
+		d->places[p].fs = f;
+		d->places[p].device = v;
+		d->n_places++;
+	}
+	d->samples[d->n_samples - 1].place = p;
+	return 0;
+}
+
 int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint64_t bytes,
-		    double secs, double bps, const struct vb_runcfg *cfg)
+		    double secs, double bps, const struct vb_runcfg *cfg, const char *fs,
+		    const char *device)
 {
 	if (!(secs > 0) || !isfinite(bps)) {
 		d->skipped_zero++;
@@ -319,31 +323,30 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
 	if (vb_dataset_add(d, label, run, bytes, secs, bps) < 0)
 		return -1;
 	if (cfg == NULL)
-		return 0;
+		return 1;
 	struct vb_sample *s = &d->samples[d->n_samples - 1];
 	s->cfg = *cfg;
-	if (cfg->session[0] == '\0')
-		return 0;   /* older files and dd logs say no identity: taken as they are */
-	const struct vb_sample *old = runs_find(d, s);
-	if (old != NULL) {
-		bool same = old->bytes == s->bytes &&
-			    old->secs == s->secs && old->bytes_per_sec == s->bytes_per_sec;
-		d->n_samples--;
-		if (!same)
-			return -2;
-		d->skipped_dup++;
-		return 0;
-	}
-	if (2 * (d->n_keyed + 1) > d->run_ix.cap) {
-		if (runs_rebuild(d, d->n_keyed + 1) < 0) {
+	/* older files and dd logs say no identity: taken as they are */
+	if (cfg->session[0] != '\0') {
+		const struct vb_sample *old = runs_find(d, s);
+		if (old != NULL) {
+			bool same = old->bytes == s->bytes &&
+				    old->secs == s->secs && old->bytes_per_sec == s->bytes_per_sec;
+			d->n_samples--;
+			if (!same)
+				return -2;
+			d->skipped_dup++;
+			return 0;
+		}
+		if (2 * (d->n_keyed + 1) <= d->run_ix.cap) {
+			slots_put(&d->run_ix, vbr_run_hash(s), d->n_samples - 1);
+			d->n_keyed++;
+		} else if (runs_rebuild(d, d->n_keyed + 1) < 0) {   /* (which takes s in) */
 			d->n_samples--;
 			return -1;
 		}
-		return 0;   /* the rebuild took s in with the others */
 	}
-	slots_put(&d->run_ix, vbr_run_hash(s), d->n_samples - 1);
-	d->n_keyed++;
-	return 0;
+	return set_place(d, fs, device) < 0 ? -1 : 1;
 }
 
 int vbr_status_is_run(const char *s)
@@ -370,7 +373,7 @@ int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const char *na
 	else if (none)
 		rc = vbr_fail(err, errlen, name, 0, "%s", what);
 	if (rc < 0)
-		vbr_rollback(d, m);
+		rollback(d, m);
 	return rc;
 }
 

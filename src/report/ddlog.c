@@ -258,7 +258,8 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 							     sizeof why) < 0))
 			return vbr_fail(err, errlen, name, lineno, "%s", why);
 		run++;
-		if (vbr_add_run_cfg(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec, NULL) < 0)
+		if (vbr_add_run_cfg(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec, NULL, "",
+				    "") < 0)
 			return vbr_fail(err, errlen, name, 0, "out of memory");
 	}
 	return 0;

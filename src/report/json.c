@@ -532,16 +532,15 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
 	const char *fs = jstr(env, "fs"), *device = jstr(env, "device");
-	size_t before = d->n_samples;
-	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg);
+	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg, fs ? fs : "",
+				    device ? device : "");
 	if (added == -2)
 		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
 				"read before with other figures: one run cannot have two results",
 				run, cfg->session);
-	if (added < 0 ||
-	    vbr_set_place(d, before, fs ? fs : "", device ? device : "") < 0)
+	if (added < 0)
 		return vbr_fail(err, errlen, name, r->line, "out of memory");
-	if (d->n_samples == before)
+	if (added == 0)
 		return 0;   /* left out: its knee is no note either */
 	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
 	const struct jval *knee = jget(r, "knee");
