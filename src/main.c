@@ -301,9 +301,9 @@ static int open_outputs(struct app *a)
 	outputs_leftover(a);
 	vb_guard_enter(&a->sh->guard, VB_PHASE_SETUP_OUTPUT);
 	if ((a->cfg.csv_append_path != NULL &&
-	     vb_csvfile_open(&a->csv, a->cfg.csv_append_path, &a->err) != VB_OK) ||
+	     vb_csvfile_open(&a->csv, "--csv-append", a->cfg.csv_append_path, &a->err) != VB_OK) ||
 	    (a->cfg.trace_path != NULL &&
-	     vb_csvfile_open_as(&a->trace, "--trace", a->cfg.trace_path, &a->err) != VB_OK)) {
+	     vb_csvfile_open(&a->trace, "--trace", a->cfg.trace_path, &a->err) != VB_OK)) {
 		vb_out_error(stderr, a->err.msg);
 		return EXIT_SETUP;
 	}

@@ -45,13 +45,13 @@ static void test_new_file_with_no_row_goes(void **state)
 {
 	struct vb_csvfile cf;
 	(void)state;
-	assert_int_equal(vb_csvfile_open(&cf, path, &err), VB_OK);
+	assert_int_equal(vb_csvfile_open(&cf, "--csv-append", path, &err), VB_OK);
 	assert_true(cf.created);
 	assert_int_equal(access(path, F_OK), 0);
 	assert_int_equal(vb_csvfile_close(&cf, &err), VB_OK);
 	assert_int_not_equal(access(path, F_OK), 0);
 	/* with a row it stays */
-	assert_int_equal(vb_csvfile_open(&cf, path, &err), VB_OK);
+	assert_int_equal(vb_csvfile_open(&cf, "--csv-append", path, &err), VB_OK);
 	append(&cf, "x,1\r\n", VB_OK);
 	assert_int_equal(vb_csvfile_close(&cf, &err), VB_OK);
 	assert_int_equal(access(path, F_OK), 0);
@@ -64,7 +64,7 @@ static void test_existing_empty_file_stays(void **state)
 	(void)state;
 	assert_non_null(f = fopen(path, "w"));
 	fclose(f);
-	assert_int_equal(vb_csvfile_open(&cf, path, &err), VB_OK);
+	assert_int_equal(vb_csvfile_open(&cf, "--csv-append", path, &err), VB_OK);
 	assert_false(cf.created);
 	assert_int_equal(vb_csvfile_close(&cf, &err), VB_OK);
 	assert_int_equal(access(path, F_OK), 0);
@@ -77,7 +77,7 @@ static void test_replaced_name_left_alone(void **state)
 	char moved[160];
 	FILE *f;
 	(void)state;
-	assert_int_equal(vb_csvfile_open(&cf, path, &err), VB_OK);
+	assert_int_equal(vb_csvfile_open(&cf, "--csv-append", path, &err), VB_OK);
 	snprintf(moved, sizeof moved, "%s/moved", dir);
 	assert_int_equal(rename(path, moved), 0);
 	assert_non_null(f = fopen(path, "w"));
@@ -95,7 +95,7 @@ static void test_append_to_a_removed_file_fails(void **state)
 {
 	struct vb_csvfile cf;
 	(void)state;
-	assert_int_equal(vb_csvfile_open(&cf, path, &err), VB_OK);
+	assert_int_equal(vb_csvfile_open(&cf, "--csv-append", path, &err), VB_OK);
 	assert_int_equal(unlink(path), 0);
 	append(&cf, "x,1\r\n", VB_E_IO);
 	assert_non_null(strstr(err.msg, "the file was removed while vbench had it open"));

@@ -14,13 +14,10 @@ struct vb_csvfile {
 	const char *option;   /* the option that named it, for messages */
 };
 
-/* Opens path to append: a regular file with one name, no link, never blocking. VB_OK, or
- * VB_E_SETUP with err. */
-enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err);
-
-/* vb_csvfile_open for the file of another option (--trace), named so in messages. */
-enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, const char *path,
-				  struct vb_err *err);
+/* Opens path, named by option ("--csv-append", "--trace") in messages, to append: a
+ * regular file with one name, no link, never blocking. VB_OK, or VB_E_SETUP with err. */
+enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *option, const char *path,
+			       struct vb_err *err);
 
 /* Appends row (header first into an empty file) under an exclusive lock, as one unit: a
  * row cut by a full disk is cut off again. VB_OK, or VB_E_IO with err. */

@@ -10,8 +10,8 @@
 /* Another appender holds the lock for one row's write; this is far beyond that. */
 #define LOCK_WAIT_MS 10000
 
-enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, const char *path,
-				  struct vb_err *err)
+enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *option, const char *path,
+			       struct vb_err *err)
 {
 	char why[256];
 
@@ -21,11 +21,6 @@ enum vb_status vb_csvfile_open_as(struct vb_csvfile *cf, const char *option, con
 	if (cf->fd < 0)
 		return vb_fail(err, VB_E_SETUP, "%s %s: %s", option, path, why);
 	return VB_OK;
-}
-
-enum vb_status vb_csvfile_open(struct vb_csvfile *cf, const char *path, struct vb_err *err)
-{
-	return vb_csvfile_open_as(cf, "--csv-append", path, err);
 }
 
 enum vb_status vb_csvfile_append(struct vb_csvfile *cf, const struct vb_buf *header,
