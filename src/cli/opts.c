@@ -84,20 +84,10 @@ static int fail(struct parse_state *st, const char *fmt, ...)
 	return -1;
 }
 
-/* `how` is the word the user typed ("bs=" or "--bs "), so messages quote it back. */
-static int size_value(struct parse_state *st, const char *how, const char *value,
-		      int allow_zero, uint64_t *out)
+/* A size's or seconds' parser said why (NULL: fine); `how` is the word the user typed
+ * ("bs=" or "--bs "), so messages quote it back. */
+static int parsed(struct parse_state *st, const char *how, const char *value, const char *why)
 {
-	const char *why = vb_parse_size0(value, allow_zero, out);
-	if (why != NULL)
-		return fail(st, "%s%s: %s", how, value, why);
-	return 0;
-}
-
-static int secs_value(struct parse_state *st, const char *how, const char *value,
-		      double *out)
-{
-	const char *why = vb_parse_secs(value, out);
 	if (why != NULL)
 		return fail(st, "%s%s: %s", how, value, why);
 	return 0;
@@ -188,32 +178,32 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	switch (k) {
 	case K_OUTPUT: cfg->target_path = v; return 0;
 	case K_SOURCE: return set_source(st, how, v);
-	case K_BS: return size_value(st, how, v, 0, &cfg->bs_bytes);
+	case K_BS: return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->bs_bytes));
 	case K_COUNT:
 		st->count_given = 1;
-		return size_value(st, how, v, 0, &cfg->count_blocks);
+		return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->count_blocks));
 	case K_SIZE:
 		st->size_given = 1;
-		return size_value(st, how, v, 0, &st->size_bytes);
+		return parsed(st, how, v, vb_parse_size0(v, 0, &st->size_bytes));
 	case K_RUNS:
 		if (strcmp(v, "auto") == 0) {
 			cfg->runs_auto = true;
 			return 0;
 		}
-		return size_value(st, how, v, 0, &cfg->runs);
+		return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->runs));
 	case K_PRECISION: return set_precision(st, how, v);
-	case K_MAX_RUNS: return size_value(st, how, v, 0, &st->max_runs);
+	case K_MAX_RUNS: return parsed(st, how, v, vb_parse_size0(v, 0, &st->max_runs));
 	case K_MAX_TIME:
-		if (secs_value(st, how, v, &cfg->max_time_secs) != 0)
+		if (parsed(st, how, v, vb_parse_secs(v, &cfg->max_time_secs)) != 0)
 			return -1;
 		if (!(cfg->max_time_secs > 0))
 			return fail(st, "%s%s: a budget of no time (leave --max-time out for no "
 				    "budget)", how, v);
 		return 0;
-	case K_WARMUP: return size_value(st, how, v, 1, &cfg->warmup_runs);
+	case K_WARMUP: return parsed(st, how, v, vb_parse_size0(v, 1, &cfg->warmup_runs));
 	case K_SEED:
 		cfg->seed_given = true;
-		return size_value(st, how, v, 1, &cfg->seed);
+		return parsed(st, how, v, vb_parse_size0(v, 1, &cfg->seed));
 	case K_DIRECT: cfg->direct = true; return 0;
 	case K_SYNC: return set_sync(st, how, v);
 	case K_PROGRESS: cfg->progress = strcmp(v, "progress") == 0 ? VB_ON : VB_OFF; return 0;
@@ -234,10 +224,10 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 		if (*st->action != VB_ACT_HELP)
 			*st->action = VB_ACT_VERSION;
 		return 0;
-	case K_INTERVAL: return secs_value(st, how, v, &cfg->interval_secs);
-	case K_STALL: return secs_value(st, how, v, &cfg->stall_secs);
+	case K_INTERVAL: return parsed(st, how, v, vb_parse_secs(v, &cfg->interval_secs));
+	case K_STALL: return parsed(st, how, v, vb_parse_secs(v, &cfg->stall_secs));
 	case K_TIMEOUT:
-		if (secs_value(st, how, v, &cfg->timeout_secs) != 0)
+		if (parsed(st, how, v, vb_parse_secs(v, &cfg->timeout_secs)) != 0)
 			return -1;
 		/* The watchdog looks every VB_TIMEOUT_MIN_SECS: nothing shorter is honoured. */
 		if (cfg->timeout_secs > 0 && cfg->timeout_secs < VB_TIMEOUT_MIN_SECS)
@@ -245,7 +235,7 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 				    "honours (0 means no timeout)", how, v, VB_TIMEOUT_MIN_SECS);
 		return 0;
 	case K_CSV_APPEND: cfg->csv_append_path = v; return 0;
-	case K_QD: return size_value(st, how, v, 0, &cfg->qd);
+	case K_QD: return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->qd));
 	case K_CHECK_FLUSH: cfg->check_flush = true; return 0;
 	case K_TRACE: cfg->trace_path = v; return 0;
 	case K_NKEYS: break;
