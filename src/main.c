@@ -374,14 +374,6 @@ static int setup_watched(struct app *a)
 	return -1;
 }
 
-static int setup(struct app *a)
-{
-	int rc = setup_watched(a);
-
-	vb_guard_leave(&a->sh->guard);
-	return rc;
-}
-
 /* A run that could not be recorded is left out of the summary: said so. */
 static void say_unrecorded(const struct app *a)
 {
@@ -554,7 +546,8 @@ static int session(void *arg, int chan)
 
 	a->chan = chan;
 	vb_session_catch_signals(a->sh);
-	int rc = setup(a);
+	int rc = setup_watched(a);
+	vb_guard_leave(&a->sh->guard);
 	if (rc >= 0) {
 		close_outputs(a);
 		return rc;
