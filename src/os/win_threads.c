@@ -30,28 +30,14 @@ struct vb_os_win_waiter {
 	bool queued;
 };
 
-/* The thread-local slot that holds each thread's own vb_os_win_thread. */
-static volatile LONG slot_state;   /* 0 none, 1 being made, 2 made */
-static DWORD slot = TLS_OUT_OF_INDEXES;
-
-static DWORD self_slot(void)
-{
-	if (InterlockedCompareExchange(&slot_state, 1, 0) == 0) {
-		slot = TlsAlloc();
-		InterlockedExchange(&slot_state, 2);
-	}
-	while (InterlockedCompareExchange(&slot_state, 2, 2) != 2)
-		Sleep(0);
-	return slot;
-}
+/* The thread vb_os_win_thread_create started that runs here, or NULL. */
+static _Thread_local struct vb_os_win_thread *self;
 
 static unsigned __stdcall trampoline(void *p)
 {
 	struct vb_os_win_thread *t = p;
-	DWORD s = self_slot();
 
-	if (s != TLS_OUT_OF_INDEXES)
-		TlsSetValue(s, t);
+	self = t;
 	t->ret = t->fn(t->arg);
 	return 0;
 }
@@ -65,7 +51,6 @@ int vb_os_win_thread_create(pthread_t *out, const pthread_attr_t *attr, void *(*
 		return ENOMEM;
 	t->fn = fn;
 	t->arg = arg;
-	self_slot();
 	uintptr_t h = _beginthreadex(NULL, attr != NULL ? (unsigned)attr->stack_bytes : 0,
 				     trampoline, t, 0, NULL);
 	if (h == 0) {
@@ -91,10 +76,7 @@ int vb_os_win_thread_join(pthread_t t, void **ret)
 
 void *vb_os_win_thread_handle(void)
 {
-	DWORD s = self_slot();
-	struct vb_os_win_thread *t = s != TLS_OUT_OF_INDEXES ? TlsGetValue(s) : NULL;
-
-	return t != NULL ? t->handle : NULL;
+	return self != NULL ? self->handle : NULL;
 }
 
 static CRITICAL_SECTION *cs_of(pthread_mutex_t *m)

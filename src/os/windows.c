@@ -258,6 +258,22 @@ static wchar_t *sys_path(const wchar_t *p)
 	return out;
 }
 
+/* CreateFileW of the normalized path p through sys_path: the handle, or
+ * INVALID_HANDLE_VALUE with the Win32 error set. */
+static HANDLE create_file(const wchar_t *p, DWORD access, DWORD share, DWORD creation,
+			  DWORD flags)
+{
+	wchar_t *sp = sys_path(p);
+	HANDLE h = INVALID_HANDLE_VALUE;
+
+	if (sp == NULL)
+		SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+	else
+		h = CreateFileW(sp, access, share, NULL, creation, flags, NULL);
+	free(sp);
+	return h;
+}
+
 /* Whether a normalized path is in the device namespace (\\.\PhysicalDrive1). */
 static bool device_path(const wchar_t *p)
 {
@@ -346,15 +362,8 @@ static HANDLE open_at(int dirfd, const char *name, const struct vb_os_win_open *
 		SetLastError(errno == EBADF ? ERROR_INVALID_HANDLE : ERROR_INVALID_NAME);
 		return INVALID_HANDLE_VALUE;
 	}
-	if (device_path(*norm)) {
-		wchar_t *sp = sys_path(*norm);
-		h = sp != NULL ? CreateFileW(sp, o->access, o->share, NULL, o->creation, o->flags,
-					     NULL) : INVALID_HANDLE_VALUE;
-		if (sp == NULL)
-			SetLastError(ERROR_NOT_ENOUGH_MEMORY);
-		free(sp);
-		return h;
-	}
+	if (device_path(*norm))
+		return create_file(*norm, o->access, o->share, o->creation, o->flags);
 	wchar_t *w = vb_os_win_component(name, comp, sizeof comp) ? widen(comp) : NULL;
 	if (w == NULL) {
 		SetLastError(ERROR_INVALID_NAME);
@@ -611,20 +620,15 @@ static int w_open_dir(void *ctx, const char *path, bool nofollow)
 	}
 	enum vb_os_win_name kind = vb_os_win_name_kind(path, why, sizeof why);
 	wchar_t *norm = kind == VB_WIN_NAME_PLAIN ? normalize(w) : NULL;
-	wchar_t *sp = norm != NULL ? sys_path(norm) : NULL;
 	free(w);
-	if (sp == NULL || device_path(norm)) {
+	if (norm == NULL || device_path(norm)) {
 		free(norm);
-		free(sp);
 		errno = kind == VB_WIN_NAME_PLAIN && errno != EINVAL ? errno : ENOTDIR;
 		return -1;
 	}
-	HANDLE h = CreateFileW(sp, FILE_READ_ATTRIBUTES | FILE_TRAVERSE,
-			       FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-			       OPEN_EXISTING,
-			       FILE_FLAG_BACKUP_SEMANTICS | (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0),
-			       NULL);
-	free(sp);
+	HANDLE h = create_file(norm, FILE_READ_ATTRIBUTES | FILE_TRAVERSE,
+			       FILE_SHARE_READ | FILE_SHARE_WRITE, OPEN_EXISTING,
+			       FILE_FLAG_BACKUP_SEMANTICS | (nofollow ? FILE_FLAG_OPEN_REPARSE_POINT : 0));
 	if (h == INVALID_HANDLE_VALUE) {
 		free(norm);
 		return fail_win();
@@ -776,20 +780,29 @@ static int w_unlinkat(void *ctx, int dirfd, const char *name)
 	return 0;
 }
 
-static ssize_t w_pwrite(void *ctx, int fd, const void *buf, size_t n, uint64_t offset)
+/* One WriteFile (write) or ReadFile of at most 1 GiB at offset; 0 at the end of a read. */
+static ssize_t transfer(int fd, bool write, void *buf, size_t n, uint64_t offset)
 {
 	OVERLAPPED ov;
 	DWORD done = 0;
+	HANDLE h = handle_of(fd);
 
-	(void)ctx;
 	memset(&ov, 0, sizeof ov);
 	ov.Offset = (DWORD)offset;
 	ov.OffsetHigh = (DWORD)(offset >> 32);
 	if (n > 0x40000000)
 		n = 0x40000000;
-	if (!WriteFile(handle_of(fd), buf, (DWORD)n, &done, &ov))
-		return fail_win();
+	BOOL ok = write ? WriteFile(h, buf, (DWORD)n, &done, &ov)
+			: ReadFile(h, buf, (DWORD)n, &done, &ov);
+	if (!ok)
+		return !write && GetLastError() == ERROR_HANDLE_EOF ? 0 : fail_win();
 	return (ssize_t)done;
+}
+
+static ssize_t w_pwrite(void *ctx, int fd, const void *buf, size_t n, uint64_t offset)
+{
+	(void)ctx;
+	return transfer(fd, true, (void *)buf, n, offset);
 }
 
 static int w_sync(void *ctx, int fd, enum vb_sync_call call)
@@ -1496,17 +1509,14 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 	}
 	wchar_t *w = widen(path);
 	wchar_t *norm = w != NULL ? normalize(w) : NULL;
-	wchar_t *sp = norm != NULL ? sys_path(norm) : NULL;
 	free(w);
-	if (sp == NULL) {
-		free(norm);
+	if (norm == NULL) {
 		snprintf(why, n, "%s", strerror(errno));
 		return -1;
 	}
-	HANDLE h = CreateFileW(sp, GENERIC_READ | FILE_APPEND_DATA, FILE_SHARE_READ | FILE_SHARE_WRITE,
-			       NULL, OPEN_ALWAYS,
-			       FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-	free(sp);
+	HANDLE h = create_file(norm, GENERIC_READ | FILE_APPEND_DATA,
+			       FILE_SHARE_READ | FILE_SHARE_WRITE, OPEN_ALWAYS,
+			       FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT);
 	if (h == INVALID_HANDLE_VALUE) {
 		free(norm);
 		snprintf(why, n, "%s", strerror(map_error(GetLastError())));
@@ -1611,11 +1621,8 @@ int vb_os_truncate_to(int fd, uint64_t len)
 	if (reopen != NULL) {
 		h = reopen(handle_of(fd), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, 0);
 	} else if (known != NULL) {
-		wchar_t *sp = sys_path(known);
-		if (sp != NULL)
-			h = CreateFileW(sp, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-					OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT, NULL);
-		free(sp);
+		h = create_file(known, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE,
+				OPEN_EXISTING, FILE_FLAG_OPEN_REPARSE_POINT);
 		if (h != INVALID_HANDLE_VALUE && !same_file(h, handle_of(fd))) {
 			CloseHandle(h);
 			errno = ESTALE;
@@ -1634,17 +1641,7 @@ int vb_os_truncate_to(int fd, uint64_t len)
 
 ssize_t vb_os_pread(int fd, void *buf, size_t n, uint64_t offset)
 {
-	OVERLAPPED ov;
-	DWORD got = 0;
-
-	memset(&ov, 0, sizeof ov);
-	ov.Offset = (DWORD)offset;
-	ov.OffsetHigh = (DWORD)(offset >> 32);
-	if (n > 0x40000000)
-		n = 0x40000000;
-	if (!ReadFile(handle_of(fd), buf, (DWORD)n, &got, &ov))
-		return GetLastError() == ERROR_HANDLE_EOF ? 0 : fail_win();
-	return (ssize_t)got;
+	return transfer(fd, false, buf, n, offset);
 }
 
 int vb_os_create_temp(int dirfd, const char *prefix, char *name, size_t n)
