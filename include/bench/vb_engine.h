@@ -33,8 +33,8 @@ struct vb_engine_io {
 /* How the engine's session ended. */
 struct vb_engine_result {
 	int stop_signal;              /* the signal that ended it, or 0 */
-	bool failed;                  /* a run ended in an error or a timeout */
-	bool not_recorded;            /* on_run said no */
+	bool failed;                  /* a run ended in an error or a timeout, or on_run
+				       * said no */
 	int pool_errno;               /* the data could not be prepared (then no run was made) */
 };
 

@@ -132,7 +132,7 @@ static int one_run(struct engine *c, struct vb_target *t, struct vb_source_buf *
 	if (fill && rc == 0)
 		return 0;
 	if (io->on_run != NULL && !io->on_run(io->arg, r, &c->scratch)) {
-		res->not_recorded = true;
+		res->failed = true;
 		return -1;
 	}
 	return rc;
@@ -181,10 +181,8 @@ static bool run_all(struct engine *c, struct vb_target *t, struct vb_source_buf 
 			break;
 		if (rc == 0)
 			continue;
-		if (res->not_recorded) {
-			res->failed = true;
+		if (res->failed)   /* it was not recorded */
 			return false;
-		}
 		res->stop_signal = r.stop == VB_STOP_SIGNAL ? r.signo : 0;
 		res->failed = r.stop != VB_STOP_SIGNAL;
 		return false;

@@ -158,7 +158,7 @@ enum vb_status vb_guard_runs(const struct vb_config *cfg, struct vb_target *t,
 
 	vb_engine_run(cfg, t, &eio, res);
 	park_if_given_up(&sh->guard);
-	res->failed = res->failed || res->not_recorded || s->out_of_memory;
+	res->failed = res->failed || s->out_of_memory;
 	return !res->failed && res->stop_signal == 0 && res->pool_errno == 0 ? VB_OK : VB_E_IO;
 }
 
