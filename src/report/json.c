@@ -25,8 +25,8 @@ struct jval {
 	size_t numlen;
 	char *str;             /* J_STR: decoded bytes, NUL-terminated (may hold NULs) */
 	size_t len;
-	struct jval *items;    /* J_ARR, J_OBJ: elements or member values */
-	char **keys;           /* J_OBJ: member names, decoded */
+	struct jval *items;    /* J_ARR, J_OBJ: elements or members */
+	char *key;             /* a member: its name, decoded */
 	size_t n, cap;
 };
 
@@ -42,13 +42,10 @@ struct jcur {
 static void jfree(struct jval *v)
 {
 	free(v->str);
-	for (size_t i = 0; i < v->n; i++) {
+	free(v->key);
+	for (size_t i = 0; i < v->n; i++)
 		jfree(&v->items[i]);
-		if (v->keys)
-			free(v->keys[i]);
-	}
 	free(v->items);
-	free(v->keys);
 }
 
 static void jskip_ws(struct jcur *c)
@@ -255,21 +252,12 @@ static int jliteral(struct jcur *c, struct jval *v)
 	return junexpected(c, "expected a value");
 }
 
-/* Makes room for one more element (and key, for objects) in v. */
+/* Makes room for one more element or member in v. */
 static int jgrow(struct jcur *c, struct jval *v)
 {
-	size_t cap = v->cap;
-	if (vbr_grow((void **)&v->items, &cap, v->n + 1, sizeof *v->items) < 0)
+	if (vbr_grow((void **)&v->items, &v->cap, v->n + 1, sizeof *v->items) < 0)
 		return vbr_fail(c->err, c->errlen, c->name, c->line, "out of memory");
-	if (v->type == J_OBJ) {
-		size_t kcap = v->cap;
-		if (vbr_grow((void **)&v->keys, &kcap, v->n + 1, sizeof *v->keys) < 0)
-			return vbr_fail(c->err, c->errlen, c->name, c->line, "out of memory");
-	}
-	v->cap = cap;
 	memset(&v->items[v->n], 0, sizeof v->items[v->n]);
-	if (v->type == J_OBJ)
-		v->keys[v->n] = NULL;
 	v->n++;
 	return 0;
 }
@@ -288,7 +276,7 @@ static int jmember(struct jcur *c, struct jval *obj, int depth)
 		jfree(&key);
 		return -1;
 	}
-	obj->keys[obj->n - 1] = key.str;
+	obj->items[obj->n - 1].key = key.str;
 	jskip_ws(c);
 	if (c->p >= c->end || *c->p != ':')
 		return junexpected(c, "expected ':'");
@@ -310,7 +298,8 @@ static int jno_dup_keys(struct jcur *c, const struct jval *o)
 
 	if (k == NULL)
 		return vbr_fail(c->err, c->errlen, c->name, o->line, "out of memory");
-	memcpy(k, o->keys, o->n * sizeof *k);
+	for (size_t i = 0; i < o->n; i++)
+		k[i] = o->items[i].key;
 	qsort(k, o->n, sizeof *k, by_key);
 	for (size_t i = 1; i < o->n && rc == 0; i++)
 		if (strcmp(k[i - 1], k[i]) == 0) {
@@ -380,7 +369,7 @@ static const struct jval *jget(const struct jval *o, const char *key)
 	if (o == NULL || o->type != J_OBJ)
 		return NULL;
 	for (size_t i = 0; i < o->n; i++)
-		if (strcmp(o->keys[i], key) == 0)
+		if (strcmp(o->items[i].key, key) == 0)
 			return &o->items[i];
 	return NULL;
 }

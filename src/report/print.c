@@ -173,19 +173,14 @@ static void print_where(FILE *f, const struct vb_comparison *a, bool markdown)
 		g++;
 	if (g == a->n_groups)
 		return;
+	void (*text)(FILE *, const char *) = markdown ? md_label : vb_text;
 	fputs(markdown ? "\nMeasured on:\n\n" : "\nmeasured on:\n", f);
 	for (g = 0; g < a->n_groups; g++) {
 		const struct vb_group *gr = &a->groups[g];
 		fputs(markdown ? "- " : "  ", f);
-		if (markdown)
-			md_label(f, gr->label);
-		else
-			vb_text(f, gr->label);
+		text(f, gr->label);
 		fputs(": ", f);
-		if (markdown)
-			md_label(f, gr->where ? gr->where : "not recorded");
-		else
-			vb_text(f, gr->where ? gr->where : "not recorded");
+		text(f, gr->where ? gr->where : "not recorded");
 		if (gr->other_fs != NULL) {
 			fputs(markdown ? " **(but the label names " : " (but the label names ", f);
 			vb_text(f, gr->other_fs);

@@ -51,21 +51,15 @@ struct chart {
 /* Longest label drawn on the x axis; the full label is in the bar's tooltip. */
 #define SVG_LABEL_MAX 24
 
-/* A round tick step (1, 2 or 5 times a power of ten) near raw. */
-static double nice_step(double raw)
-{
-	double p = pow(10, floor(log10(raw)));
-	double m = raw / p;
-	return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
-}
-
 size_t vbr_axis(double max, size_t want, double *step, double *top)
 {
 	if (!isfinite(max) || max < 0)
 		return 0;
 	if (max == 0)
 		max = 1;   /* nothing drawn above 0: an axis to 1 */
-	double s = nice_step(max / (double)want);
+	/* a round step (1, 2 or 5 times a power of ten) near max / want */
+	double raw = max / (double)want, p = pow(10, floor(log10(raw))), m = raw / p;
+	double s = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 	if (!(s > 0) || !isfinite(s))
 		return 0;
 	double n = ceil(max / s - 1e-9);
@@ -104,9 +98,8 @@ static struct chart chart_layout(const struct vb_comparison *a, size_t subtitle_
 	}
 	if (!(ymax > 0) || !isfinite(ymax))
 		ymax = 1;
-	ymax *= 1.08;   /* room above the highest whisker for a mean written there */
-	c.y_step = nice_step(ymax / 5);
-	c.y_top = ceil(ymax / c.y_step - 1e-9) * c.y_step;
+	/* room above the highest whisker for a mean written there */
+	vbr_axis(ymax * 1.08, 5, &c.y_step, &c.y_top);
 	/* The subtitles are never cut: the chart is widened to the longer of them, and the
 	 * plot takes all the width there is, its bars wider (up to a point) when few. */
 	double subtitle_px = (double)subtitle_chars * 6.6 + 40;
