@@ -475,51 +475,41 @@ static long sys_swaps(void *ctx, const struct vb_os_bsd_swap **out, char *why, s
 #endif
 }
 
+#if defined(VB_VNDIOCGET) || (defined(__DragonFly__) && defined(VNIOCGET))
+/* VNDIOCGET (NetBSD) or VNIOCGET (DragonFly) of unit on the node open as *ctx; a
+ * DragonFly swap-backed unit is made from no file and answers as one not configured. */
+static int unit_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
+{
 #if defined(VB_VNDIOCGET)
-/* VNDIOCGET of unit on the vnd node open as *ctx. */
-static int vnd_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
-{
 	struct vnd_user vnu;
-
-	memset(&vnu, 0, sizeof vnu);
-	vnu.vnu_unit = unit;
-	if (ioctl(*(int *)ctx, VNDIOCGET, &vnu) != 0)
-		return -1;
-	*dev = (uint64_t)vnu.vnu_dev;
-	*ino = (uint64_t)vnu.vnu_ino;
-	return 0;
-}
-#endif
-
-#if defined(__DragonFly__) && defined(VNIOCGET)
-/* VNIOCGET of unit on the vn node open as *ctx; a swap-backed unit is made from no file
- * and answers as one not configured. */
-static int vn_get(void *ctx, int unit, uint64_t *dev, uint64_t *ino)
-{
+	unsigned long req = VNDIOCGET;
+#else
 	struct vn_user vnu;
+	unsigned long req = VNIOCGET;
+#endif
+	bool swap = false;
 
 	memset(&vnu, 0, sizeof vnu);
 	vnu.vnu_unit = unit;
-	if (ioctl(*(int *)ctx, VNIOCGET, &vnu) != 0)
+	if (ioctl(*(int *)ctx, req, &vnu) != 0)
 		return -1;
-	bool swap = strcmp(vnu.vnu_file, "swap") == 0;
+#if !defined(VB_VNDIOCGET)
+	swap = strcmp(vnu.vnu_file, "swap") == 0;
+#endif
 	*dev = swap ? 0 : (uint64_t)vnu.vnu_dev;
 	*ino = swap ? 0 : (uint64_t)vnu.vnu_ino;
 	return 0;
 }
-#endif
 
-#if defined(VB_VNDIOCGET) || (defined(__DragonFly__) && defined(VNIOCGET))
 /* vb_os_bsd_vnd_walk through the node open as fd, which is closed. */
-static long walk_units(struct sysctx *c, const char *names, const char *drv, bool idle,
-		       int (*get)(void *ctx, int unit, uint64_t *dev, uint64_t *ino), int fd,
+static long walk_units(struct sysctx *c, const char *names, const char *drv, bool idle, int fd,
 		       const struct vb_os_bsd_backing **out, char *why, size_t wn)
 {
 	c->backs = calloc(256, sizeof *c->backs);
 	c->store = calloc(256, 16);
-	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, drv, idle, get, &fd, c->backs,
-							 (char (*)[16])c->store, 256, why,
-							 wn) : -1;
+	long k = c->backs && c->store ? vb_os_bsd_vnd_walk(names, drv, idle, unit_get, &fd,
+							 c->backs, (char (*)[16])c->store, 256,
+							 why, wn) : -1;
 	if (k < 0 && (c->backs == NULL || c->store == NULL))
 		snprintf(why, wn, "%s", strerror(ENOMEM));
 	close(fd);
@@ -579,7 +569,7 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 		snprintf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
-	return walk_units(c, names, "vnd", false, vnd_get, fd, out, why, wn);
+	return walk_units(c, names, "vnd", false, fd, out, why, wn);
 #elif defined(__DragonFly__) && defined(VNIOCGET)
 	/* VNIOCGET on any vn node gives unit vnu_unit's file's va_fsid and va_fileid, "swap"
 	 * in vnu_file for a swap-backed unit, 0/0 for one not configured (sys/dev/disk/vn/
@@ -596,7 +586,7 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 		snprintf(why, wn, "open /dev/vn0: %s", strerror(errno));
 		return -1;
 	}
-	return walk_units(c, names, "vn", true, vn_get, fd, out, why, wn);
+	return walk_units(c, names, "vn", true, fd, out, why, wn);
 #else
 	(void)c;
 	(void)out;

@@ -206,11 +206,12 @@ bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size
 
 /* ---- GEOM: what FreeBSD says holds a disk ------------------------------------------- */
 
-/* What kern.geom.confxml says, kept for the walk below. */
+/* What kern.geom.confxml says, kept for the walk below: g is the index of the geom a
+ * provider or consumer belongs to, p of the provider a consumer refers to (-1: none). */
 struct geom_doc {
-	struct gprov { char id[24], geom[24], name[64]; } *prov;
+	struct gprov { char id[24], name[64]; long g; } *prov;
 	struct ggeom { char id[24], cls[32], name[64]; } *geom;
-	struct gcons { char geom[24], prov[24], mode[16]; } *cons;
+	struct gcons { char prov[24], mode[16]; long g, p; } *cons;
 	size_t n_prov, n_geom, n_cons;
 };
 
@@ -260,12 +261,31 @@ static bool grow(void *arr, size_t cnt, size_t size)
 
 #define GROW(arr, cnt) grow(&(arr), (cnt), sizeof *(arr))
 
+/* The index of the first geom with id, or -1. */
+static long geom_index(const struct geom_doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_geom; i++)
+		if (strcmp(d->geom[i].id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The index of the first provider with id, or -1. */
+static long prov_index(const struct geom_doc *d, const char *id)
+{
+	for (size_t i = 0; i < d->n_prov; i++)
+		if (strcmp(d->prov[i].id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
 /* Parses confxml into d: class (name), geom (id, name), provider (id, name), consumer
  * (provider ref, mode); false without memory. */
 static bool geom_parse(const char *xml, struct geom_doc *d)
 {
 	const char *stack[16];
-	char cls[32] = "", geom_id[24] = "";
+	char cls[32] = "";
+	long cur = -1;   /* the geom being read: the first with its id */
 	int depth = 0;
 
 	memset(d, 0, sizeof *d);
@@ -292,20 +312,20 @@ static bool geom_parse(const char *xml, struct geom_doc *d)
 			memset(g, 0, sizeof *g);
 			attr(tag, end, "id", g->id, sizeof g->id);
 			vb_os_copy(g->cls, sizeof g->cls, cls);
-			vb_os_copy(geom_id, sizeof geom_id, g->id);
+			cur = geom_index(d, g->id);
 		} else if (IS(tag, "provider") && strncmp(parent, "geom", 4) == 0) {
 			if (!GROW(d->prov, d->n_prov))
 				return false;
 			struct gprov *pr = &d->prov[d->n_prov++];
 			memset(pr, 0, sizeof *pr);
 			attr(tag, end, "id", pr->id, sizeof pr->id);
-			vb_os_copy(pr->geom, sizeof pr->geom, geom_id);
+			pr->g = cur;
 		} else if (IS(tag, "consumer") && strncmp(parent, "geom", 4) == 0) {
 			if (!GROW(d->cons, d->n_cons))
 				return false;
 			struct gcons *c = &d->cons[d->n_cons++];
 			memset(c, 0, sizeof *c);
-			vb_os_copy(c->geom, sizeof c->geom, geom_id);
+			c->g = cur;
 		} else if (IS(tag, "provider") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
 			attr(tag, end, "ref", d->cons[d->n_cons - 1].prov, sizeof d->cons[0].prov);
 		} else if (IS(tag, "mode") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
@@ -322,6 +342,8 @@ static bool geom_parse(const char *xml, struct geom_doc *d)
 		if (!empty && depth < 16)
 			stack[depth++] = tag;
 	}
+	for (size_t c = 0; c < d->n_cons; c++)
+		d->cons[c].p = prov_index(d, d->cons[c].prov);
 	return true;
 }
 
@@ -330,14 +352,6 @@ static void geom_free(struct geom_doc *d)
 	free(d->prov);
 	free(d->geom);
 	free(d->cons);
-}
-
-static const struct ggeom *geom_by_id(const struct geom_doc *d, const char *id)
-{
-	for (size_t i = 0; i < d->n_geom; i++)
-		if (strcmp(d->geom[i].id, id) == 0)
-			return &d->geom[i];
-	return NULL;
 }
 
 /* A consumer's access mode ("r1w0e0") into its three counts; false when it is not one. */
@@ -349,38 +363,18 @@ static bool mode_of(const char *m, int acc[3])
 	       acc[0] >= 0 && acc[1] >= 0 && acc[2] >= 0;
 }
 
-static long prov_index(const struct geom_doc *d, const char *id)
-{
-	for (size_t i = 0; i < d->n_prov; i++)
-		if (strcmp(d->prov[i].id, id) == 0)
-			return (long)i;
-	return -1;
-}
-
-/* Marks geom id in set; whether it was not yet. */
-static bool mark_geom(const struct geom_doc *d, const char *id, bool *set)
-{
-	const struct ggeom *g = geom_by_id(d, id);
-
-	if (g == NULL || set[g - d->geom])
-		return false;
-	set[g - d->geom] = true;
-	return true;
-}
-
 /* Adds to in every provider made from one in it, up to the leaves. */
 static void grow_up(const struct geom_doc *d, bool *in)
 {
 	for (bool grew = true; grew;) {
 		grew = false;
-		for (size_t c = 0; c < d->n_cons; c++)
-			for (size_t i = 0; i < d->n_prov; i++) {
-				if (!in[i] || strcmp(d->cons[c].prov, d->prov[i].id) != 0)
-					continue;
-				for (size_t j = 0; j < d->n_prov; j++)
-					if (!in[j] && strcmp(d->prov[j].geom, d->cons[c].geom) == 0)
-						in[j] = grew = true;
-			}
+		for (size_t c = 0; c < d->n_cons; c++) {
+			if (d->cons[c].p < 0 || !in[d->cons[c].p])
+				continue;
+			for (size_t j = 0; j < d->n_prov; j++)
+				if (!in[j] && d->prov[j].g == d->cons[c].g)
+					in[j] = grew = true;
+		}
 	}
 }
 
@@ -407,24 +401,23 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	 * g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e bit), so
 	 * their consumers hold nothing of their own. */
 	for (size_t i = 0; target != NULL && i < d.n_prov; i++)
-		if (in[i] && strcmp(d.prov[i].name, target) == 0)
-			mark_geom(&d, d.prov[i].geom, chain);
+		if (in[i] && strcmp(d.prov[i].name, target) == 0 && d.prov[i].g >= 0)
+			chain[d.prov[i].g] = true;
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t c = 0; c < d.n_cons; c++) {
-			const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
-			long p = prov_index(&d, d.cons[c].prov);
-			if (g != NULL && chain[g - d.geom] && p >= 0)
-				grew |= mark_geom(&d, d.prov[p].geom, chain);
+			const struct gcons *cs = &d.cons[c];
+			long below = cs->p >= 0 ? d.prov[cs->p].g : -1;
+			if (cs->g >= 0 && chain[cs->g] && below >= 0 && !chain[below])
+				chain[below] = grew = true;
 		}
 	}
 	/* A target made of several disks (a concat, a mirror) lies on each of them. */
 	bool more = false;
 	for (size_t c = 0; c < d.n_cons; c++) {
-		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
-		long p = prov_index(&d, d.cons[c].prov);
-		if (g != NULL && chain[g - d.geom] && p >= 0 && !in[p])
-			in[p] = more = true;
+		const struct gcons *cs = &d.cons[c];
+		if (cs->g >= 0 && chain[cs->g] && cs->p >= 0 && !in[cs->p])
+			in[cs->p] = more = true;
 	}
 	if (more)
 		grow_up(&d, in);
@@ -439,32 +432,32 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	const struct gcons *best = NULL;
 	const struct gprov *on = NULL;
 	for (size_t c = 0; c < d.n_cons && rc == 0; c++) {
-		const struct ggeom *g = geom_by_id(&d, d.cons[c].geom);
-		long p = prov_index(&d, d.cons[c].prov);
+		const struct gcons *cs = &d.cons[c];
 		int acc[3];
-		if (g == NULL || p < 0 || !in[p])
+		if (cs->g < 0 || cs->p < 0 || !in[cs->p])
 			continue;
-		if (!mode_of(d.cons[c].mode, acc)) {
+		const struct ggeom *g = &d.geom[cs->g];
+		if (!mode_of(cs->mode, acc)) {
 			snprintf(holder, n, "cannot tell whether it is in use: GEOM gives %s an "
-				 "access mode vbench cannot read", d.prov[p].name);
+				 "access mode vbench cannot read", d.prov[cs->p].name);
 			rc = -1;
 			break;
 		}
-		if (strcmp(g->cls, "DEV") != 0 && chain[g - d.geom])
+		if (strcmp(g->cls, "DEV") != 0 && chain[cs->g])
 			continue;
 		if (strcmp(g->cls, "DEV") == 0 && target != NULL &&
-		    strcmp(d.prov[p].name, target) == 0) {
+		    strcmp(d.prov[cs->p].name, target) == 0) {
 			acc[0] -= own_r;
 			acc[1] -= own_w;
 			if (acc[0] < 0 || acc[1] < 0) {
 				snprintf(holder, n, "cannot tell whether it is in use: GEOM shows less "
 					 "open on /dev/%s (access %s) than vbench's own r%dw%de0",
-					 target, d.cons[c].mode, own_r, own_w);
+					 target, cs->mode, own_r, own_w);
 				rc = -1;
 			} else if (acc[0] + acc[1] + acc[2] > 0) {
 				snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access "
 					 "%s, of which vbench's own is r%dw%de0)", target,
-					 d.cons[c].mode, own_r, own_w);
+					 cs->mode, own_r, own_w);
 				rc = 1;
 			}
 			continue;
@@ -475,14 +468,14 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			continue;
 		bool leaf = true;
 		for (size_t j = 0; j < d.n_prov; j++)
-			leaf &= strcmp(d.prov[j].geom, g->id) != 0;
+			leaf &= d.prov[j].g != cs->g;
 		if (best == NULL || leaf) {
-			best = &d.cons[c];
-			on = &d.prov[p];
+			best = cs;
+			on = &d.prov[cs->p];
 		}
 	}
 	if (rc == 0 && best != NULL) {
-		const struct ggeom *g = geom_by_id(&d, best->geom);
+		const struct ggeom *g = &d.geom[best->g];
 		if (strcmp(g->cls, "DEV") == 0)
 			snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access %s)",
 				 on->name, best->mode);
