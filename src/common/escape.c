@@ -36,9 +36,29 @@ size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-/* Walks s, calling out(arg, bytes, n) with either a safe character or its escape. */
-static void escape_walk(const char *s, void (*out)(void *arg, const char *p, size_t n),
-			void *arg)
+/* Where escape_walk puts its pieces: a file, or a buffer of n bytes cut at a whole
+ * character or escape; the bytes and the terminal columns of the whole are counted. */
+struct sink {
+	FILE *f;
+	char *buf;
+	size_t n, used, bytes, width;
+};
+
+static void put(struct sink *k, const char *p, size_t n, bool escape)
+{
+	k->bytes += n;
+	k->width += escape ? 4 : 1;
+	if (k->f != NULL) {
+		fwrite(p, 1, n, k->f);
+	} else if (k->buf != NULL && k->used + n < k->n) {
+		memcpy(k->buf + k->used, p, n);
+		k->used += n;
+		k->buf[k->used] = '\0';
+	}
+}
+
+/* Puts s into out, each character safe as it is or as its escape. */
+static void escape_walk(const char *s, struct sink *out)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len = strlen(s);
@@ -52,81 +72,50 @@ static void escape_walk(const char *s, void (*out)(void *arg, const char *p, siz
 			for (size_t j = 0; j < m; j++) {
 				char esc[5];
 				snprintf(esc, sizeof esc, "\\x%02x", u[i + j]);
-				out(arg, esc, 4);
+				put(out, esc, 4, true);
 			}
 			i += m;
 			continue;
 		}
-		out(arg, s + i, k);
+		put(out, s + i, k, false);
 		i += k;
 	}
 }
 
-static void to_file(void *arg, const char *p, size_t n)
-{
-	fwrite(p, 1, n, (FILE *)arg);
-}
-
 void vb_text(FILE *f, const char *s)
 {
-	escape_walk(s, to_file, f);
-}
+	struct sink k = {.f = f};
 
-struct sized {
-	char *buf;
-	size_t n, used;
-};
-
-static void to_sized(void *arg, const char *p, size_t n)
-{
-	struct sized *d = arg;
-
-	if (d->used + n >= d->n)
-		return;   /* cut at a whole character or escape */
-	memcpy(d->buf + d->used, p, n);
-	d->used += n;
-	d->buf[d->used] = '\0';
+	escape_walk(s, &k);
 }
 
 void vb_text_to(char *buf, size_t n, const char *s)
 {
-	struct sized d = {buf, n, 0};
+	struct sink k = {.buf = buf, .n = n};
 
 	if (n == 0)
 		return;
 	buf[0] = '\0';
-	escape_walk(s, to_sized, &d);
-}
-
-static void add_len(void *arg, const char *p, size_t n)
-{
-	(void)p;
-	*(size_t *)arg += n;
+	escape_walk(s, &k);
 }
 
 char *vb_text_dup(const char *s)
 {
-	size_t n = 0;
+	struct sink k = {0};
 
-	escape_walk(s, add_len, &n);
-	char *buf = malloc(n + 1);
+	escape_walk(s, &k);
+	char *buf = malloc(k.bytes + 1);
 	if (buf != NULL)
-		vb_text_to(buf, n + 1, s);
+		vb_text_to(buf, k.bytes + 1, s);
 	return buf;
-}
-
-static void count(void *arg, const char *p, size_t n)
-{
-	(void)p;
-	*(size_t *)arg += n == 4 && p[0] == '\\' ? 4 : 1;
 }
 
 size_t vb_text_width(const char *s)
 {
-	size_t w = 0;
+	struct sink k = {0};
 
-	escape_walk(s, count, &w);
-	return w;
+	escape_walk(s, &k);
+	return k.width;
 }
 
 /* Whether a spreadsheet would take a field starting at s for a formula. */
