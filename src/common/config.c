@@ -45,12 +45,11 @@ uint64_t vb_run_bytes(const struct vb_config *cfg)
 
 const char *vb_source_name(enum vb_source s)
 {
-	switch (s) {
-	case VB_SRC_ZERO: return "zero";
-	case VB_SRC_URANDOM: return "urandom";
-	case VB_SRC_RANDOM: return "random";
-	}
-	return "?";
+	static const char *const names[] = {
+		[VB_SRC_ZERO] = "zero", [VB_SRC_URANDOM] = "urandom", [VB_SRC_RANDOM] = "random",
+	};
+
+	return (unsigned)s <= VB_SRC_RANDOM ? names[s] : "?";
 }
 
 const char *vb_sync_name(enum vb_sync s)

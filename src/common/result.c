@@ -22,13 +22,10 @@ void vb_run_free(struct vb_run *r)
 
 const char *vb_stage_name(enum vb_stage s)
 {
-	switch (s) {
-	case VB_STAGE_OPEN: return "open";
-	case VB_STAGE_WRITE: return "write";
-	case VB_STAGE_SYNC: return "sync";
-	case VB_STAGE_CLOSE: return "close";
-	case VB_STAGE_RELEASE: return "release";
-	case VB_STAGE_NONE: break;
-	}
-	return "run";
+	static const char *const names[] = {
+		[VB_STAGE_NONE] = "run", [VB_STAGE_OPEN] = "open", [VB_STAGE_WRITE] = "write",
+		[VB_STAGE_SYNC] = "sync", [VB_STAGE_CLOSE] = "close", [VB_STAGE_RELEASE] = "release",
+	};
+
+	return (unsigned)s <= VB_STAGE_RELEASE ? names[s] : "run";
 }

@@ -356,17 +356,11 @@ void vb_out_csv_header(struct vb_buf *b)
 	vb_buf_puts(b, "\r\n");
 }
 
-static const char *status_word(const struct vb_run *r)
-{
-	switch (r->stop) {
-	case VB_STOP_DONE: return "ok";
-	case VB_STOP_SIGNAL: return "interrupted";
-	case VB_STOP_TIMEOUT: return "timeout";
-	case VB_STOP_NOPROGRESS: return "noprogress";
-	case VB_STOP_ERROR: return "error";
-	}
-	return "?";
-}
+/* The status column and key, by enum vb_stop. */
+static const char *const status_words[] = {
+	[VB_STOP_DONE] = "ok", [VB_STOP_SIGNAL] = "interrupted", [VB_STOP_TIMEOUT] = "timeout",
+	[VB_STOP_NOPROGRESS] = "noprogress", [VB_STOP_ERROR] = "error",
+};
 
 /* A run row, or with fr the flush probe's row. */
 static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
@@ -386,7 +380,7 @@ static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct v
 	}
 	vb_buf_printf(b, "%u,%u,%" PRIu64 ",%d,%d,%s,%.6f,%.6f", e->logical_block,
 		      e->physical_block, e->ram_bytes, r->warmup ? 1 : 0,
-		      fr != NULL || r->stop != VB_STOP_DONE, fr != NULL ? "flush" : status_word(r),
+		      fr != NULL || r->stop != VB_STOP_DONE, fr != NULL ? "flush" : status_words[r->stop],
 		      r->write_secs, r->sync_secs);
 	vb_buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
 		      r->latency.p50_ns, r->latency.p90_ns, r->latency.p99_ns, r->latency.p999_ns,
@@ -433,7 +427,7 @@ static void json_run(FILE *f, const struct vb_context *c, const struct vb_run *r
 		"\"write_secs\": %.6f, \"sync_secs\": %.6f, \"records_out_full\": %" PRIu64
 		", \"records_out_partial\": %" PRIu64 ", \"latency\": ",
 		r->run, r->warmup ? "true" : "false", r->stop != VB_STOP_DONE ? "true" : "false",
-		status_word(r), r->bytes, r->secs, r->bytes_per_sec, r->write_secs, r->sync_secs,
+		status_words[r->stop], r->bytes, r->secs, r->bytes_per_sec, r->write_secs, r->sync_secs,
 		r->full_blocks, r->partial_blocks);
 	json_latency(f, &r->latency);
 	if (r->stop == VB_STOP_ERROR || r->stop == VB_STOP_NOPROGRESS ||
