@@ -36,7 +36,4 @@ struct vb_err {
 enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 	VB_PRINTF(3, 4);
 
-/* Resets e to VB_OK with an empty message. */
-void vb_err_clear(struct vb_err *e);
-
 #endif

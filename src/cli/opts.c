@@ -117,7 +117,7 @@ static int set_sync(struct parse_state *st, const char *how, const char *v)
 	return 0;
 }
 
-/* The names of -f, indexed by enum vb_format as main.c's table of formats is. */
+/* The names of -f, indexed by enum vb_format. */
 static const char *const format_names[] = {
 	[VB_FMT_HUMAN] = "human",
 	[VB_FMT_CSV] = "csv",
@@ -485,7 +485,7 @@ enum vb_status vb_opts_parse(int argc, char *const argv[], struct vb_config *cfg
 	st.cfg = cfg;
 	st.action = action;
 	st.err = err;
-	vb_err_clear(err);
+	*err = (struct vb_err){VB_OK, ""};
 	*action = VB_ACT_RUN;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];

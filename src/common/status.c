@@ -16,9 +16,3 @@ enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 	va_end(ap);
 	return s;
 }
-
-void vb_err_clear(struct vb_err *e)
-{
-	e->status = VB_OK;
-	e->msg[0] = '\0';
-}
