@@ -155,16 +155,14 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		 * platform counting opens (FreeBSD's GEOM, g_dev_open in
 		 * sys/geom/geom_dev.c) would take for another program's. */
 		struct vb_fileinfo held;
-		if (p->check_in_use && ops->fstat(ops->ctx, p->held_fd, &held) != 0) {
-			fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
-			return -1;
-		}
-		if (p->check_in_use && ops->in_use(ops->ctx, p->held_fd, &held, out->detail,
-						   sizeof out->detail) != 0) {
-			fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, EBUSY, 0);
-			return -1;
-		}
-		fd = ops->openat(ops->ctx, p->dirfd, p->name, &p->req);
+		fd = -1;
+		if (p->check_in_use && ops->fstat(ops->ctx, p->held_fd, &held) != 0)
+			err = errno;
+		else if (p->check_in_use && ops->in_use(ops->ctx, p->held_fd, &held, out->detail,
+							sizeof out->detail) != 0)
+			err = EBUSY;
+		else
+			fd = ops->openat(ops->ctx, p->dirfd, p->name, &p->req);
 		break;
 	}
 	case VB_ACQ_NEWNAME:
@@ -191,7 +189,7 @@ static int acquire(const struct vb_io_ops *ops, const struct vb_write_plan *p,
 		break;
 	}
 	if (fd < 0) {
-		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, errno, 0);
+		fail_run(out, VB_STOP_ERROR, VB_STAGE_OPEN, err != 0 ? err : errno, 0);
 		return -1;
 	}
 	if (err == 0)
