@@ -92,6 +92,9 @@ bool vb_os_fam_reserve_usable(int dirfd, uint64_t *kept);
 struct stat;
 int vb_os_fam_open_regular(const char *path, int flags, struct stat *st, char *why, size_t n);
 
+/* common.c (POSIX): what st says of a file, as vb_os_io.fstat gives it. */
+void vb_os_fileinfo(const struct stat *st, struct vb_fileinfo *fi);
+
 /* defaults.c: vb_os_fam_open_regular by the name, examined first and checked after. */
 int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, char *why,
 			       size_t n);
@@ -123,11 +126,8 @@ uint64_t vb_os_linux_meminfo(const char *root, const char *key);
  * page_reporting_order is below the orders of /proc/buddyinfo (else it is paused). */
 bool vb_os_linux_frees_to_host(const char *root);
 
-/* linux.c: the file system a statfs f_type names ("ext2/3/4" share one), or NULL. */
-const char *vb_os_linux_fs_by_magic(uint64_t magic);
-
-/* linux.c: names by its statfs magic the file system vb_os_linux_detect left unknown
- * (its mount unlisted: a chroot). */
+/* linux.c: names by its statfs f_type the file system vb_os_linux_detect left unknown
+ * (its mount unlisted: a chroot); "ext2/3/4" share one. */
 void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic);
 
 /* linux.c: the filesystem, mount, device, driver and block sizes of the target at the

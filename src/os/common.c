@@ -4,10 +4,42 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#if VB_OS_POSIX
+#include <sys/stat.h>
+#endif
 
 const char vb_os_unknown[] = "unknown";
 
-#if !VB_OS_WINDOWS
+#if VB_OS_POSIX
+static enum vb_ftype ftype(mode_t m)
+{
+	if (S_ISREG(m))
+		return VB_FT_REG;
+	if (S_ISDIR(m))
+		return VB_FT_DIR;
+	if (S_ISLNK(m))
+		return VB_FT_LINK;
+	if (S_ISBLK(m))
+		return VB_FT_BLK;
+	if (S_ISCHR(m))
+		return VB_FT_CHR;
+	if (S_ISFIFO(m))
+		return VB_FT_FIFO;
+	return VB_FT_OTHER;
+}
+
+void vb_os_fileinfo(const struct stat *st, struct vb_fileinfo *fi)
+{
+	fi->type = ftype(st->st_mode);
+	fi->dev = (uint64_t)st->st_dev;
+	fi->ino = (uint64_t)st->st_ino;
+	fi->rdev = (uint64_t)st->st_rdev;
+	fi->nlink = (uint64_t)st->st_nlink;
+	fi->size_bytes = st->st_size > 0 ? (uint64_t)st->st_size : 0;
+	/* st_blocks counts 512-byte units on every POSIX system vbench runs on */
+	fi->alloc_bytes = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512 : 0;
+}
+
 /* (Windows: win_threads.c, on the system time, which is what its waits measure.) */
 struct timespec vb_os_deadline_in(uint64_t ns)
 {

@@ -167,6 +167,25 @@ static uint32_t read_u32(const char *dir, const char *name)
 	return (uint32_t)v;
 }
 
+/* The path of open file fd into path (PATH_MAX bytes), as the kernel names it; false
+ * with "cannot tell whether WHAT" and the reason in why when there is none (no /proc, or
+ * a path longer than PATH_MAX, which readlink would cut short). */
+static bool fd_path(int fd, char *path, const char *what, char *why, size_t n)
+{
+	char link[64];
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t len = readlink(link, path, PATH_MAX - 1);
+	if (len > 0 && len < PATH_MAX - 1) {
+		path[len] = '\0';
+		return true;
+	}
+	int e = len < 0 ? errno : ENAMETOOLONG;
+	snprintf(why, n, "cannot tell whether %s: cannot read its path in /proc/self/fd: %s%s",
+		 what, strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
+	return false;
+}
+
 /* One character of a mountinfo field at *p, "\ooo" decoded; *escaped says it was. */
 static char field_char(const char **p, bool *escaped)
 {
@@ -804,14 +823,6 @@ static const struct {
 	{0x9660, "iso9660"}, {0x15013346, "udf"},
 };
 
-const char *vb_os_linux_fs_by_magic(uint64_t magic)
-{
-	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++)
-		if (fs_magics[i].magic == magic)
-			return fs_magics[i].name;
-	return NULL;
-}
-
 /* tmpfs and ramfs keep their files in the page cache, on no disk. */
 static void memory_fs(struct vb_env *e)
 {
@@ -820,12 +831,14 @@ static void memory_fs(struct vb_env *e)
 
 void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
 {
-	const char *fs = vb_os_linux_fs_by_magic(magic);
-
-	if (strcmp(e->fs, vb_os_unknown) != 0 || fs == NULL)
+	if (strcmp(e->fs, vb_os_unknown) != 0)
 		return;
-	COPY(e->fs, fs);
-	memory_fs(e);
+	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++) {
+		if (fs_magics[i].magic == magic) {
+			COPY(e->fs, fs_magics[i].name);
+			memory_fs(e);
+		}
+	}
 }
 
 void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
@@ -862,24 +875,17 @@ void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 
 void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 {
-	char link[64], real[PATH_MAX];
-	struct vb_fileinfo fi = {VB_FT_OTHER, 0, 0, 0, 0, 0, 0};
+	char real[PATH_MAX], none[1];
+	struct vb_fileinfo fi;
 	struct stat st;
-	ssize_t len;
 
 	if (fstat(fd, &st) != 0)
 		return;
-	fi.type = S_ISBLK(st.st_mode) ? VB_FT_BLK : S_ISDIR(st.st_mode) ? VB_FT_DIR : VB_FT_REG;
-	fi.dev = (uint64_t)st.st_dev;
-	fi.ino = (uint64_t)st.st_ino;
-	fi.rdev = (uint64_t)st.st_rdev;
+	vb_os_fileinfo(&st, &fi);
 	/* The path as the kernel knows it, without links and relative parts. */
-	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	len = readlink(link, real, sizeof real - 1);
-	if (len > 0 && real[0] == '/') {
-		real[len] = '\0';
-	} else if (!realpath(path, real)) {
-		vb_os_copy(real, sizeof real, path);
+	if (!fd_path(fd, real, "", none, sizeof none) || real[0] != '/') {
+		if (!realpath(path, real))
+			vb_os_copy(real, sizeof real, path);
 	}
 	vb_os_linux_detect(e, "", real, &fi);
 	struct statfs sf;
@@ -1582,25 +1588,6 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
 	return rc;
 }
 
-/* The path of open file fd into path (PATH_MAX bytes), as the kernel names it; false
- * with "cannot tell whether WHAT" and the reason in why when there is none (no /proc, or
- * a path longer than PATH_MAX, which readlink would cut short). */
-static bool fd_path(int fd, char *path, const char *what, char *why, size_t n)
-{
-	char link[64];
-
-	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-	ssize_t len = readlink(link, path, PATH_MAX - 1);
-	if (len > 0 && len < PATH_MAX - 1) {
-		path[len] = '\0';
-		return true;
-	}
-	int e = len < 0 ? errno : ENAMETOOLONG;
-	snprintf(why, n, "cannot tell whether %s: cannot read its path in /proc/self/fd: %s%s",
-		 what, strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
-	return false;
-}
-
 int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	char path[PATH_MAX];
@@ -1623,13 +1610,8 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 		snprintf(why, n, "cannot examine it: %s", strerror(errno));
 		return -1;
 	}
-	memset(&fa, 0, sizeof fa);
-	fa.type = S_ISREG(a.st_mode) ? VB_FT_REG : S_ISBLK(a.st_mode) ? VB_FT_BLK :
-		  S_ISDIR(a.st_mode) ? VB_FT_DIR : VB_FT_OTHER;
-	fa.dev = (uint64_t)a.st_dev;
-	fa.ino = (uint64_t)a.st_ino;
-	fa.rdev = (uint64_t)a.st_rdev;
-	if (fa.type == VB_FT_OTHER)
+	vb_os_fileinfo(&a, &fa);
+	if (fa.type != VB_FT_REG && fa.type != VB_FT_BLK && fa.type != VB_FT_DIR)
 		return 0;
 	if (fa.type == VB_FT_REG && !fd_path(fd, path, "it is the same storage", why, n))
 		return -1;

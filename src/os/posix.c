@@ -193,35 +193,6 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 
 /* ---- the ops table ----------------------------------------------------------------- */
 
-static enum vb_ftype ftype(mode_t m)
-{
-	if (S_ISREG(m))
-		return VB_FT_REG;
-	if (S_ISDIR(m))
-		return VB_FT_DIR;
-	if (S_ISLNK(m))
-		return VB_FT_LINK;
-	if (S_ISBLK(m))
-		return VB_FT_BLK;
-	if (S_ISCHR(m))
-		return VB_FT_CHR;
-	if (S_ISFIFO(m))
-		return VB_FT_FIFO;
-	return VB_FT_OTHER;
-}
-
-static void fill_info(const struct stat *st, struct vb_fileinfo *fi)
-{
-	fi->type = ftype(st->st_mode);
-	fi->dev = (uint64_t)st->st_dev;
-	fi->ino = (uint64_t)st->st_ino;
-	fi->rdev = (uint64_t)st->st_rdev;
-	fi->nlink = (uint64_t)st->st_nlink;
-	fi->size_bytes = st->st_size > 0 ? (uint64_t)st->st_size : 0;
-	/* st_blocks counts 512-byte units on every POSIX system vbench runs on */
-	fi->alloc_bytes = st->st_blocks > 0 ? (uint64_t)st->st_blocks * 512 : 0;
-}
-
 static int px_open_dir(void *ctx, const char *path, bool nofollow)
 {
 	(void)ctx;
@@ -270,7 +241,7 @@ static int px_statat(void *ctx, int dirfd, const char *name, struct vb_fileinfo 
 		fi->type = VB_FT_MISSING;
 		return 0;
 	}
-	fill_info(&st, fi);
+	vb_os_fileinfo(&st, fi);
 	return 0;
 }
 
@@ -281,7 +252,7 @@ static int px_fstat(void *ctx, int fd, struct vb_fileinfo *fi)
 	(void)ctx;
 	if (fstat(fd, &st) != 0)
 		return -1;
-	fill_info(&st, fi);
+	vb_os_fileinfo(&st, fi);
 	return 0;
 }
 
@@ -719,22 +690,6 @@ void vb_os_child_abandon(struct vb_child *w)
 		kill(w->pid, SIGKILL);
 }
 
-/* A second pair of descriptors of the pipe p, closed as the first is. */
-static int pipe_dup(const int p[2], int q[2])
-{
-	q[0] = dup(p[0]);
-	q[1] = q[0] < 0 ? -1 : dup(p[1]);
-	if (q[1] < 0) {
-		int e = errno;
-		if (q[0] >= 0)
-			close(q[0]);
-		q[0] = -1;
-		errno = e;
-		return -1;
-	}
-	return 0;
-}
-
 /* Closes the descriptors of the pipes in p, n of them, that are open. */
 static void close_all(const int *p, size_t n)
 {
@@ -746,7 +701,8 @@ static void close_all(const int *p, size_t n)
 struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 {
 	struct vb_child *w = calloc(1, sizeof *w);
-	/* standard output, standard error, the channel: read and write ends */
+	/* standard output, standard error (none when it is output's), the channel: read and
+	 * write ends */
 	int p[6] = {-1, -1, -1, -1, -1, -1};
 	struct stat so, se;
 
@@ -755,7 +711,7 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 	/* Output and error that are one file (2>&1) share a pipe, which keeps their order. */
 	bool one = fstat(1, &so) == 0 && fstat(2, &se) == 0 && so.st_dev == se.st_dev &&
 		   so.st_ino == se.st_ino;
-	if (pipe(p) != 0 || (one ? pipe_dup(p, p + 2) : pipe(p + 2)) != 0 || pipe(p + 4) != 0)
+	if (pipe(p) != 0 || (!one && pipe(p + 2) != 0) || pipe(p + 4) != 0)
 		goto fail;
 	fflush(stdout);
 	fflush(stderr);
@@ -774,7 +730,7 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 			close(null);
 		}
 		dup2(p[1], 1);
-		dup2(p[3], 2);
+		dup2(one ? p[1] : p[3], 2);
 		int chan = p[5];
 		p[5] = -1;
 		close_all(p, 6);
@@ -785,14 +741,13 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		_exit(rc);
 	}
 	close(p[1]);
-	close(p[3]);
 	close(p[5]);
+	if (!one)
+		close(p[3]);
 	w->chan = p[4];
 	fcntl(w->chan, F_SETFD, FD_CLOEXEC);
 	w->rel[0].from = p[0];
-	w->rel[1].from = one ? -1 : p[2];
-	if (one)
-		close(p[2]);
+	w->rel[1].from = p[2];
 	for (int i = 0; i < 2; i++) {
 		int fd = w->rel[i].from;
 		w->rel[i].to = i + 1;
