@@ -652,9 +652,15 @@ int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t 
 	return rc;
 }
 
-/* What FreeBSD's virtio driver believes of the disk's write cache (see bsd_wcache.c). */
-static void write_cache(struct vb_env *e, const char *disk)
+/* The driver of the disk e->device lies on, and what FreeBSD's virtio driver believes
+ * of its write cache (see bsd_wcache.c). */
+static void describe_disk(struct vb_env *e, const struct vb_os_bsd_sys *sys)
 {
+	char disk[64];
+
+	if (!vb_os_bsd_resolve(sys, e->device, disk, sizeof disk))
+		return;
+	COPY(e->driver, vb_os_bsd_driver_for_name(disk));
 #if defined(__FreeBSD__)
 	char name[64];
 	int mode = -1;
@@ -667,9 +673,6 @@ static void write_cache(struct vb_env *e, const char *disk)
 		COPY(e->write_cache, what);
 		COPY(e->write_cache_where, name);
 	}
-#else
-	(void)e;
-	(void)disk;
 #endif
 }
 
@@ -677,7 +680,7 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 {
 	struct stat st;
 	vb_fsinfo f;
-	char name[64], disk[64];
+	char name[64];
 	struct vb_os_bsd_sys sys;
 	struct sysctx c;
 
@@ -692,10 +695,7 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
 					    sizeof name) ? name : strncmp(path, "/dev/", 5) == 0 ?
 			     path + 5 : path);
-		if (vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
-			COPY(e->driver, vb_os_bsd_driver_for_name(disk));
-			write_cache(e, disk);
-		}
+		describe_disk(e, &sys);
 		if (disk_geometry(fd, &bytes, &sector) == 0) {
 			e->logical_block = sector;
 			e->cache = vb_os_bsd_cache_truth(VB_BSD_NAME, e->fs, S_ISCHR(st.st_mode));
@@ -711,10 +711,7 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 			COPY(e->driver, "none");
 		} else {
 			COPY(e->device, f.f_mntfromname + 5);
-			if (vb_os_bsd_resolve(&sys, e->device, disk, sizeof disk)) {
-				COPY(e->driver, vb_os_bsd_driver_for_name(disk));
-				write_cache(e, disk);
-			}
+			describe_disk(e, &sys);
 		}
 	}
 	sys_done(&c);
