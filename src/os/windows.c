@@ -108,48 +108,32 @@ static void narrow(const wchar_t *w, char *out, size_t n)
 	out[n - 1] = '\0';
 }
 
-/* The errno a Win32 error means for vbench. */
+/* The errno a Win32 error means for vbench; EIO for any other. */
 static int map_error(DWORD e)
 {
-	switch (e) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-	case ERROR_INVALID_DRIVE:
-	case ERROR_BAD_NETPATH:
-		return ENOENT;
-	case ERROR_ACCESS_DENIED:
-	case ERROR_WRITE_PROTECT:
-		return EACCES;
-	case ERROR_FILE_EXISTS:
-	case ERROR_ALREADY_EXISTS:
-		return EEXIST;
-	case ERROR_DISK_FULL:
-	case ERROR_HANDLE_DISK_FULL:
-		return ENOSPC;
-	case ERROR_SHARING_VIOLATION:
-	case ERROR_LOCK_VIOLATION:
-	case ERROR_BUSY:
-		return EBUSY;
-	case ERROR_DIRECTORY:
-		return ENOTDIR;
-	case ERROR_INVALID_PARAMETER:
-	case ERROR_INVALID_FUNCTION:
-	case ERROR_NOT_SUPPORTED:
-	case ERROR_INVALID_NAME:
-		return EINVAL;
-	case ERROR_OPERATION_ABORTED:
-		return EINTR;   /* CancelSynchronousIo: the watchdog or a stop */
-	case ERROR_FILENAME_EXCED_RANGE:
-		return ENAMETOOLONG;
-	case ERROR_NOT_ENOUGH_MEMORY:
-	case ERROR_OUTOFMEMORY:
-		return ENOMEM;
-	case ERROR_BROKEN_PIPE:
-	case ERROR_NO_DATA:
-		return EPIPE;
-	default:
-		return EIO;
-	}
+	static const struct {
+		DWORD win;
+		int err;
+	} errors[] = {
+		{ERROR_FILE_NOT_FOUND, ENOENT}, {ERROR_PATH_NOT_FOUND, ENOENT},
+		{ERROR_INVALID_DRIVE, ENOENT}, {ERROR_BAD_NETPATH, ENOENT},
+		{ERROR_ACCESS_DENIED, EACCES}, {ERROR_WRITE_PROTECT, EACCES},
+		{ERROR_FILE_EXISTS, EEXIST}, {ERROR_ALREADY_EXISTS, EEXIST},
+		{ERROR_DISK_FULL, ENOSPC}, {ERROR_HANDLE_DISK_FULL, ENOSPC},
+		{ERROR_SHARING_VIOLATION, EBUSY}, {ERROR_LOCK_VIOLATION, EBUSY}, {ERROR_BUSY, EBUSY},
+		{ERROR_DIRECTORY, ENOTDIR},
+		{ERROR_INVALID_PARAMETER, EINVAL}, {ERROR_INVALID_FUNCTION, EINVAL},
+		{ERROR_NOT_SUPPORTED, EINVAL}, {ERROR_INVALID_NAME, EINVAL},
+		{ERROR_OPERATION_ABORTED, EINTR},   /* CancelSynchronousIo: the watchdog or a stop */
+		{ERROR_FILENAME_EXCED_RANGE, ENAMETOOLONG},
+		{ERROR_NOT_ENOUGH_MEMORY, ENOMEM}, {ERROR_OUTOFMEMORY, ENOMEM},
+		{ERROR_BROKEN_PIPE, EPIPE}, {ERROR_NO_DATA, EPIPE},
+	};
+
+	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+		if (errors[i].win == e)
+			return errors[i].err;
+	return EIO;
 }
 
 static int fail_win(void)
@@ -374,8 +358,9 @@ static HANDLE open_at(int dirfd, const char *name, const struct vb_os_win_open *
 	return h;
 }
 
-/* A descriptor for handle h; the handle is closed when the descriptor cannot be made. */
-static int fd_of(HANDLE h, int flags)
+/* A descriptor for handle h, remembered as opened at path (a directory if dir); the
+ * handle is closed when the descriptor cannot be made. */
+static int fd_of(HANDLE h, int flags, const wchar_t *path, bool dir)
 {
 	int fd = _open_osfhandle((intptr_t)h, flags);
 
@@ -383,7 +368,7 @@ static int fd_of(HANDLE h, int flags)
 		CloseHandle(h);
 		errno = EMFILE;
 	}
-	remember(fd, NULL, false);
+	remember(fd, path, dir);
 	return fd;
 }
 
@@ -641,13 +626,12 @@ static int w_open_dir(void *ctx, const char *path, bool nofollow)
 		errno = ENOTDIR;
 		return -1;
 	}
-	int fd = fd_of(h, _O_RDONLY);
+	int fd = fd_of(h, _O_RDONLY, norm, true);
 	if (fd >= MAX_FDS) {
 		_close(fd);
 		fd = -1;
 		errno = EMFILE;
 	}
-	remember(fd, norm, true);
 	free(norm);
 	return fd;
 }
@@ -687,8 +671,7 @@ static int open_in(int dirfd, const char *name, const struct vb_os_win_open *o, 
 		errno = fi.type == VB_FT_LINK ? ELOOP : EISDIR;
 		return -1;
 	}
-	int fd = fd_of(h, flags);
-	remember(fd, p, false);
+	int fd = fd_of(h, flags, p, false);
 	free(p);
 	return fd;
 }
@@ -831,9 +814,7 @@ static int w_dup(void *ctx, int fd)
 	if (!DuplicateHandle(GetCurrentProcess(), handle_of(fd), GetCurrentProcess(), &h2, 0,
 			     FALSE, DUPLICATE_SAME_ACCESS))
 		return fail_win();
-	int fd2 = fd_of(h2, 0);
-	remember(fd2, path_of(fd), false);
-	return fd2;
+	return fd_of(h2, 0, path_of(fd), false);
 }
 
 static int w_close(void *ctx, int fd)
@@ -1370,8 +1351,8 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		fail_win();
 		return NULL;
 	}
-	w->chan = fd_of(r, _O_RDONLY);
-	w->wchan = fd_of(wr, 0);
+	w->chan = fd_of(r, _O_RDONLY, NULL, false);
+	w->wchan = fd_of(wr, 0, NULL, false);
 	w->fn = fn;
 	w->arg = arg;
 	if (w->chan < 0 || w->wchan < 0) {
@@ -1541,10 +1522,9 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 		free(norm);
 		return -1;
 	}
-	int fd = fd_of(h, _O_APPEND);
+	int fd = fd_of(h, _O_APPEND, norm, false);
 	if (fd < 0)
 		snprintf(why, n, "%s", strerror(errno));
-	remember(fd, norm, false);
 	free(norm);
 	return fd;
 }
