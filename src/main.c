@@ -4,9 +4,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "output/vb_csvfile.h"
 #include "bench/vb_guard.h"
@@ -14,7 +12,6 @@
 #include "output/vb_output.h"
 #include "report/vb_report.h"
 #include "bench/vb_session.h"
-#include "bench/vb_source.h"
 #include "bench/vb_target.h"
 
 /* Exit statuses, as documented in vbench(1). */

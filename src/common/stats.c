@@ -1,6 +1,5 @@
 #define _XOPEN_SOURCE 700   /* lgamma and log1p: NetBSD's math.h shows them only to X/Open */
 #include <math.h>
-#include <float.h>
 
 #include "common/vb_stats.h"
 

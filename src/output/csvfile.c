@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "output/vb_csvfile.h"
-#include "common/vb_escape.h"
 #include "common/vb_io.h"
 #include "os/vb_os.h"
 

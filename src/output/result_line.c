@@ -1,6 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
-#include <string.h>
 
 #include "output/vb_output.h"
 #include "common/vb_units.h"

@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "common/vb_escape.h"
 #include "output/vb_output.h"
