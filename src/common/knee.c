@@ -25,21 +25,12 @@ static double quantile(const double *xs, size_t n, double q)
 	return xs[i] + (pos - (double)i) * (xs[i + 1] - xs[i]);
 }
 
-/* The 10th and 90th percentiles of the rates rate[from, to). */
-static void spread(const double *rate, size_t from, size_t to, double *p10, double *p90)
+/* The 10th and 90th percentiles of the n rates at rate, which it sorts. */
+static void spread(double *rate, size_t n, double *p10, double *p90)
 {
-	size_t n = to - from;
-	double *s = malloc(n * sizeof *s);
-
-	if (s == NULL) {
-		*p10 = *p90 = 0;
-		return;
-	}
-	memcpy(s, rate + from, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
-	*p10 = quantile(s, n, 0.10);
-	*p90 = quantile(s, n, 0.90);
-	free(s);
+	qsort(rate, n, sizeof *rate, cmp_double);
+	*p10 = quantile(rate, n, 0.10);
+	*p90 = quantile(rate, n, 0.90);
 }
 
 /* The samples of positive length, the last (which ends with the run) only when at least
@@ -101,35 +92,30 @@ void vb_knee_find(const struct vb_interval *iv, uint64_t n, struct vb_knee *k)
 	if (m < VB_KNEE_MIN_SAMPLES)
 		goto out;
 	k->checked = true;
-	for (size_t i = 0; i < m; i++)
+	uint64_t all = 0;
+	for (size_t i = 0; i < m; i++) {
 		rate[i] = (double)iv[keep[i]].bytes / iv[keep[i]].secs;
+		all += iv[keep[i]].bytes;
+	}
 	/* A one-sample burst is a spike unless it holds a third of the bytes (a throttle's
 	 * allowance); what follows lasts three samples and a tenth of the run. */
-	uint64_t all = 0;
-	for (size_t i = 0; i < m; i++)
-		all += iv[keep[i]].bytes;
 	size_t min_before = 3 * iv[keep[0]].bytes >= all ? 1 : 2;
 	size_t min_after = m / 10 > 3 ? m / 10 : 3;
 	size_t at = best_split(rate, m, min_before, min_after);
 	if (at == 0)
 		goto out;
-	uint64_t bytes_before = 0, bytes_after = 0;
-	double secs_before = 0, secs_after = 0;
+	/* [0] before the knee, [1] after it */
+	uint64_t bytes[2] = {0, 0};
+	double secs[2] = {0, 0};
 	for (size_t i = 0; i < m; i++) {
-		const struct vb_interval *s = &iv[keep[i]];
-		if (i < at) {
-			bytes_before += s->bytes;
-			secs_before += s->secs;
-		} else {
-			bytes_after += s->bytes;
-			secs_after += s->secs;
-		}
+		bytes[i >= at] += iv[keep[i]].bytes;
+		secs[i >= at] += iv[keep[i]].secs;
 	}
-	double burst = (double)bytes_before / secs_before;
-	double sustained = (double)bytes_after / secs_after;
+	double burst = (double)bytes[0] / secs[0];
+	double sustained = (double)bytes[1] / secs[1];
 	double f10, f90, s10, s90;
-	spread(rate, 0, at, &f10, &f90);
-	spread(rate, at, m, &s10, &s90);
+	spread(rate, at, &f10, &f90);
+	spread(rate + at, m - at, &s10, &s90);
 	double gap = f10 - s90;
 	double widest = f90 - f10 > s90 - s10 ? f90 - f10 : s90 - s10;
 	if (burst < VB_KNEE_MIN_DROP * sustained || gap <= widest)
