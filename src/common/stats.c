@@ -96,13 +96,6 @@ double vb_student_t_p2(double t, double df)
 	return inc_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-/* Density of Student's t with df degrees of freedom at t. */
-static double t_density(double t, double df)
-{
-	double lc = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI_VALUE);
-	return exp(lc - (df + 1) / 2 * log1p(t * t / df));
-}
-
 double vb_student_t_quantile(double q, double df)
 {
 	if (!(q > 0 && q < 1) || !(df > 0))
@@ -116,7 +109,9 @@ double vb_student_t_quantile(double q, double df)
 		hi *= 2;
 	}
 	/* Newton's method on p2(t) - tail (slope -2 density(t)), bisecting when a step
-	 * would leave [lo, hi]: a few evaluations instead of a bisection's hundred. */
+	 * would leave [lo, hi]: a few evaluations instead of a bisection's hundred. The
+	 * density of t is exp(lc - (df + 1) / 2 * log1p(t * t / df)). */
+	double lc = lgamma((df + 1) / 2) - lgamma(df / 2) - 0.5 * log(df * M_PI_VALUE);
 	double t = 0.5 * (lo + hi);
 	for (int i = 0; i < 200; i++) {
 		double f = vb_student_t_p2(t, df) - tail;
@@ -126,7 +121,7 @@ double vb_student_t_quantile(double q, double df)
 			lo = t;   /* the tail is still too big: t lies further out */
 		else
 			hi = t;
-		double d = t_density(t, df);
+		double d = exp(lc - (df + 1) / 2 * log1p(t * t / df));
 		double next = d > 0 ? t + f / (2.0 * d) : 0.5 * (lo + hi);
 		if (!(next > lo && next < hi))
 			next = 0.5 * (lo + hi);
