@@ -594,9 +594,5 @@ int main(int argc, char *argv[])
 	if (end.runs_left)
 		return report_left(&a, &received, &end);
 	vb_runlog_free(&received);
-	switch (st) {
-	case VB_OK: return end.exit_status;
-	case VB_E_SETUP: return EXIT_SETUP;
-	default: return EXIT_IO;
-	}
+	return st == VB_OK ? end.exit_status : exit_code(st);
 }
