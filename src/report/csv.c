@@ -253,20 +253,31 @@ static uint64_t csv_count(const struct csv_rec *r, size_t col)
 	return vbr_parse_u64(v, strlen(v), &x) ? x : 0;
 }
 
-/* How the run was made, from the optional columns; what is absent or odd stays unknown
- * (it only labels the chart, so it is no reason to refuse a file). */
-static void csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c)
+/* How the run was made, from the optional columns; what is absent stays unknown, and
+ * so do odd names. A count or direct vbench cannot have written would split the label on
+ * nonsense: -1 with a message in err. */
+static int csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c,
+		   const char *name, char *err, size_t errlen)
 {
+	static const enum vb_col counts[3] = {VB_COL_BS, VB_COL_COUNT, VB_COL_QD};
+	uint64_t *to[3] = {&c->bs, &c->count, &c->qd};
 	const char *direct = csv_opt(r, m->col[VB_COL_DIRECT]);
 
 	memset(c, 0, sizeof *c);
-	c->bs = csv_count(r, m->col[VB_COL_BS]);
-	c->count = csv_count(r, m->col[VB_COL_COUNT]);
-	/* files from before --qd: one write in flight */
-	c->qd = m->col[VB_COL_QD] == SIZE_MAX ? 1 : csv_count(r, m->col[VB_COL_QD]);
-	c->direct = strcmp(direct, "1") == 0 ? 1 : strcmp(direct, "0") == 0 ? 0 : -1;
+	c->qd = m->col[VB_COL_QD] == SIZE_MAX;   /* files from before --qd: one write in flight */
+	for (size_t i = 0; i < 3; i++) {
+		const char *v = csv_opt(r, m->col[counts[i]]);
+		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), to[i]))
+			return vbr_fail(err, errlen, name, r->line, "column %s: \"%.40s\" is not a "
+					"count", vb_csv_names[counts[i]], v);
+	}
+	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
+		return vbr_fail(err, errlen, name, r->line, "column direct: \"%.40s\" is not 0 "
+				"or 1", direct);
+	c->direct = direct[0] == '\0' ? -1 : direct[0] == '1';
 	vbr_cfg_names(c, csv_opt(r, m->col[VB_COL_SYNC]), csv_opt(r, m->col[VB_COL_SOURCE]),
 		      csv_opt(r, m->col[VB_COL_SESSION]), csv_opt(r, m->col[VB_COL_SESSION_START]));
+	return 0;
 }
 
 /* The flush probe's row (status "flush"): a note, not a run; one vbench cannot have
@@ -368,21 +379,9 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	    vbr_check_rate(bytes, secs, vbr_last_digit(secs_s, strlen(secs_s)), bps, 1, why,
 			   sizeof why) < 0)
 		return vbr_fail(err, errlen, name, r->line, "%s", why);
-	/* settings vbench cannot have written would split the label on nonsense */
-	static const enum vb_col counts[3] = {VB_COL_BS, VB_COL_COUNT, VB_COL_QD};
-	uint64_t x;
-	for (size_t i = 0; i < 3; i++) {
-		const char *v = csv_opt(r, m->col[counts[i]]);
-		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), &x))
-			return vbr_fail(err, errlen, name, r->line, "column %s: \"%.40s\" is not a "
-					"count", vb_csv_names[counts[i]], v);
-	}
-	const char *direct = csv_opt(r, m->col[VB_COL_DIRECT]);
-	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
-		return vbr_fail(err, errlen, name, r->line, "column direct: \"%.40s\" is not 0 "
-				"or 1", direct);
 	struct vb_runcfg cfg;
-	csv_cfg(m, r, &cfg);
+	if (csv_cfg(m, r, &cfg, name, err, errlen) < 0)
+		return -1;
 	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg,
 				    csv_opt(r, m->col[VB_COL_FS]), csv_opt(r, m->col[VB_COL_DEVICE]));
 	if (added == -2)
