@@ -24,9 +24,15 @@ int vbr_slurp(FILE *in, size_t limit, char **out, size_t *len);
 
 /* util.c: small helpers. */
 
-/* Writes "name:line: message" ("name: message" if line is 0) into err (may be NULL); -1. */
-int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
-	VB_PRINTF(5, 6);
+/* Where a reader's errors go: into buf (NULL: nowhere), naming the input. */
+struct vbr_err {
+	const char *name;
+	char *buf;
+	size_t len;
+};
+
+/* Writes "name:line: message" ("name: message" if line is 0) into e->buf; -1. */
+int vbr_fail(const struct vbr_err *e, size_t line, const char *fmt, ...) VB_PRINTF(3, 4);
 
 /* Makes room for need elements of size bytes in *p (capacity *cap); 0, or -1 without memory. */
 int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
@@ -182,8 +188,8 @@ int vbr_status_is_run(const char *s);
 
 /* Ends a reader that began at m and came to rc: a file that added no run is an error
  * (naming the runs skipped, else saying what); on an error d returns to m. 0 or -1. */
-int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const char *name,
-		 const char *what, char *err, size_t errlen);
+int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const struct vbr_err *e,
+		 const char *what);
 
 /* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
 void vbr_fmt_ratio(double r, char *buf, size_t n);

@@ -63,13 +63,12 @@ static bool csv_at_eol(const struct csv_cur *c)
 }
 
 /* Reads a quoted field's content after its opening quote. */
-static int csv_quoted(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
-		      size_t errlen)
+static int csv_quoted(struct csv_cur *c, struct csv_rec *r, const struct vbr_err *e)
 {
 	size_t start = c->line;
 	for (;;) {
 		if (c->p >= c->end)
-			return vbr_fail(err, errlen, name, start, "unterminated quoted field");
+			return vbr_fail(e, start, "unterminated quoted field");
 		char ch = *c->p++;
 		if (ch == '"') {
 			if (c->p < c->end && *c->p == '"') {
@@ -80,36 +79,33 @@ static int csv_quoted(struct csv_cur *c, struct csv_rec *r, const char *name, ch
 		} else if (ch == '\n') {
 			c->line++;
 		} else if (ch == '\0') {
-			return vbr_fail(err, errlen, name, c->line, "NUL byte in a field");
+			return vbr_fail(e, c->line, "NUL byte in a field");
 		}
 		if (csv_put(r, ch) < 0)
-			return vbr_fail(err, errlen, name, c->line, "out of memory");
+			return vbr_fail(e, c->line, "out of memory");
 	}
 	if (!csv_at_eol(c) && *c->p != ',')
-		return vbr_fail(err, errlen, name, c->line, "text after a closing quote");
+		return vbr_fail(e, c->line, "text after a closing quote");
 	return 0;
 }
 
 /* Reads an unquoted field up to the next comma or record end. */
-static int csv_plain(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
-		     size_t errlen)
+static int csv_plain(struct csv_cur *c, struct csv_rec *r, const struct vbr_err *e)
 {
 	while (!csv_at_eol(c) && *c->p != ',') {
 		char ch = *c->p++;
 		if (ch == '"')
-			return vbr_fail(err, errlen, name, c->line,
-					"quote inside an unquoted field");
+			return vbr_fail(e, c->line, "quote inside an unquoted field");
 		if (ch == '\0')
-			return vbr_fail(err, errlen, name, c->line, "NUL byte in a field");
+			return vbr_fail(e, c->line, "NUL byte in a field");
 		if (csv_put(r, ch) < 0)
-			return vbr_fail(err, errlen, name, c->line, "out of memory");
+			return vbr_fail(e, c->line, "out of memory");
 	}
 	return 0;
 }
 
 /* Reads the next record into r; 1 when one was read, 0 at the end, -1 on an error. */
-static int csv_next(struct csv_cur *c, struct csv_rec *r, const char *name, char *err,
-		    size_t errlen)
+static int csv_next(struct csv_cur *c, struct csv_rec *r, const struct vbr_err *e)
 {
 	r->n = 0;
 	r->blen = 0;
@@ -119,16 +115,16 @@ static int csv_next(struct csv_cur *c, struct csv_rec *r, const char *name, char
 		return 0;
 	for (;;) {
 		if (csv_begin_field(r) < 0)
-			return vbr_fail(err, errlen, name, c->line, "out of memory");
+			return vbr_fail(e, c->line, "out of memory");
 		int rc;
 		if (c->p < c->end && *c->p == '"') {
 			c->p++;
-			rc = csv_quoted(c, r, name, err, errlen);
+			rc = csv_quoted(c, r, e);
 		} else {
-			rc = csv_plain(c, r, name, err, errlen);
+			rc = csv_plain(c, r, e);
 		}
 		if (rc < 0 || csv_put(r, '\0') < 0)
-			return rc < 0 ? rc : vbr_fail(err, errlen, name, c->line, "out of memory");
+			return rc < 0 ? rc : vbr_fail(e, c->line, "out of memory");
 		if (c->p < c->end && *c->p == ',') {
 			c->p++;
 			continue;
@@ -182,25 +178,23 @@ static int by_name(const void *x, const void *y)
 }
 
 /* Finds the columns in header h; -1 naming the first required column missing. */
-static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char *name,
-			  char *err, size_t errlen)
+static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const struct vbr_err *e)
 {
 	/* A --trace file names runs and rates too, but its rows are samples within runs:
 	 * averaged as runs they would make a figure nobody measured. */
 	if (csv_index(h, "start_secs") != SIZE_MAX)
-		return vbr_fail(err, errlen, name, h->line, "a --trace file: its rows are samples "
-				"within runs, not runs; plot it, or report the CSV of the runs");
+		return vbr_fail(e, h->line, "a --trace file: its rows are samples within runs, not "
+				"runs; plot it, or report the CSV of the runs");
 	/* A column named twice: which one holds the figure? Sorted: n log n. */
 	const char **names = malloc((h->n ? h->n : 1) * sizeof *names);
 	if (names == NULL)
-		return vbr_fail(err, errlen, name, h->line, "out of memory");
+		return vbr_fail(e, h->line, "out of memory");
 	for (size_t i = 0; i < h->n; i++)
 		names[i] = csv_field(h, i);
 	qsort(names, h->n, sizeof *names, by_name);
 	for (size_t i = 1; i < h->n; i++)
 		if (strcmp(names[i - 1], names[i]) == 0) {
-			int rc = vbr_fail(err, errlen, name, h->line, "column %.60s is named twice",
-					  names[i]);
+			int rc = vbr_fail(e, h->line, "column %.60s is named twice", names[i]);
 			free(names);
 			return rc;
 		}
@@ -209,14 +203,13 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const char
 		m->col[i] = csv_index(h, vb_csv_names[i]);
 	for (size_t i = 0; i < VB_CSV_REQUIRED; i++)
 		if (m->col[i] == SIZE_MAX)
-			return vbr_fail(err, errlen, name, h->line, "missing column %s",
-					vb_csv_names[i]);
+			return vbr_fail(e, h->line, "missing column %s", vb_csv_names[i]);
 	return 0;
 }
 
 /* Reads a yes/no column; an absent column or field counts as no. */
 static int csv_flag(const struct csv_rec *r, size_t col, const char *what, bool *out,
-		    const char *name, char *err, size_t errlen)
+		    const struct vbr_err *e)
 {
 	*out = false;
 	if (col == SIZE_MAX || col >= r->n)
@@ -226,16 +219,15 @@ static int csv_flag(const struct csv_rec *r, size_t col, const char *what, bool 
 		*out = true;
 	else if (!(v[0] == '\0' || strcmp(v, "0") == 0 || strcasecmp(v, "false") == 0 ||
 		   strcasecmp(v, "no") == 0))
-		return vbr_fail(err, errlen, name, r->line, "column %s: not a yes/no value", what);
+		return vbr_fail(e, r->line, "column %s: not a yes/no value", what);
 	return 0;
 }
 
 /* The error for a field that is not the number its column needs. */
-static int csv_bad(const struct csv_rec *r, const char *col, const char *value, const char *name,
-		   char *err, size_t errlen)
+static int csv_bad(const struct csv_rec *r, const char *col, const char *value,
+		   const struct vbr_err *e)
 {
-	return vbr_fail(err, errlen, name, r->line,
-			"column %s: not a non-negative number: \"%.40s\"", col, value);
+	return vbr_fail(e, r->line, "column %s: not a non-negative number: \"%.40s\"", col, value);
 }
 
 /* The optional field at col of r, or "" when the column or the field is absent. */
@@ -257,7 +249,7 @@ static uint64_t csv_count(const struct csv_rec *r, size_t col)
  * so do odd names. A count or direct vbench cannot have written would split the label on
  * nonsense: -1 with a message in err. */
 static int csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_runcfg *c,
-		   const char *name, char *err, size_t errlen)
+		   const struct vbr_err *e)
 {
 	static const enum vb_col counts[3] = {VB_COL_BS, VB_COL_COUNT, VB_COL_QD};
 	uint64_t *to[3] = {&c->bs, &c->count, &c->qd};
@@ -268,12 +260,11 @@ static int csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_r
 	for (size_t i = 0; i < 3; i++) {
 		const char *v = csv_opt(r, m->col[counts[i]]);
 		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), to[i]))
-			return vbr_fail(err, errlen, name, r->line, "column %s: \"%.40s\" is not a "
-					"count", vb_csv_names[counts[i]], v);
+			return vbr_fail(e, r->line, "column %s: \"%.40s\" is not a count",
+					vb_csv_names[counts[i]], v);
 	}
 	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
-		return vbr_fail(err, errlen, name, r->line, "column direct: \"%.40s\" is not 0 "
-				"or 1", direct);
+		return vbr_fail(e, r->line, "column direct: \"%.40s\" is not 0 or 1", direct);
 	c->direct = direct[0] == '\0' ? -1 : direct[0] == '1';
 	vbr_cfg_names(c, csv_opt(r, m->col[VB_COL_SYNC]), csv_opt(r, m->col[VB_COL_SOURCE]),
 		      csv_opt(r, m->col[VB_COL_SESSION]), csv_opt(r, m->col[VB_COL_SESSION_START]));
@@ -283,7 +274,7 @@ static int csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_r
 /* The flush probe's row (status "flush"): a note, not a run; one vbench cannot have
  * written is refused. 0, or -1 with a message in err. */
 static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
-			 const char *label, const char *name, char *err, size_t errlen)
+			 const char *label, const struct vbr_err *e)
 {
 	static const enum vb_col cols[4] = {VB_COL_FLUSH_P50, VB_COL_FLUSH_WRITE_P50,
 					    VB_COL_FLUSH_DIFF_LO, VB_COL_FLUSH_DIFF_HI};
@@ -293,17 +284,17 @@ static int csv_flush_row(struct vb_dataset *d, const struct csv_map *m, const st
 	for (size_t i = 0; i < 4; i++)
 		num[i] = m->col[cols[i]] == SIZE_MAX ? NULL : csv_opt(r, m->col[cols[i]]);
 	if (vbr_check_flush(csv_opt(r, m->col[VB_COL_FLUSH_VERDICT]), num, why, sizeof why) < 0)
-		return vbr_fail(err, errlen, name, r->line, "%s", why);
+		return vbr_fail(e, r->line, "%s", why);
 	if (vbr_note_flush(d, label, csv_opt(r, m->col[VB_COL_FLUSH_VERDICT]),
 			   csv_count(r, m->col[VB_COL_FLUSH_P50]),
 			   csv_count(r, m->col[VB_COL_FLUSH_WRITE_P50])) < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	return 0;
 }
 
 /* The knee of a run, when its columns hold one: a note. 0, or -1 with a message in err. */
 static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
-		    const char *label, uint64_t run, const char *name, char *err, size_t errlen)
+		    const char *label, uint64_t run, const struct vbr_err *e)
 {
 	static const enum vb_col cols[3] = {VB_COL_KNEE_BURST, VB_COL_KNEE_SUSTAINED,
 					    VB_COL_KNEE_AT};
@@ -316,49 +307,48 @@ static int csv_knee(struct vb_dataset *d, const struct csv_map *m, const struct 
 		if (!vbr_parse_number(s, strlen(s), &v[i]))
 			v[i] = 0;
 		if (vbr_check_measure(vb_csv_names[cols[i]], v[i], i < 2, why, sizeof why) < 0)
-			return vbr_fail(err, errlen, name, r->line, "%s", why);
+			return vbr_fail(e, r->line, "%s", why);
 	}
 	if (v[0] > 0 && vbr_note_knee(d, label, run, v[0], v[1], v[2]) < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	return 0;
 }
 
 /* Converts one data row and adds it to d. */
 static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
-		   const char *name, char *err, size_t errlen)
+		   const struct vbr_err *e)
 {
 	/* A row cut short (vbench killed while appending, a full disk, a copy cut off) or
 	 * run on into another is no run: its missing fields would read as "no" or "unknown". */
 	if (r->n != m->header.n)
-		return vbr_fail(err, errlen, name, r->line, "row has %zu fields, the header %zu: "
-				"cut short or run on, not a run", r->n, m->header.n);
+		return vbr_fail(e, r->line, "row has %zu fields, the header %zu: cut short or run "
+				"on, not a run", r->n, m->header.n);
 	if (!r->eol && m->col[VB_COL_SCHEMA] != SIZE_MAX)
-		return vbr_fail(err, errlen, name, r->line, "the last row ends without its line "
-				"break (vbench ends every row with one): cut short, not a run");
+		return vbr_fail(e, r->line, "the last row ends without its line break (vbench ends "
+				"every row with one): cut short, not a run");
 	bool warm, partial;
-	if (csv_flag(r, m->col[VB_COL_WARMUP], "warmup", &warm, name, err, errlen) < 0 ||
-	    csv_flag(r, m->col[VB_COL_PARTIAL], "partial", &partial, name, err, errlen) < 0)
+	if (csv_flag(r, m->col[VB_COL_WARMUP], "warmup", &warm, e) < 0 ||
+	    csv_flag(r, m->col[VB_COL_PARTIAL], "partial", &partial, e) < 0)
 		return -1;
 	const char *label = vb_csv_plain(csv_field(r, m->col[VB_COL_LABEL]));
 	if (strcmp(csv_opt(r, m->col[VB_COL_STATUS]), "flush") == 0 && label[0] != '\0')
-		return csv_flush_row(d, m, r, label, name, err, errlen);
+		return csv_flush_row(d, m, r, label, e);
 	const char *ver = csv_opt(r, m->col[VB_COL_SCHEMA]);
 	uint64_t version;
 	if (ver[0] != '\0' && (!vbr_parse_u64(ver, strlen(ver), &version) ||
 				version > VB_SCHEMA_VERSION))
-		return vbr_fail(err, errlen, name, r->line, "column schema_version: \"%.20s\" is "
-				"not one this vbench reads (0 to %d)", ver, VB_SCHEMA_VERSION);
+		return vbr_fail(e, r->line, "column schema_version: \"%.20s\" is not one this "
+				"vbench reads (0 to %d)", ver, VB_SCHEMA_VERSION);
 	int st = vbr_status_is_run(csv_opt(r, m->col[VB_COL_STATUS]));
 	if (st < 0)
-		return vbr_fail(err, errlen, name, r->line, "column status: \"%.40s\" is none of "
-				"the words vbench writes (%s)", csv_opt(r, m->col[VB_COL_STATUS]),
-				VBR_STATUS_WORDS);
+		return vbr_fail(e, r->line, "column status: \"%.40s\" is none of the words vbench "
+				"writes (%s)", csv_opt(r, m->col[VB_COL_STATUS]), VBR_STATUS_WORDS);
 	if (warm || partial || st == 0) {
 		d->skipped_warmup++;
 		return 0;
 	}
 	if (label[0] == '\0')
-		return vbr_fail(err, errlen, name, r->line, "empty label");
+		return vbr_fail(e, r->line, "empty label");
 	const char *run_s = csv_field(r, m->col[VB_COL_RUN]);
 	const char *bytes_s = csv_field(r, m->col[VB_COL_BYTES]);
 	const char *secs_s = csv_field(r, m->col[VB_COL_SECS]);
@@ -366,38 +356,37 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	uint64_t run, bytes;
 	double secs, bps;
 	if (!vbr_parse_u64(run_s, strlen(run_s), &run))
-		return csv_bad(r, vb_csv_names[VB_COL_RUN], run_s, name, err, errlen);
+		return csv_bad(r, vb_csv_names[VB_COL_RUN], run_s, e);
 	if (!vbr_parse_u64(bytes_s, strlen(bytes_s), &bytes))
-		return csv_bad(r, vb_csv_names[VB_COL_BYTES], bytes_s, name, err, errlen);
+		return csv_bad(r, vb_csv_names[VB_COL_BYTES], bytes_s, e);
 	if (!vbr_parse_number(secs_s, strlen(secs_s), &secs))
-		return csv_bad(r, vb_csv_names[VB_COL_SECS], secs_s, name, err, errlen);
+		return csv_bad(r, vb_csv_names[VB_COL_SECS], secs_s, e);
 	if (!vbr_parse_number(bps_s, strlen(bps_s), &bps))
-		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, name, err, errlen);
+		return csv_bad(r, vb_csv_names[VB_COL_BPS], bps_s, e);
 	char why[160];
 	if (vbr_check_measure(vb_csv_names[VB_COL_SECS], secs, false, why, sizeof why) < 0 ||
 	    vbr_check_measure(vb_csv_names[VB_COL_BPS], bps, true, why, sizeof why) < 0 ||
 	    vbr_check_rate(bytes, secs, vbr_last_digit(secs_s, strlen(secs_s)), bps, 1, why,
 			   sizeof why) < 0)
-		return vbr_fail(err, errlen, name, r->line, "%s", why);
+		return vbr_fail(e, r->line, "%s", why);
 	struct vb_runcfg cfg;
-	if (csv_cfg(m, r, &cfg, name, err, errlen) < 0)
+	if (csv_cfg(m, r, &cfg, e) < 0)
 		return -1;
 	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, &cfg,
 				    csv_opt(r, m->col[VB_COL_FS]), csv_opt(r, m->col[VB_COL_DEVICE]));
 	if (added == -2)
-		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
-				"read before with other figures: one run cannot have two results",
-				run, cfg.session);
+		return vbr_fail(e, r->line, "run %" PRIu64 " of session %s was read before with "
+				"other figures: one run cannot have two results", run, cfg.session);
 	if (added < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	if (added == 0)
 		return 0;   /* left out: its knee is no note either */
-	return csv_knee(d, m, r, label, run, name, err, errlen);
+	return csv_knee(d, m, r, label, run, e);
 }
 
 /* Handles one record after the header: a repeated header, a blank line or a row. */
 static int csv_record(struct vb_dataset *d, const struct csv_map *m, const struct csv_rec *r,
-		      const char *name, char *err, size_t errlen)
+		      const struct vbr_err *e)
 {
 	if (csv_blank(r))
 		return 0;
@@ -405,28 +394,28 @@ static int csv_record(struct vb_dataset *d, const struct csv_map *m, const struc
 		return 0;  /* a loop appending invocations repeats the header: harmless */
 	if (csv_index(r, vb_csv_names[VB_COL_LABEL]) != SIZE_MAX &&
 	    csv_index(r, vb_csv_names[VB_COL_BPS]) != SIZE_MAX)
-		return vbr_fail(err, errlen, name, r->line, "header row differs from the one on "
-				"line %zu", m->header.line);
-	return csv_row(d, m, r, name, err, errlen);
+		return vbr_fail(e, r->line, "header row differs from the one on line %zu",
+				m->header.line);
+	return csv_row(d, m, r, e);
 }
 
 /* Reads the header, then every record; d may hold part of the file on error. */
 static int csv_read_all(struct vb_dataset *d, struct csv_cur *c, struct csv_map *m,
-			const char *name, char *err, size_t errlen)
+			const struct vbr_err *e)
 {
 	int rc;
 	do {
-		rc = csv_next(c, &m->header, name, err, errlen);
+		rc = csv_next(c, &m->header, e);
 	} while (rc == 1 && csv_blank(&m->header));
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
-		return vbr_fail(err, errlen, name, 0, "empty file");
-	if (csv_map_header(m, &m->header, name, err, errlen) < 0)
+		return vbr_fail(e, 0, "empty file");
+	if (csv_map_header(m, &m->header, e) < 0)
 		return -1;
 	struct csv_rec r = {0};
-	while ((rc = csv_next(c, &r, name, err, errlen)) == 1)
-		if (csv_record(d, m, &r, name, err, errlen) < 0) {
+	while ((rc = csv_next(c, &r, e)) == 1)
+		if (csv_record(d, m, &r, e) < 0) {
 			rc = -1;
 			break;
 		}
@@ -441,9 +430,10 @@ int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const
 	size_t skip = vbr_bom_len(text, len);
 	struct csv_cur c = {text + skip, text + len, 1};
 	struct csv_map m = {{0}, {0}};
-	int rc = csv_read_all(d, &c, &m, name, err, errlen);
+	struct vbr_err e = {name, err, errlen};
+	int rc = csv_read_all(d, &c, &m, &e);
 	csv_rec_free(&m.header);
-	return vbr_read_end(d, mk, rc, name, "no runs after the header", err, errlen);
+	return vbr_read_end(d, mk, rc, &e, "no runs after the header");
 }
 
 
@@ -453,7 +443,7 @@ size_t vbr_csv_header_names(const char *text, size_t len)
 	struct csv_rec r = {0};
 	size_t named = 0;
 
-	if (csv_next(&c, &r, "", NULL, 0) == 1)
+	if (csv_next(&c, &r, &(const struct vbr_err){"", NULL, 0}) == 1)
 		for (size_t k = 0; k < VB_CSV_REQUIRED; k++)
 			named += csv_index(&r, vb_csv_names[k]) != SIZE_MAX;
 	csv_rec_free(&r);
@@ -467,7 +457,8 @@ bool vbr_is_trace(const char *text, size_t len)
 {
 	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
 	struct csv_rec r = {0};
-	bool trace = csv_next(&c, &r, "", NULL, 0) == 1 && csv_index(&r, "start_secs") != SIZE_MAX;
+	bool trace = csv_next(&c, &r, &(const struct vbr_err){"", NULL, 0}) == 1 &&
+		     csv_index(&r, "start_secs") != SIZE_MAX;
 	csv_rec_free(&r);
 	return trace;
 }
@@ -479,15 +470,14 @@ static const char *const trace_cols[] = {"label", "run", "warmup", "start_secs",
 
 /* One sample row of a trace into t. */
 static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_rec *r,
-		     const char *name, char *err, size_t errlen)
+		     const struct vbr_err *e)
 {
 	struct vbr_tsample s;
 	const char *v[N_TRACE_COLS];
 
 	for (size_t i = 0; i < N_TRACE_COLS; i++) {
 		if (col[i] >= r->n)
-			return vbr_fail(err, errlen, name, r->line, "missing column %s",
-					trace_cols[i]);
+			return vbr_fail(e, r->line, "missing column %s", trace_cols[i]);
 		v[i] = csv_field(r, col[i]);
 	}
 	memset(&s, 0, sizeof s);
@@ -497,8 +487,8 @@ static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_re
 	    !vbr_parse_number(v[4], strlen(v[4]), &s.secs) ||
 	    !vbr_parse_u64(v[5], strlen(v[5]), &s.bytes) ||
 	    !vbr_parse_number(v[6], strlen(v[6]), &s.bytes_per_sec))
-		return vbr_fail(err, errlen, name, r->line, "not a sample (label, run, start_secs, "
-				"secs, bytes and bytes_per_sec are needed)");
+		return vbr_fail(e, r->line, "not a sample (label, run, start_secs, secs, bytes and "
+				"bytes_per_sec are needed)");
 	/* The chart's axes reach the end of the last sample: it must be a number too. */
 	char why[160];
 	if (vbr_check_measure("start_secs", s.start_secs, false, why, sizeof why) < 0 ||
@@ -508,9 +498,9 @@ static int trace_row(struct vbr_trace *t, const size_t *col, const struct csv_re
 	    vbr_check_measure("bytes_per_sec", s.bytes_per_sec, true, why, sizeof why) < 0 ||
 	    vbr_check_rate(s.bytes, s.secs, vbr_last_digit(v[4], strlen(v[4])), s.bytes_per_sec,
 			   1, why, sizeof why) < 0)
-		return vbr_fail(err, errlen, name, r->line, "%s", why);
+		return vbr_fail(e, r->line, "%s", why);
 	if (vbr_trace_add(t, vb_csv_plain(v[0]), &s) < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	return 0;
 }
 
@@ -520,18 +510,18 @@ int vbr_read_trace(struct vbr_trace *t, const char *text, size_t len, const char
 	struct csv_cur c = {text + vbr_bom_len(text, len), text + len, 1};
 	struct csv_rec h = {0}, r = {0};
 	size_t col[N_TRACE_COLS];
-	int rc = csv_next(&c, &h, name, err, errlen);
+	const struct vbr_err e = {name, err, errlen};
+	int rc = csv_next(&c, &h, &e);
 
 	if (rc == 1) {
 		for (size_t i = 0; i < N_TRACE_COLS && rc == 1; i++)
 			if ((col[i] = csv_index(&h, trace_cols[i])) == SIZE_MAX)
-				rc = vbr_fail(err, errlen, name, h.line, "missing column %s",
-					      trace_cols[i]);
+				rc = vbr_fail(&e, h.line, "missing column %s", trace_cols[i]);
 	}
-	while (rc == 1 && (rc = csv_next(&c, &r, name, err, errlen)) == 1) {
+	while (rc == 1 && (rc = csv_next(&c, &r, &e)) == 1) {
 		if (csv_blank(&r) || csv_same(&r, &h))
 			continue;
-		if (trace_row(t, col, &r, name, err, errlen) < 0)
+		if (trace_row(t, col, &r, &e) < 0)
 			rc = -1;
 	}
 	csv_rec_free(&h);

@@ -361,17 +361,17 @@ int vbr_status_is_run(const char *s)
 	return -1;
 }
 
-int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const char *name,
-		 const char *what, char *err, size_t errlen)
+int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const struct vbr_err *e,
+		 const char *what)
 {
 	size_t skipped = (d->skipped_warmup - m.skipped_warmup) + (d->skipped_zero - m.skipped_zero);
 	bool none = rc == 0 && d->n_samples == m.n_samples && d->skipped_dup == m.skipped_dup;
 
 	if (none && skipped > 0)
-		rc = vbr_fail(err, errlen, name, 0, "no measured runs (%zu warm-up, partial or "
+		rc = vbr_fail(e, 0, "no measured runs (%zu warm-up, partial or "
 			      "zero-second runs skipped)", skipped);
 	else if (none)
-		rc = vbr_fail(err, errlen, name, 0, "%s", what);
+		rc = vbr_fail(e, 0, "%s", what);
 	if (rc < 0)
 		rollback(d, m);
 	return rc;

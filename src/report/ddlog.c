@@ -217,7 +217,7 @@ static bool vbench_message(const char *line, size_t n)
 
 /* Reads every line of the log into d under label; 0, or -1 with a message in err. */
 static int text_lines(struct vb_dataset *d, const char *text, size_t len, const char *label,
-		      const char *name, char *err, size_t errlen)
+		      const struct vbr_err *e)
 {
 	uint64_t run = 0;
 	size_t i = vbr_bom_len(text, len), lineno = 0;   /* (Notepad starts a file with one) */
@@ -256,11 +256,11 @@ static int text_lines(struct vb_dataset *d, const char *text, size_t len, const 
 		    (dl.printed_rate >= 0 && vbr_check_rate(dl.bytes, dl.secs, dl.secs_unit,
 							     dl.printed_rate, dl.rate_unit, why,
 							     sizeof why) < 0))
-			return vbr_fail(err, errlen, name, lineno, "%s", why);
+			return vbr_fail(e, lineno, "%s", why);
 		run++;
 		if (vbr_add_run_cfg(d, label, run, dl.bytes, dl.secs, dl.bytes_per_sec, NULL, "",
 				    "") < 0)
-			return vbr_fail(err, errlen, name, 0, "out of memory");
+			return vbr_fail(e, 0, "out of memory");
 	}
 	return 0;
 }
@@ -299,10 +299,11 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 			char *err, size_t errlen)
 {
 	struct vbr_mark mk = vbr_mark_of(d);
+	struct vbr_err e = {name, err, errlen};
 	char *label = vbr_file_stem(name);
 	if (label == NULL)
-		return vbr_fail(err, errlen, name, 0, "out of memory");
-	int rc = text_lines(d, text, len, label, name, err, errlen);
+		return vbr_fail(&e, 0, "out of memory");
+	int rc = text_lines(d, text, len, label, &e);
 	free(label);
 	char what[512] = "";
 	bool none = rc == 0 && d->n_samples == mk.n_samples;
@@ -311,6 +312,6 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 			 "(stopped in its first run?)");
 	else if (none)
 		neither(text, len, what, sizeof what);
-	return vbr_read_end(d, mk, rc, name, what, err, errlen);
+	return vbr_read_end(d, mk, rc, &e, what);
 }
 

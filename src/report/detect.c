@@ -23,7 +23,7 @@ int vb_report_read(struct vb_dataset *d, const char *text, size_t len, const cha
 	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
 	if (i == len)
-		return vbr_fail(err, errlen, name, 0, "empty file");
+		return vbr_fail(&(const struct vbr_err){name, err, errlen}, 0, "empty file");
 	switch (vb_report_detect(text, len)) {
 	case VB_INPUT_JSON:
 		return vb_report_read_json(d, text, len, name, err, errlen);

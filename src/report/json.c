@@ -34,9 +34,7 @@ struct jval {
 struct jcur {
 	const char *p, *end;
 	size_t line;
-	const char *name;
-	char *err;
-	size_t errlen;
+	const struct vbr_err *e;
 };
 
 static void jfree(struct jval *v)
@@ -61,14 +59,11 @@ static void jskip_ws(struct jcur *c)
 static int junexpected(struct jcur *c, const char *wanted)
 {
 	if (c->p >= c->end)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "unexpected end of input, %s",
-				wanted);
+		return vbr_fail(c->e, c->line, "unexpected end of input, %s", wanted);
 	unsigned char ch = (unsigned char)*c->p;
 	if (ch > 0x20 && ch < 0x7f)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "unexpected '%c', %s",
-				ch, wanted);
-	return vbr_fail(c->err, c->errlen, c->name, c->line, "unexpected byte 0x%02x, %s",
-			ch, wanted);
+		return vbr_fail(c->e, c->line, "unexpected '%c', %s", ch, wanted);
+	return vbr_fail(c->e, c->line, "unexpected byte 0x%02x, %s", ch, wanted);
 }
 
 static int jparse(struct jcur *c, struct jval *v, int depth);
@@ -77,7 +72,7 @@ static int jparse(struct jcur *c, struct jval *v, int depth);
 static int jput(struct jcur *c, struct jval *v, char ch)
 {
 	if (vbr_grow((void **)&v->str, &v->cap, v->len + 2, 1) < 0)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "out of memory");
+		return vbr_fail(c->e, c->line, "out of memory");
 	v->str[v->len++] = ch;
 	v->str[v->len] = '\0';
 	return 0;
@@ -135,19 +130,17 @@ static int junicode(struct jcur *c, struct jval *v)
 	if (jhex4(c, &hi) < 0)
 		return -1;
 	if (hi >= 0xdc00 && hi <= 0xdfff)
-		return vbr_fail(c->err, c->errlen, c->name, c->line,
-				"lone low surrogate \\u%04X", hi);
+		return vbr_fail(c->e, c->line, "lone low surrogate \\u%04X", hi);
 	if (hi < 0xd800 || hi > 0xdbff)
 		return jput_utf8(c, v, hi);
 	if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
-		return vbr_fail(c->err, c->errlen, c->name, c->line,
-				"lone high surrogate \\u%04X", hi);
+		return vbr_fail(c->e, c->line, "lone high surrogate \\u%04X", hi);
 	c->p += 2;
 	if (jhex4(c, &lo) < 0)
 		return -1;
 	if (lo < 0xdc00 || lo > 0xdfff)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "high surrogate \\u%04X not "
-				"followed by a low one", hi);
+		return vbr_fail(c->e, c->line, "high surrogate \\u%04X not followed by a low one",
+				hi);
 	return jput_utf8(c, v, 0x10000 + ((hi - 0xd800) << 10) + (lo - 0xdc00));
 }
 
@@ -183,7 +176,7 @@ static int jstring(struct jcur *c, struct jval *v)
 	v->len = 0;
 	for (;;) {
 		if (c->p >= c->end)
-			return vbr_fail(c->err, c->errlen, c->name, v->line, "unterminated string");
+			return vbr_fail(c->e, v->line, "unterminated string");
 		unsigned char ch = (unsigned char)*c->p++;
 		if (ch == '"')
 			return 0;
@@ -256,7 +249,7 @@ static int jliteral(struct jcur *c, struct jval *v)
 static int jgrow(struct jcur *c, struct jval *v)
 {
 	if (vbr_grow((void **)&v->items, &v->cap, v->n + 1, sizeof *v->items) < 0)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "out of memory");
+		return vbr_fail(c->e, c->line, "out of memory");
 	memset(&v->items[v->n], 0, sizeof v->items[v->n]);
 	v->n++;
 	return 0;
@@ -297,7 +290,7 @@ static int jno_dup_keys(struct jcur *c, const struct jval *o)
 	int rc = 0;
 
 	if (k == NULL)
-		return vbr_fail(c->err, c->errlen, c->name, o->line, "out of memory");
+		return vbr_fail(c->e, o->line, "out of memory");
 	for (size_t i = 0; i < o->n; i++)
 		k[i] = o->items[i].key;
 	qsort(k, o->n, sizeof *k, by_key);
@@ -305,8 +298,8 @@ static int jno_dup_keys(struct jcur *c, const struct jval *o)
 		if (strcmp(k[i - 1], k[i]) == 0) {
 			char shown[160];
 			vb_text_to(shown, sizeof shown, k[i]);
-			rc = vbr_fail(c->err, c->errlen, c->name, o->line, "the object starting "
-				      "here names member \"%s\" twice", shown);
+			rc = vbr_fail(c->e, o->line, "the object starting here names member \"%s\" "
+				      "twice", shown);
 		}
 	free(k);
 	return rc;
@@ -319,8 +312,7 @@ static int jcontainer(struct jcur *c, struct jval *v, int depth)
 	char close = obj ? '}' : ']';
 	v->type = obj ? J_OBJ : J_ARR;
 	if (depth >= JSON_MAX_DEPTH)
-		return vbr_fail(c->err, c->errlen, c->name, c->line, "nested deeper than %d levels",
-				JSON_MAX_DEPTH);
+		return vbr_fail(c->e, c->line, "nested deeper than %d levels", JSON_MAX_DEPTH);
 	c->p++;
 	jskip_ws(c);
 	if (c->p < c->end && *c->p == close) {
@@ -417,19 +409,19 @@ static const char *jstr(const struct jval *o, const char *key)
 
 /* The label of a document: "label", else environment "fs-driver", else the file stem;
  * 0 with a new string in *out, or -1 with a message in err. */
-static int jlabel(const struct jval *doc, const char *name, char **out, char *err, size_t errlen)
+static int jlabel(const struct jval *doc, char **out, const struct vbr_err *e)
 {
 	const struct jval *l = jget(doc, "label");
 	const struct jval *env = jget(doc, "environment");
 	const char *fs = jstr(env, "fs"), *drv = jstr(env, "driver");
 	if (l != NULL && (l->type != J_STR || l->len == 0))
-		return vbr_fail(err, errlen, name, l->line, "label is not a non-empty string");
+		return vbr_fail(e, l->line, "label is not a non-empty string");
 	if (l != NULL && strlen(l->str) != l->len)
-		return vbr_fail(err, errlen, name, l->line, "label holds a NUL character");
+		return vbr_fail(e, l->line, "label holds a NUL character");
 	if (l != NULL) {
 		*out = vbr_dup_n(l->str, l->len);
 	} else if (fs == NULL && drv == NULL) {
-		*out = vbr_file_stem(name);
+		*out = vbr_file_stem(e->name);
 	} else {
 		fs = fs ? fs : "unknown";
 		drv = drv ? drv : "unknown";
@@ -438,26 +430,23 @@ static int jlabel(const struct jval *doc, const char *name, char **out, char *er
 		if (*out != NULL)
 			snprintf(*out, n + 1, "%s-%s", fs, drv);
 	}
-	return *out ? 0 : vbr_fail(err, errlen, name, doc->line, "out of memory");
+	return *out ? 0 : vbr_fail(e, doc->line, "out of memory");
 }
 
 /* The error for a runs entry whose key is missing or of the wrong type. */
-static int jbad_run(const struct jval *r, const char *key, const char *name, char *err,
-		    size_t errlen)
+static int jbad_run(const struct jval *r, const char *key, const struct vbr_err *e)
 {
 	if (jget(r, key) == NULL)
-		return vbr_fail(err, errlen, name, r->line, "run entry without \"%s\"", key);
-	return vbr_fail(err, errlen, name, jget(r, key)->line, "\"%s\" is not a non-negative %s",
-			key, (strcmp(key, "run") == 0 || strcmp(key, "bytes") == 0) ? "integer" :
-			"number");
+		return vbr_fail(e, r->line, "run entry without \"%s\"", key);
+	return vbr_fail(e, jget(r, key)->line, "\"%s\" is not a non-negative %s", key,
+			(strcmp(key, "run") == 0 || strcmp(key, "bytes") == 0) ? "integer" : "number");
 }
 
 /* How the runs of a document were made, from its "config"; unknown where absent. A
  * setting vbench cannot have written (a bs that is no count, a direct that is no boolean)
  * is refused: taken as unknown, it would split a label on nonsense. 0, or -1 with a
  * message in err. */
-static int jconfig(const struct jval *doc, struct vb_runcfg *c, const char *name, char *err,
-		   size_t errlen)
+static int jconfig(const struct jval *doc, struct vb_runcfg *c, const struct vbr_err *e)
 {
 	static const char *const counts[] = {"bs", "count", "qd"};
 	const struct jval *cfg = jget(doc, "config"), *direct = jget(cfg, "direct");
@@ -470,17 +459,16 @@ static int jconfig(const struct jval *doc, struct vb_runcfg *c, const char *name
 	if (cfg == NULL)
 		return 0;
 	if (cfg->type != J_OBJ)
-		return vbr_fail(err, errlen, name, cfg->line, "\"config\" is not an object");
+		return vbr_fail(e, cfg->line, "\"config\" is not an object");
 	c->qd = 1;   /* documents from before --qd: one write in flight */
 	for (size_t i = 0; i < 3; i++) {
 		const struct jval *v = jget(cfg, counts[i]);
 		if (v != NULL && !jas_u64(v, to[i]))
-			return vbr_fail(err, errlen, name, v->line, "config \"%s\" is not a "
-					"non-negative integer below 2^64", counts[i]);
+			return vbr_fail(e, v->line, "config \"%s\" is not a non-negative integer "
+					"below 2^64", counts[i]);
 	}
 	if (direct != NULL && direct->type != J_TRUE && direct->type != J_FALSE)
-		return vbr_fail(err, errlen, name, direct->line, "config \"direct\" is not true "
-				"or false");
+		return vbr_fail(e, direct->line, "config \"direct\" is not true or false");
 	if (direct != NULL)
 		c->direct = direct->type == J_TRUE;
 	return 0;
@@ -488,17 +476,16 @@ static int jconfig(const struct jval *doc, struct vb_runcfg *c, const char *name
 
 /* Adds one entry of "runs" to d under label. */
 static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
-		const struct vb_runcfg *cfg, const struct jval *env, const char *name, char *err,
-		size_t errlen)
+		const struct vb_runcfg *cfg, const struct jval *env, const struct vbr_err *e)
 {
 	if (r->type != J_OBJ)
-		return vbr_fail(err, errlen, name, r->line, "runs entry is not an object");
+		return vbr_fail(e, r->line, "runs entry is not an object");
 	const struct jval *status = jget(r, VB_JK_STATUS);
 	int st = 1;
 	if (status != NULL && (status->type != J_STR || strlen(status->str) != status->len ||
 			       (st = vbr_status_is_run(status->str)) < 0))
-		return vbr_fail(err, errlen, name, status->line, "\"status\" is none of the words "
-				"vbench writes (%s)", VBR_STATUS_WORDS);
+		return vbr_fail(e, status->line, "\"status\" is none of the words vbench writes "
+				"(%s)", VBR_STATUS_WORDS);
 	if (jflag(jget(r, "warmup")) || jflag(jget(r, "partial")) || st == 0) {
 		d->skipped_warmup++;
 		return 0;
@@ -506,29 +493,29 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 	uint64_t run, bytes;
 	double secs, bps;
 	if (!jas_u64(jget(r, "run"), &run))
-		return jbad_run(r, "run", name, err, errlen);
+		return jbad_run(r, "run", e);
 	if (!jas_u64(jget(r, "bytes"), &bytes))
-		return jbad_run(r, "bytes", name, err, errlen);
+		return jbad_run(r, "bytes", e);
 	if (!jas_number(jget(r, "secs"), &secs))
-		return jbad_run(r, "secs", name, err, errlen);
+		return jbad_run(r, "secs", e);
 	if (!jas_number(jget(r, "bytes_per_sec"), &bps))
-		return jbad_run(r, "bytes_per_sec", name, err, errlen);
+		return jbad_run(r, "bytes_per_sec", e);
 	char why[160];
 	const struct jval *js = jget(r, "secs");
 	if (vbr_check_measure("secs", secs, false, why, sizeof why) < 0 ||
 	    vbr_check_measure("bytes_per_sec", bps, true, why, sizeof why) < 0 ||
 	    vbr_check_rate(bytes, secs, vbr_last_digit(js->num, js->numlen), bps, 1, why,
 			   sizeof why) < 0)
-		return vbr_fail(err, errlen, name, r->line, "%s", why);
+		return vbr_fail(e, r->line, "%s", why);
 	const char *fs = jstr(env, "fs"), *device = jstr(env, "device");
 	int added = vbr_add_run_cfg(d, label, run, bytes, secs, bps, cfg, fs ? fs : "",
 				    device ? device : "");
 	if (added == -2)
-		return vbr_fail(err, errlen, name, r->line, "run %" PRIu64 " of session %s was "
-				"read before with other figures: one run cannot have two results",
-				run, cfg->session);
+		return vbr_fail(e, r->line, "run %" PRIu64 " of session %s was read before with "
+				"other figures: one run cannot have two results", run,
+				cfg->session);
 	if (added < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	if (added == 0)
 		return 0;   /* left out: its knee is no note either */
 	/* A knee within the run (see vbench(1)): a note, when its figures are there. */
@@ -540,17 +527,17 @@ static int jrun(struct vb_dataset *d, const struct jval *r, const char *label,
 		if (!jas_number(jget(knee, kk[i]), &kv[i]))
 			return 0;
 		if (vbr_check_measure(kk[i], kv[i], i < 2, why, sizeof why) < 0)
-			return vbr_fail(err, errlen, name, jget(knee, kk[i])->line, "%s", why);
+			return vbr_fail(e, jget(knee, kk[i])->line, "%s", why);
 	}
 	if (kv[0] > 0 && vbr_note_knee(d, label, run, kv[0], kv[1], kv[2]) < 0)
-		return vbr_fail(err, errlen, name, r->line, "out of memory");
+		return vbr_fail(e, r->line, "out of memory");
 	return 0;
 }
 
 /* The flush probe's verdict in the summary, as a note; one vbench cannot have written
  * is refused (vbr_check_flush). 0, or -1 with a message in err. */
 static int jflush(struct vb_dataset *d, const struct jval *doc, const char *label,
-		  const char *name, char *err, size_t errlen)
+		  const struct vbr_err *e)
 {
 	static const char *const keys[4] = {"flush_p50_ns", "write_p50_ns", "diff_lo_ns",
 					    "diff_hi_ns"};
@@ -570,43 +557,39 @@ static int jflush(struct vb_dataset *d, const struct jval *doc, const char *labe
 		num[i] = v == NULL ? NULL : text[i];
 	}
 	if (vbr_check_flush(verdict != NULL ? verdict : "", num, why, sizeof why) < 0)
-		return vbr_fail(err, errlen, name, fl->line, "%s", why);
+		return vbr_fail(e, fl->line, "%s", why);
 	if (!jas_u64(jget(fl, "flush_p50_ns"), &p50) || !jas_u64(jget(fl, "write_p50_ns"), &w50))
 		p50 = w50 = 0;
 	if (vbr_note_flush(d, label, verdict, p50, w50) < 0)
-		return vbr_fail(err, errlen, name, doc->line, "out of memory");
+		return vbr_fail(e, doc->line, "out of memory");
 	return 0;
 }
 
 /* Adds the runs of one top-level document to d. */
-static int jdocument(struct vb_dataset *d, const struct jval *doc, const char *name, char *err,
-		     size_t errlen)
+static int jdocument(struct vb_dataset *d, const struct jval *doc, const struct vbr_err *e)
 {
 	if (doc->type != J_OBJ)
-		return vbr_fail(err, errlen, name, doc->line,
-				"a vbench JSON document is an object");
+		return vbr_fail(e, doc->line, "a vbench JSON document is an object");
 	const struct jval *runs = jget(doc, "runs");
 	if (runs == NULL)
-		return vbr_fail(err, errlen, name, doc->line, "document without \"runs\"");
+		return vbr_fail(e, doc->line, "document without \"runs\"");
 	if (runs->type != J_ARR)
-		return vbr_fail(err, errlen, name, runs->line, "\"runs\" is not an array");
+		return vbr_fail(e, runs->line, "\"runs\" is not an array");
 	const struct jval *ver = jget(doc, VB_JK_SCHEMA);
 	uint64_t version = 0;
 	if (ver != NULL && (!jas_u64(ver, &version) || version > VB_SCHEMA_VERSION))
-		return vbr_fail(err, errlen, name, ver->line, "\"" VB_JK_SCHEMA "\" is not one "
-				"this vbench reads (0 to %d): a newer vbench wrote it, or it is "
-				"not a number", VB_SCHEMA_VERSION);
+		return vbr_fail(e, ver->line, "\"" VB_JK_SCHEMA "\" is not one this vbench reads "
+				"(0 to %d): a newer vbench wrote it, or it is not a number",
+				VB_SCHEMA_VERSION);
 	struct vb_runcfg cfg;
 	char *label;
-	if (jconfig(doc, &cfg, name, err, errlen) < 0 ||
-	    jlabel(doc, name, &label, err, errlen) < 0)
+	if (jconfig(doc, &cfg, e) < 0 || jlabel(doc, &label, e) < 0)
 		return -1;
 	int rc = 0;
 	for (size_t i = 0; i < runs->n && rc == 0; i++)
-		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), name, err,
-			  errlen);
+		rc = jrun(d, &runs->items[i], label, &cfg, jget(doc, "environment"), e);
 	if (rc == 0)
-		rc = jflush(d, doc, label, name, err, errlen);
+		rc = jflush(d, doc, label, e);
 	free(label);
 	return rc;
 }
@@ -616,17 +599,18 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 {
 	struct vbr_mark mk = vbr_mark_of(d);
 	size_t skip = vbr_bom_len(text, len);
-	struct jcur c = {text + skip, text + len, 1, name, err, errlen};
+	struct vbr_err e = {name, err, errlen};
+	struct jcur c = {text + skip, text + len, 1, &e};
 	jskip_ws(&c);
 	if (c.p >= c.end)
-		return vbr_fail(err, errlen, name, 0, "empty file");
+		return vbr_fail(&e, 0, "empty file");
 	int rc = 0;
 	for (; rc == 0 && c.p < c.end; jskip_ws(&c)) {   /* the concatenated documents */
 		struct jval doc = {0};
 		rc = jparse(&c, &doc, 0);
 		if (rc == 0)
-			rc = jdocument(d, &doc, name, err, errlen);
+			rc = jdocument(d, &doc, &e);
 		jfree(&doc);
 	}
-	return vbr_read_end(d, mk, rc, name, "no runs in \"runs\"", err, errlen);
+	return vbr_read_end(d, mk, rc, &e, "no runs in \"runs\"");
 }

@@ -9,20 +9,20 @@
 /* Small helpers every reader of `vbench report` shares. */
 
 /* (-1, so that callers can write `return vbr_fail(...)`) */
-int vbr_fail(char *err, size_t errlen, const char *name, size_t line, const char *fmt, ...)
+int vbr_fail(const struct vbr_err *e, size_t line, const char *fmt, ...)
 {
-	if (err == NULL || errlen == 0)
+	if (e->buf == NULL || e->len == 0)
 		return -1;
 	int n;
 	if (line > 0)
-		n = snprintf(err, errlen, "%s:%zu: ", name, line);
+		n = snprintf(e->buf, e->len, "%s:%zu: ", e->name, line);
 	else
-		n = snprintf(err, errlen, "%s: ", name);
-	if (n < 0 || (size_t)n >= errlen)
+		n = snprintf(e->buf, e->len, "%s: ", e->name);
+	if (n < 0 || (size_t)n >= e->len)
 		return -1;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+	vsnprintf(e->buf + n, e->len - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
 }
