@@ -52,7 +52,6 @@ _Static_assert(offsetof(struct loop_info64, lo_inode) ==
 const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "O_DIRECT",
 	.fdatasync_call = "fdatasync",
-	.chr_disks = false,
 };
 
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)
@@ -222,6 +221,18 @@ static int parse_devnum(const char *s, uint64_t *dev)
 	if (sscanf(s, "%u:%u%c", &maj, &min, &extra) != 2)
 		return -1;
 	*dev = (uint64_t)makedev(maj, min);
+	return 0;
+}
+
+/* The sysfs directory of block device dev into dir (resolved); -1 when there is none. */
+static int sysfs_dir(const char *root, uint64_t dev, char *dir)
+{
+	char link[PATH_MAX];
+	int len = snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", root, major(dev),
+			   minor(dev));
+
+	if (len < 0 || (size_t)len >= sizeof link || !realpath(link, dir))
+		return -1;
 	return 0;
 }
 
@@ -498,8 +509,6 @@ static bool reserve_rule(const char *fs, const char *opts, const struct creds *c
 	return false;
 }
 
-static int sysfs_dir(const char *root, uint64_t dev, char *dir);
-
 /* ext4 withholds even from the reserve's users its reserved clusters (2%, at most 4096:
  * ext4_calculate_resv_clusters, EXT4_MB_USE_RESERVED in ext4_has_free_clusters), which
  * f_bfree counts (ext4_statfs): /sys/fs/ext4/DEVICE/reserved_clusters, taken as blocks
@@ -678,18 +687,6 @@ static void disk_driver(struct vb_env *e, const char *root, const char *disk)
 		return;
 	}
 	snprintf(e->driver, sizeof e->driver, "%s%s%s", first, host[0] ? "/" : "", host);
-}
-
-/* The sysfs directory of block device dev into dir (resolved); -1 when there is none. */
-static int sysfs_dir(const char *root, uint64_t dev, char *dir)
-{
-	char link[PATH_MAX];
-	int len = snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", root, major(dev),
-			   minor(dev));
-
-	if (len < 0 || (size_t)len >= sizeof link || !realpath(link, dir))
-		return -1;
-	return 0;
 }
 
 /* Whether sysfs directory dir is a partition (it has a "partition" attribute). */
@@ -939,19 +936,13 @@ static int held(struct holder_ctx *h, const char *fmt, ...)
 	return 1;
 }
 
-static int cannot_tell(struct holder_ctx *h, const char *what, const char *path)
+/* What could not be done, and errno e when not 0: EMFILE or EACCES call for other
+ * remedies than mounting /proc; -1. */
+static int cannot_tell(struct holder_ctx *h, const char *what, const char *path, int e)
 {
-	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s", what, path);
-	return -1;
-}
-
-/* What could not be read, and errno e: EMFILE or EACCES call for other remedies than
- * mounting /proc. */
-static int cannot_read(struct holder_ctx *h, const char *what, const char *path, int e)
-{
-	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s: %s%s", what, path,
-		 strerror(e), e == ENOENT && strncmp(path, "/proc", 5) == 0
-		 ? " (is /proc mounted?)" : "");
+	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s%s%s%s", what, path,
+		 e ? ": " : "", e ? strerror(e) : "",
+		 e == ENOENT && strncmp(path, "/proc", 5) == 0 ? " (is /proc mounted?)" : "");
 	return -1;
 }
 
@@ -1046,7 +1037,7 @@ static int layer_file(struct layer_walk *w, const char *dir, const char *rel)
 	    !S_ISREG(st.st_mode) || find_file(w->s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
 		return 0;
 	if (w->depth >= 8)
-		return cannot_tell(w->h, "too many overlays stacked over", p);
+		return cannot_tell(w->h, "too many overlays stacked over", p, 0);
 	return file_names(w->h, w->s, p, (uint64_t)st.st_dev, (uint64_t)st.st_ino, false,
 			  w->depth + 1);
 }
@@ -1165,7 +1156,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	if (path == NULL || path[0] != '/')
 		return 0;
 	if (!(f = open_at(h->root, "/proc/self/mountinfo")))
-		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
+		return cannot_tell(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		if (parse_mountinfo(line, &m) != 0)
@@ -1178,11 +1169,11 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 			COPY(fs, m.fs);
 			free(opts);
 			if (!(opts = strdup(m.opts)))
-				rc = cannot_tell(h, "out of memory while checking", path);
+				rc = cannot_tell(h, "out of memory while checking", path, 0);
 		}
 		if (rc == 0 && strcmp(m.fs, "overlay") == 0) {
 			if (anc == NULL && !(anc = ancestors_of(h->root, path, &n_anc))) {
-				rc = cannot_tell(h, "out of memory while checking", path);
+				rc = cannot_tell(h, "out of memory while checking", path, 0);
 				break;
 			}
 			struct layer_walk w = {h, path, m.point, s, true, anc, n_anc, level};
@@ -1204,7 +1195,7 @@ static int file_names(struct holder_ctx *h, struct storage *s, const char *path,
 	}
 	free(opts);
 	if (rc != 0 && h->holder[0] == '\0')
-		return cannot_tell(h, "out of memory while checking", path);
+		return cannot_tell(h, "out of memory while checking", path, 0);
 	return rc < 0 ? -1 : rc;
 }
 
@@ -1269,7 +1260,7 @@ static int add_loop_backing(struct holder_ctx *h, struct storage *s, const char 
 	    read_line(ldir, "/backing_file", backing, sizeof backing) != 0)
 		return 0;   /* not a loop device, or not attached */
 	if (loop_backing(h->root, name, backing, &st) != 0)
-		return cannot_read(h, "cannot identify the backing file of", name, errno);
+		return cannot_tell(h, "cannot identify the backing file of", name, errno);
 	memset(&bf, 0, sizeof bf);
 	bf.type = S_ISBLK(st.st_mode) ? VB_FT_BLK : VB_FT_REG;
 	bf.dev = (uint64_t)st.st_dev;
@@ -1307,7 +1298,8 @@ static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_f
 		      const char *path, int depth)
 {
 	if (depth > 8)
-		return cannot_tell(h, "too many layers of loop devices under", path ? path : "it");
+		return cannot_tell(h, "too many layers of loop devices under", path ? path : "it",
+				   0);
 	if (fi->type == VB_FT_REG)
 		return file_names(h, s, path, fi->dev, fi->ino, depth == 0, 0);
 	if (fi->type != VB_FT_BLK)
@@ -1318,7 +1310,7 @@ static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_f
 	if (disk_and_parts(h, fi->rdev, &s->devs) != 0) {
 		char p[64];
 		snprintf(p, sizeof p, "/sys/dev/block/%u:%u", major(fi->rdev), minor(fi->rdev));
-		return cannot_tell(h, "no", p);
+		return cannot_tell(h, "no", p, 0);
 	}
 	if (depth == 0 && s->devs.n > first) {
 		s->self_rdev = fi->rdev;
@@ -1366,7 +1358,7 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 	FILE *f;
 
 	if (!(f = open_at(h->root, "/proc/self/mountinfo")))
-		return cannot_read(h, "cannot read", "/proc/self/mountinfo", errno);
+		return cannot_tell(h, "cannot read", "/proc/self/mountinfo", errno);
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		struct stat st;
@@ -1425,9 +1417,9 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 	int rc = 0;
 
 	if (join(dir, sizeof dir, h->root, "/sys/block") != 0)
-		return cannot_read(h, "cannot read", "/sys/block", ENAMETOOLONG);
+		return cannot_tell(h, "cannot read", "/sys/block", ENAMETOOLONG);
 	if (!(d = opendir(dir)))
-		return cannot_read(h, "cannot read", "/sys/block", errno);
+		return cannot_tell(h, "cannot read", "/sys/block", errno);
 	while (rc == 0 && (de = readdir(d)) != NULL) {
 		struct stat st;
 		uint64_t self;
@@ -1440,7 +1432,7 @@ static int check_loops(struct holder_ctx *h, const struct storage *s)
 			continue;   /* the target itself, or the disk or device under it */
 		if (loop_backing(h->root, de->d_name, backing, &st) != 0) {
 			/* Even a deleted file may live on under another link, as the target. */
-			rc = cannot_read(h, "cannot identify the backing file of", de->d_name,
+			rc = cannot_tell(h, "cannot identify the backing file of", de->d_name,
 					 errno);
 			break;
 		}
@@ -1468,7 +1460,7 @@ static int check_locks(struct holder_ctx *h, const struct storage *s, bool own_l
 	FILE *f = open_at(h->root, "/proc/locks");
 
 	if (!f)
-		return cannot_read(h, "cannot read", "/proc/locks", errno);
+		return cannot_tell(h, "cannot read", "/proc/locks", errno);
 	while (rc == 0 && fgets(line, sizeof line, f)) {
 		char cls[16], kind[16], pid[32];
 		unsigned maj, min;
@@ -1511,7 +1503,7 @@ int vb_os_linux_in_use(const char *root, const struct vb_fileinfo *fi, const cha
 	if (fi->type != VB_FT_REG && fi->type != VB_FT_BLK)
 		return 0;
 	if (!(s = calloc(1, sizeof *s)))
-		return cannot_tell(&h, "out of memory while checking", "the target");
+		return cannot_tell(&h, "out of memory while checking", "the target", 0);
 	if ((rc = storage_of(&h, s, fi, path, 0)) == 0 && fi->type == VB_FT_BLK) {
 		char dev[PATH_MAX];
 		if (join(dev, sizeof dev, root, "/dev") == 0)
@@ -1574,7 +1566,7 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
 	s = calloc(1, sizeof *s);
 	o = calloc(1, sizeof *o);
 	if (!s || !o)
-		rc = cannot_tell(&h, "out of memory while checking", "the target");
+		rc = cannot_tell(&h, "out of memory while checking", "the target", 0);
 	else if (fi->type == VB_FT_DIR) {
 		/* a directory's new files: only its filesystem's device is known */
 		add_file(s, fi->dev, fi->ino, true);

@@ -26,7 +26,6 @@
 const struct vb_caps vb_os_fam_caps = {
 	.direct_how = "F_NOCACHE",
 	.fdatasync_call = "F_FULLFSYNC",
-	.chr_disks = false,
 };
 
 int vb_os_fam_open_flags(const struct vb_open_req *req, int *flags)

@@ -924,21 +924,10 @@ int vb_os_append_open(const char *path, bool *created, char *why, size_t n)
 	return fd >= 0 ? fd : -1;
 }
 
-/* A lock of type (F_WRLCK, F_UNLCK) on the whole file. */
-static struct flock whole_file(short type)
-{
-	struct flock fl;
-
-	memset(&fl, 0, sizeof fl);
-	fl.l_type = type;
-	fl.l_whence = SEEK_SET;
-	return fl;
-}
-
 int vb_os_hold(int fd, char *why, size_t n)
 {
 	struct stat st;
-	struct flock fl = whole_file(F_WRLCK);
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};   /* the whole file */
 
 	if (fstat(fd, &st) != 0) {
 		snprintf(why, n, "cannot examine it to lock it: %s", strerror(errno));
@@ -986,32 +975,27 @@ int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_
 		return -1;
 	}
 	bool disk = S_ISBLK(a.st_mode) || S_ISCHR(a.st_mode);
+	const char *how = NULL;
 	if (other->type == VB_FT_REG && S_ISREG(a.st_mode) && (uint64_t)a.st_dev == other->dev &&
-	    (uint64_t)a.st_ino == other->ino) {
-		snprintf(why, n, "it is the same file");
-		return 1;
-	}
-	if (other->type == VB_FT_REG && disk && other->dev == (uint64_t)a.st_rdev) {
-		snprintf(why, n, "the file lies on it");
-		return 1;
-	}
-	if (other->type == VB_FT_BLK && S_ISBLK(a.st_mode) && other->rdev == (uint64_t)a.st_rdev) {
-		snprintf(why, n, "it is the same disk");
-		return 1;
-	}
-	if (other->type == VB_FT_BLK && (S_ISREG(a.st_mode) || S_ISDIR(a.st_mode)) &&
-	    other->rdev == (uint64_t)a.st_dev) {
-		snprintf(why, n, "it is the disk where the target lies");
-		return 1;
-	}
-	return 0;
+	    (uint64_t)a.st_ino == other->ino)
+		how = "it is the same file";
+	else if (other->type == VB_FT_REG && disk && other->dev == (uint64_t)a.st_rdev)
+		how = "the file lies on it";
+	else if (other->type == VB_FT_BLK && S_ISBLK(a.st_mode) && other->rdev == (uint64_t)a.st_rdev)
+		how = "it is the same disk";
+	else if (other->type == VB_FT_BLK && (S_ISREG(a.st_mode) || S_ISDIR(a.st_mode)) &&
+		 other->rdev == (uint64_t)a.st_dev)
+		how = "it is the disk where the target lies";
+	if (how != NULL)
+		snprintf(why, n, "%s", how);
+	return how != NULL;
 }
 #endif
 
 int vb_os_lock(int fd, unsigned ms)
 {
 	uint64_t until = vb_os_now_ns() + (uint64_t)ms * 1000000ULL;
-	struct flock fl = whole_file(F_WRLCK);
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};   /* the whole file */
 
 	for (;;) {
 		if (fcntl(fd, F_SETLK, &fl) == 0)
@@ -1028,7 +1012,7 @@ int vb_os_lock(int fd, unsigned ms)
 
 void vb_os_unlock(int fd)
 {
-	struct flock fl = whole_file(F_UNLCK);
+	struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET};
 
 	fcntl(fd, F_SETLK, &fl);
 }
