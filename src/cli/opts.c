@@ -65,8 +65,6 @@ struct parse_state {
 	enum vb_opts_action *action;
 	int seen[K_NKEYS];
 	char seen_as[K_NKEYS][96];     /* each setting as typed ("bs=1k", "--bs 1k"), for messages */
-	int count_given;
-	int size_given;
 	uint64_t size_bytes;
 	uint64_t max_runs;
 	struct vb_err *err;
@@ -179,12 +177,8 @@ static int apply(struct parse_state *st, enum key k, const char *how, const char
 	case K_OUTPUT: cfg->target_path = v; return 0;
 	case K_SOURCE: return set_source(st, how, v);
 	case K_BS: return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->bs_bytes));
-	case K_COUNT:
-		st->count_given = 1;
-		return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->count_blocks));
-	case K_SIZE:
-		st->size_given = 1;
-		return parsed(st, how, v, vb_parse_size0(v, 0, &st->size_bytes));
+	case K_COUNT: return parsed(st, how, v, vb_parse_size0(v, 0, &cfg->count_blocks));
+	case K_SIZE: return parsed(st, how, v, vb_parse_size0(v, 0, &st->size_bytes));
 	case K_RUNS:
 		if (strcmp(v, "auto") == 0) {
 			cfg->runs_auto = true;
@@ -424,12 +418,12 @@ static int finish(struct parse_state *st)
 {
 	struct vb_config *cfg = st->cfg;
 
-	if (st->count_given && st->size_given)
+	if (st->seen[K_COUNT] && st->seen[K_SIZE])
 		return fail(st, "%s and %s both given: say either how many blocks or how many bytes",
 			    st->seen_as[K_COUNT], st->seen_as[K_SIZE]);
 	if (cfg->bs_bytes > VB_BS_MAX)
 		return fail(st, "%s: block size above the 1 GiB limit", st->seen_as[K_BS]);
-	if (st->size_given) {
+	if (st->seen[K_SIZE]) {
 		if (st->size_bytes % cfg->bs_bytes != 0)
 			return fail(st, "%s is not a multiple of bs (%llu bytes)", st->seen_as[K_SIZE],
 				    (unsigned long long)cfg->bs_bytes);
