@@ -4,26 +4,17 @@
 #include "output/vb_output.h"
 #include "common/vb_units.h"
 
-static void format_settings(char *buf, size_t n, const struct vb_config *cfg)
+void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,
+			   const struct vb_summary *s)
 {
 	char bs[32];
 
 	vb_size_short(bs, sizeof bs, cfg->bs_bytes);
-	snprintf(buf, n, "bs=%s x%llu %s %s qd%llu%s%s", bs,
-		 (unsigned long long)cfg->count_blocks, cfg->direct ? "direct" : "buffered",
-		 cfg->sync == VB_SYNC_NONE ? "nosync" : vb_sync_name(cfg->sync),
-		 (unsigned long long)cfg->qd, cfg->source == VB_SRC_ZERO ? "" : " ",
-		 cfg->source == VB_SRC_ZERO ? "" : vb_source_name(cfg->source));
-}
-
-void vb_format_result_line(char *buf, size_t n, const char *label, const struct vb_config *cfg,
-			   const struct vb_summary *s)
-{
-	char settings[160];
-	int len;
-
-	format_settings(settings, sizeof settings, cfg);
-	len = snprintf(buf, n, "%s  %s: ", label, settings);
+	int len = snprintf(buf, n, "%s  bs=%s x%llu %s %s qd%llu%s%s: ", label, bs,
+			   (unsigned long long)cfg->count_blocks, cfg->direct ? "direct" : "buffered",
+			   cfg->sync == VB_SYNC_NONE ? "nosync" : vb_sync_name(cfg->sync),
+			   (unsigned long long)cfg->qd, cfg->source == VB_SRC_ZERO ? "" : " ",
+			   cfg->source == VB_SRC_ZERO ? "" : vb_source_name(cfg->source));
 	if (len < 0 || (size_t)len >= n)
 		return;
 	buf += len;
