@@ -88,8 +88,7 @@ static void on_run(void *arg, const struct vb_run *r)
 	vb_buf_init(&row);
 	vb_out_csv_run(&row, &a->ctx, r);
 	emit_row(a, &row);
-	vb_buf_free(&row);
-	vb_buf_init(&row);
+	vb_buf_free(&row);   /* and empty again */
 	vb_out_trace_run(&row, &a->ctx, r);
 	append_rows(a, &a->trace, &a->trace_failed, vb_out_trace_header, &row);
 	vb_buf_free(&row);
