@@ -5,6 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
 /* Lower-case ASCII copy of s into out, with anything outside [a-z0-9._-] as '_'. */
 static void label_copy(const char *s, char *out, size_t n)
 {
@@ -13,9 +18,7 @@ static void label_copy(const char *s, char *out, size_t n)
 	if (n == 0)
 		return;
 	for (; s[i] != '\0' && i + 1 < n; i++) {
-		char c = s[i];
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
+		char c = lower(s[i]);
 		out[i] = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
 			 c == '-' ? c : '_';
 	}
@@ -87,11 +90,6 @@ int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool compl
 }
 
 /* ---- names ------------------------------------------------------------------------------ */
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
 
 /* Whether the n bytes at s are word, ignoring ASCII case. */
 static bool same_word(const char *s, size_t n, const char *word)
