@@ -1232,19 +1232,6 @@ static int disk_and_parts(struct holder_ctx *h, uint64_t dev, struct devlist *l)
 	return 0;
 }
 
-/* The device number of block device node path under root; -1 if it is none. */
-static int node_dev(const char *root, const char *path, uint64_t *dev)
-{
-	char node[PATH_MAX];
-	struct stat st;
-
-	if (join(node, sizeof node, root, path) != 0 || stat(node, &st) != 0 ||
-	    !S_ISBLK(st.st_mode))
-		return -1;
-	*dev = (uint64_t)st.st_rdev;
-	return 0;
-}
-
 static int storage_of(struct holder_ctx *h, struct storage *s, const struct vb_fileinfo *fi,
 		      const char *path, int depth);
 
@@ -1362,17 +1349,17 @@ static int check_mounts(struct holder_ctx *h, const struct storage *s)
 	while (rc == 0 && getline(&line, &cap, f) != -1) {
 		struct mline m;
 		struct stat st;
-		uint64_t src;
 		if (parse_mountinfo(line, &m) != 0)
 			continue;
 		int i = find_dev(l, m.dev);
+		bool src = i < 0 && m.source[0] == '/' &&
+			   join(node, sizeof node, h->root, m.source) == 0 && stat(node, &st) == 0;
 		/* btrfs and others show an anonymous device; their source names the disk. */
-		if (i < 0 && strncmp(m.source, "/dev/", 5) == 0 && node_dev(h->root, m.source, &src) == 0)
-			i = find_dev(l, src);
+		if (src && strncmp(m.source, "/dev/", 5) == 0 && S_ISBLK(st.st_mode))
+			i = find_dev(l, (uint64_t)st.st_rdev);
 		if (i >= 0)
 			rc = held(h, "%s is mounted on %s", l->name[i], m.point);
-		else if (m.source[0] == '/' && join(node, sizeof node, h->root, m.source) == 0 &&
-			 stat(node, &st) == 0 && S_ISREG(st.st_mode) &&
+		else if (src && S_ISREG(st.st_mode) &&
 			 find_file(s, (uint64_t)st.st_dev, (uint64_t)st.st_ino) >= 0)
 			rc = held(h, "a file system is mounted from it on %s", m.point);
 	}
