@@ -86,7 +86,7 @@ static void on_run(void *arg, const struct vb_run *r)
 	if (a->cfg.format == VB_FMT_HUMAN)
 		vb_out_human_run(stdout, &a->ctx, r);
 	vb_buf_init(&row);
-	vb_out_csv_run(&row, &a->ctx, r);
+	vb_out_csv_row(&row, &a->ctx, r, NULL);
 	emit_row(a, &row);
 	vb_buf_free(&row);   /* and empty again */
 	vb_out_trace_run(&row, &a->ctx, r);
@@ -127,7 +127,7 @@ static bool finish_output(struct app *a)
 	if (an.flush.verdict != VB_FLUSH_NOT_RUN || an.flush.samples > 0 || a->cfg.check_flush) {
 		struct vb_buf row;
 		vb_buf_init(&row);
-		vb_out_csv_flush(&row, &a->ctx, &an.flush);
+		vb_out_csv_row(&row, &a->ctx, NULL, &an.flush);
 		emit_row(a, &row);
 		vb_buf_free(&row);
 	}

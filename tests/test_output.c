@@ -394,7 +394,7 @@ static void test_csv_row(void **state)
 	cfg.qd = 4;
 	strcpy(env.write_cache, "write back");
 	vb_out_csv_header(&b);
-	vb_out_csv_run(&b, &ctx, &r);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
 	assert_memory_equal(b.p, "label,run,bytes,secs,bytes_per_sec,bs,count,source,direct,sync,"
 			    "fs,device,driver,host,", 71);
 	assert_non_null(strstr(b.p, ",interval_bytes_per_sec,qd,data_wait_secs,schema_version,"
@@ -409,7 +409,7 @@ static void test_csv_row(void **state)
 	vb_buf_free(&b);
 	vb_buf_init(&b);
 	r.data_wait_secs = 0.041;
-	vb_out_csv_run(&b, &ctx, &r);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
 	assert_non_null(strstr(b.p, ",,4,0.041000,1,,,,,,,,,,,write back,buffered I/O,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 }
@@ -482,13 +482,13 @@ static void test_io_mode_as_found(void **state)
 	assert_non_null(strstr(buf, ", direct requested; this file system buffers it"));
 	vb_buf_init(&b);
 	vb_out_csv_header(&b);
-	vb_out_csv_run(&b, &ctx, &r);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
 	assert_non_null(strstr(b.p, ",write_cache,io,session,session_start\r\n"));
 	assert_non_null(strstr(b.p, ",direct requested; this file system buffers it,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 	env.cache = VB_CACHE_AS_ASKED;
 	vb_buf_init(&b);
-	vb_out_csv_run(&b, &ctx, &r);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
 	assert_non_null(strstr(b.p, ",direct I/O,00c0ffee12345678,2026-12-02T10:40:12Z\r\n"));
 	vb_buf_free(&b);
 	/* NetBSD FFS, the file written before the clock: header, CSV and JSON say so. */
@@ -503,7 +503,7 @@ static void test_io_mode_as_found(void **state)
 	assert_non_null(strstr(buf, filled));
 	assert_null(strstr(buf, "buffers it"));
 	vb_buf_init(&b);
-	vb_out_csv_run(&b, &ctx, &r);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
 	assert_non_null(strstr(b.p, filled));
 	vb_buf_free(&b);
 	struct vb_run_analysis an;

@@ -1014,7 +1014,7 @@ static char *rows_of(const char *label, const char *session, const char *start, 
 		r.bytes = 1000 + i;
 		r.secs = 1.0;
 		r.bytes_per_sec = 1000 + i;
-		vb_out_csv_run(&b, &ctx, &r);
+		vb_out_csv_row(&b, &ctx, &r, NULL);
 	}
 	assert_false(b.oom);
 	return b.p;

@@ -41,7 +41,7 @@ static char *written(void)
 			r.knee.sustained_bytes_per_sec = 3.1e8;
 			r.knee.at_bytes = 2100000000;
 		}
-		vb_out_csv_run(&b, &ctx, &r);
+		vb_out_csv_row(&b, &ctx, &r, NULL);
 	}
 	memset(&fr, 0, sizeof fr);
 	fr.verdict = VB_FLUSH_NO_WORK;
@@ -49,7 +49,7 @@ static char *written(void)
 	fr.flush_p50_ns = 38000;
 	fr.write_p50_ns = 35000;
 	fr.calls = 66;
-	vb_out_csv_flush(&b, &ctx, &fr);
+	vb_out_csv_row(&b, &ctx, NULL, &fr);
 	assert_false(b.oom);
 	return b.p;
 }

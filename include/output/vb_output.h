@@ -67,12 +67,11 @@ void vb_out_human_summary(FILE *f, const struct vb_context *c, const struct vb_r
 /* stderr's account of a run that did not complete: what failed, where, and why. */
 void vb_out_run_problem(FILE *f, const struct vb_context *c, const struct vb_run *r);
 
-/* CSV, appended to b: the header row, a run's row, the flush probe's row (status
- * "flush", partial, run 0: not a run). */
+/* CSV, appended to b: the header row; a run's row or, with fr (r NULL), the flush
+ * probe's row (status "flush", partial, run 0: not a run). */
 void vb_out_csv_header(struct vb_buf *b);
-void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r);
-void vb_out_csv_flush(struct vb_buf *b, const struct vb_context *c,
-		      const struct vb_flush_result *fr);
+void vb_out_csv_row(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
+		    const struct vb_flush_result *fr);
 
 /* Human output: the summary's lines on flushes, the guest's write cache and a knee. */
 void vb_out_human_verdicts(FILE *f, const struct vb_context *c,

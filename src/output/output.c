@@ -362,13 +362,17 @@ static const char *const status_words[] = {
 	[VB_STOP_NOPROGRESS] = "noprogress", [VB_STOP_ERROR] = "error",
 };
 
-/* A run row, or with fr the flush probe's row. */
-static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
+void vb_out_csv_row(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r,
 		    const struct vb_flush_result *fr)
 {
 	const struct vb_config *cfg = c->cfg;
 	const struct vb_env *e = c->env;
+	struct vb_run probe = {0};
 
+	if (fr != NULL) {
+		probe = (struct vb_run){.bytes = fr->bytes, .secs = fr->secs};
+		r = &probe;
+	}
 	vb_csv_field(b, c->label);
 	vb_buf_printf(b, ",%" PRIu64 ",%" PRIu64 ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%d,%s,",
 		      r->run, r->bytes, r->secs, r->bytes_per_sec, cfg->bs_bytes, cfg->count_blocks,
@@ -397,19 +401,6 @@ static void csv_row(struct vb_buf *b, const struct vb_context *c, const struct v
 	vb_buf_putc(b, ',');
 	vb_csv_field(b, c->session_start != NULL ? c->session_start : "");
 	vb_buf_puts(b, "\r\n");
-}
-
-void vb_out_csv_run(struct vb_buf *b, const struct vb_context *c, const struct vb_run *r)
-{
-	csv_row(b, c, r, NULL);
-}
-
-void vb_out_csv_flush(struct vb_buf *b, const struct vb_context *c,
-		      const struct vb_flush_result *fr)
-{
-	struct vb_run r = {.bytes = fr->bytes, .secs = fr->secs};
-
-	csv_row(b, c, &r, fr);
 }
 
 static void json_latency(FILE *f, const struct vb_latency *l)

@@ -49,8 +49,8 @@ int main(int argc, char *argv[])
 	}
 	vb_buf_init(&b);
 	vb_out_csv_header(&b);
-	vb_out_csv_run(&b, &ctx, &runs[0]);
-	vb_out_csv_run(&b, &ctx, &runs[1]);
+	vb_out_csv_row(&b, &ctx, &runs[0], NULL);
+	vb_out_csv_row(&b, &ctx, &runs[1], NULL);
 	FILE *f = fopen(argv[1], "w");
 	if (f == NULL || b.oom || fwrite(b.p, 1, b.len, f) != b.len || fclose(f) != 0)
 		return 1;
