@@ -66,14 +66,6 @@ size_t vbr_bom_len(const char *text, size_t len);
 
 /* dataset.c: what every reader does to the dataset. */
 
-/* What a reader that fails restores (vbr_mark_of, vbr_read_end), leaving d unchanged. */
-struct vbr_mark {
-	size_t n_labels, n_samples, skipped_warmup, skipped_zero, n_notes, n_places, skipped_dup;
-	size_t skipped_ddlike;
-};
-
-struct vbr_mark vbr_mark_of(const struct vb_dataset *d);
-
 /* svg.c: an axis from 0 to at least max (0: to 1) in about want round steps: the step,
  * the top and the number of steps; 0 when max is no finite non-negative number, or its
  * steps cannot be added up exactly enough. */
@@ -186,10 +178,11 @@ int vbr_add_run_cfg(struct vb_dataset *d, const char *label, uint64_t run, uint6
  * any other word. */
 int vbr_status_is_run(const char *s);
 
-/* Ends a reader that began at m and came to rc: a file that added no run is an error
- * (naming the runs skipped, else saying what); on an error d returns to m. 0 or -1. */
-int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const struct vbr_err *e,
-		 const char *what);
+/* Ends a reader that came to rc, m a copy of d made when it began (only its counts are
+ * read): a file that added no run is an error (naming the runs skipped, else saying
+ * what); on an error d returns to the counts of m. 0 or -1. */
+int vbr_read_end(struct vb_dataset *d, const struct vb_dataset *m, int rc,
+		 const struct vbr_err *e, const char *what);
 
 /* analyze.c: ratio r as printed ("1.83", "0.0042", "1.8e+25"; "n/a" when not finite). */
 void vbr_fmt_ratio(double r, char *buf, size_t n);

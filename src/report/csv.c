@@ -426,14 +426,14 @@ static int csv_read_all(struct vb_dataset *d, struct csv_cur *c, struct csv_map 
 int vb_report_read_csv(struct vb_dataset *d, const char *text, size_t len, const char *name,
 		       char *err, size_t errlen)
 {
-	struct vbr_mark mk = vbr_mark_of(d);
+	const struct vb_dataset mk = *d;   /* what a failed read returns to */
 	size_t skip = vbr_bom_len(text, len);
 	struct csv_cur c = {text + skip, text + len, 1};
 	struct csv_map m = {{0}, {0}};
 	struct vbr_err e = {name, err, errlen};
 	int rc = csv_read_all(d, &c, &m, &e);
 	csv_rec_free(&m.header);
-	return vbr_read_end(d, mk, rc, &e, "no runs after the header");
+	return vbr_read_end(d, &mk, rc, &e, "no runs after the header");
 }
 
 

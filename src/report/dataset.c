@@ -182,31 +182,24 @@ static const struct vb_sample *runs_find(const struct vb_dataset *d, const struc
 	return NULL;
 }
 
-struct vbr_mark vbr_mark_of(const struct vb_dataset *d)
-{
-	struct vbr_mark m = {d->n_labels, d->n_samples, d->skipped_warmup, d->skipped_zero,
-			     d->n_notes, d->n_places, d->skipped_dup, d->skipped_ddlike};
-	return m;
-}
-
 /* Returns d to what it held at m. */
-static void rollback(struct vb_dataset *d, struct vbr_mark m)
+static void rollback(struct vb_dataset *d, const struct vb_dataset *m)
 {
-	for (size_t i = m.n_labels; i < d->n_labels; i++)
+	for (size_t i = m->n_labels; i < d->n_labels; i++)
 		free(d->labels[i]);
-	d->n_labels = m.n_labels;
+	d->n_labels = m->n_labels;
 	if (d->label_ix.cap != 0)
 		/* the dropped labels leave the index too */
 		reindex(d->labels, d->n_labels, &d->label_ix, d->n_labels);
-	d->n_samples = m.n_samples;
-	d->skipped_warmup = m.skipped_warmup;
-	d->skipped_zero = m.skipped_zero;
-	d->skipped_dup = m.skipped_dup;
-	d->skipped_ddlike = m.skipped_ddlike;
+	d->n_samples = m->n_samples;
+	d->skipped_warmup = m->skipped_warmup;
+	d->skipped_zero = m->skipped_zero;
+	d->skipped_dup = m->skipped_dup;
+	d->skipped_ddlike = m->skipped_ddlike;
 	if (d->run_ix.cap != 0)
 		runs_rebuild(d, d->run_ix.cap / 2);   /* the dropped runs leave it too */
-	notes_drop(d, m.n_notes);
-	places_drop(d, m.n_places);
+	notes_drop(d, m->n_notes);
+	places_drop(d, m->n_places);
 }
 
 int vbr_check_measure(const char *what, double v, bool rate, char *why, size_t n)
@@ -361,11 +354,12 @@ int vbr_status_is_run(const char *s)
 	return -1;
 }
 
-int vbr_read_end(struct vb_dataset *d, struct vbr_mark m, int rc, const struct vbr_err *e,
-		 const char *what)
+int vbr_read_end(struct vb_dataset *d, const struct vb_dataset *m, int rc,
+		 const struct vbr_err *e, const char *what)
 {
-	size_t skipped = (d->skipped_warmup - m.skipped_warmup) + (d->skipped_zero - m.skipped_zero);
-	bool none = rc == 0 && d->n_samples == m.n_samples && d->skipped_dup == m.skipped_dup;
+	size_t skipped = (d->skipped_warmup - m->skipped_warmup) +
+			 (d->skipped_zero - m->skipped_zero);
+	bool none = rc == 0 && d->n_samples == m->n_samples && d->skipped_dup == m->skipped_dup;
 
 	if (none && skipped > 0)
 		rc = vbr_fail(e, 0, "no measured runs (%zu warm-up, partial or "

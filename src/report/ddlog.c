@@ -298,7 +298,7 @@ static void neither(const char *text, size_t len, char *buf, size_t n)
 int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen)
 {
-	struct vbr_mark mk = vbr_mark_of(d);
+	const struct vb_dataset mk = *d;   /* what a failed read returns to */
 	struct vbr_err e = {name, err, errlen};
 	char *label = vbr_file_stem(name);
 	if (label == NULL)
@@ -312,6 +312,6 @@ int vb_report_read_text(struct vb_dataset *d, const char *text, size_t len, cons
 			 "(stopped in its first run?)");
 	else if (none)
 		neither(text, len, what, sizeof what);
-	return vbr_read_end(d, mk, rc, &e, what);
+	return vbr_read_end(d, &mk, rc, &e, what);
 }
 

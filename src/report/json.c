@@ -597,7 +597,7 @@ static int jdocument(struct vb_dataset *d, const struct jval *doc, const struct 
 int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, const char *name,
 			char *err, size_t errlen)
 {
-	struct vbr_mark mk = vbr_mark_of(d);
+	const struct vb_dataset mk = *d;   /* what a failed read returns to */
 	size_t skip = vbr_bom_len(text, len);
 	struct vbr_err e = {name, err, errlen};
 	struct jcur c = {text + skip, text + len, 1, &e};
@@ -612,5 +612,5 @@ int vb_report_read_json(struct vb_dataset *d, const char *text, size_t len, cons
 			rc = jdocument(d, &doc, &e);
 		jfree(&doc);
 	}
-	return vbr_read_end(d, mk, rc, &e, "no runs in \"runs\"");
+	return vbr_read_end(d, &mk, rc, &e, "no runs in \"runs\"");
 }
