@@ -103,23 +103,16 @@ static int jput_utf8(struct jcur *c, struct jval *v, uint32_t cp)
 /* Reads the 4 hex digits of a \u escape (the cursor is after the 'u'). */
 static int jhex4(struct jcur *c, uint32_t *out)
 {
-	uint32_t v = 0;
+	char hex[5] = "";
+
+	/* (not isxdigit: no locale decides what JSON's hex digits are) */
 	for (int i = 0; i < 4; i++, c->p++) {
-		if (c->p >= c->end)
+		if (c->p >= c->end || *c->p == '\0' ||
+		    strchr("0123456789abcdefABCDEF", *c->p) == NULL)
 			return junexpected(c, "expected 4 hex digits after \\u");
-		char h = *c->p;
-		uint32_t d;
-		if (h >= '0' && h <= '9')
-			d = (uint32_t)(h - '0');
-		else if (h >= 'a' && h <= 'f')
-			d = (uint32_t)(h - 'a' + 10);
-		else if (h >= 'A' && h <= 'F')
-			d = (uint32_t)(h - 'A' + 10);
-		else
-			return junexpected(c, "expected 4 hex digits after \\u");
-		v = v * 16 + d;
+		hex[i] = *c->p;
 	}
-	*out = v;
+	*out = (uint32_t)strtoul(hex, NULL, 16);
 	return 0;
 }
 
