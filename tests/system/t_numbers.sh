@@ -15,8 +15,9 @@ rows_consistent() {
 		if (s <= 0) { bad++; next }
 		want = b / s
 		d = r - want; if (d < 0) d = -d
-		# secs has six decimals: allow its rounding and one for bytes_per_sec
-		if (d > 1 + want * (0.0000005 / s)) { bad++; printf "row %d: %s bytes / %s s is not %s\n", NR, b, s, r }
+		# secs has six decimals: allow its rounding (b / (s - 0.0000005) at most) and
+		# one for bytes_per_sec
+		if (d > 1 + want * (0.0000005 / (s - 0.0000005))) { bad++; printf "row %d: %s bytes / %s s is not %s\n", NR, b, s, r }
 		rows++
 	}
 	END { exit !(rows > 0 && bad == 0) }' "$1"
