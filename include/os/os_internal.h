@@ -33,12 +33,9 @@
 
 /* The family calls a family defines itself; the others get defaults.c's. */
 #if VB_OS_LINUX
-#define VB_FAM_HAS_IN_USE 1
 #define VB_FAM_HAS_AVAIL_MEM 1
 #define VB_FAM_HAS_OPEN_REGULAR 1
 #define VB_FAM_HAS_RESERVE 1
-#elif VB_OS_BSD
-#define VB_FAM_HAS_IN_USE 1
 #elif VB_OS_MACOS
 #define VB_FAM_HAS_AFTER_OPEN 1
 #endif

@@ -21,19 +21,6 @@ int vb_os_fam_after_open(int fd, const struct vb_open_req *req)
 }
 #endif
 
-#if !VB_FAM_HAS_IN_USE
-/* Nothing here tells whether a disk is in use (no exclusive open, no holders list), so
- * disks are refused: fail closed. */
-int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
-{
-	(void)fd;
-	if (fi->type != VB_FT_BLK && fi->type != VB_FT_CHR)
-		return 0;
-	snprintf(holder, n, "this build of vbench cannot tell whether a disk is in use here");
-	return -1;
-}
-#endif
-
 #if !VB_FAM_HAS_AVAIL_MEM
 /* Free pages alone undercount what can be allocated, so no figure is given. */
 uint64_t vb_os_avail_mem(void)
