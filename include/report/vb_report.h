@@ -188,9 +188,6 @@ int vb_report_session_note(const struct vb_comparison *a, size_t g, char *buf, s
 /* Output formats of the report. */
 enum vb_report_format { VB_REPORT_TEXT, VB_REPORT_MARKDOWN, VB_REPORT_CSV, VB_REPORT_JSON };
 
-/* Parses "text", "markdown" (or "md"), "csv" or "json"; returns 0, or -1 if unknown. */
-int vb_report_parse_format(const char *s, enum vb_report_format *out);
-
 /* Dispatches to the printer of fmt; 0 or -1. */
 int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt);
 

@@ -82,6 +82,20 @@ static void say(FILE *err, const char *msg)
 	fputc('\n', err);
 }
 
+/* Parses "text", "markdown" (or "md"), "csv" or "json"; returns 0, or -1 if unknown. */
+static int parse_format(const char *s, enum vb_report_format *out)
+{
+	static const struct { const char *name; enum vb_report_format fmt; } names[] = {
+		{"text", VB_REPORT_TEXT}, {"markdown", VB_REPORT_MARKDOWN},
+		{"md", VB_REPORT_MARKDOWN}, {"csv", VB_REPORT_CSV}, {"json", VB_REPORT_JSON}};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(s, names[i].name) == 0) {
+			*out = names[i].fmt;
+			return 0;
+		}
+	return -1;
+}
+
 /* Handles option argv[*i]; 0, or -1 with a message in err. */
 static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, char *err,
 			size_t errlen)
@@ -131,7 +145,7 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 	}
 	switch ((enum ropt)k) {
 	case R_FORMAT:
-		if (vb_report_parse_format(val, &ra->format) < 0) {
+		if (parse_format(val, &ra->format) < 0) {
 			snprintf(err, errlen, "unknown format '%s' (text, markdown, csv, json)", val);
 			return -1;
 		}

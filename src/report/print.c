@@ -466,19 +466,6 @@ int vb_report_print_json(FILE *f, const struct vb_comparison *a)
 	return vbr_finish(f);
 }
 
-int vb_report_parse_format(const char *s, enum vb_report_format *out)
-{
-	static const struct { const char *name; enum vb_report_format fmt; } names[] = {
-		{"text", VB_REPORT_TEXT}, {"markdown", VB_REPORT_MARKDOWN},
-		{"md", VB_REPORT_MARKDOWN}, {"csv", VB_REPORT_CSV}, {"json", VB_REPORT_JSON}};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(s, names[i].name) == 0) {
-			*out = names[i].fmt;
-			return 0;
-		}
-	return -1;
-}
-
 int vb_report_print(FILE *f, const struct vb_comparison *a, enum vb_report_format fmt)
 {
 	switch (fmt) {
