@@ -115,21 +115,17 @@ static int set_sync(struct parse_state *st, const char *how, const char *v)
 	return 0;
 }
 
-/* The names of -f, indexed by enum vb_format. */
-static const char *const format_names[] = {
-	[VB_FMT_HUMAN] = "human",
-	[VB_FMT_CSV] = "csv",
-	[VB_FMT_JSON] = "json",
-};
-
 static int set_format(struct parse_state *st, const char *how, const char *v)
 {
-	for (size_t i = 0; i < sizeof format_names / sizeof format_names[0]; i++)
-		if (strcmp(v, format_names[i]) == 0) {
-			st->cfg->format = (enum vb_format)i;
-			return 0;
-		}
-	return fail(st, "%s%s: unknown format (use human, csv or json)", how, v);
+	if (strcmp(v, "human") == 0)
+		st->cfg->format = VB_FMT_HUMAN;
+	else if (strcmp(v, "csv") == 0)
+		st->cfg->format = VB_FMT_CSV;
+	else if (strcmp(v, "json") == 0)
+		st->cfg->format = VB_FMT_JSON;
+	else
+		return fail(st, "%s%s: unknown format (use human, csv or json)", how, v);
+	return 0;
 }
 
 /* --precision: a percentage of the mean, "3", "3%" or "0.5%", above 0 and below 100. */
