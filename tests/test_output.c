@@ -426,6 +426,8 @@ static void test_text_escaping(void **state)
 	assert_int_equal(vb_text_width("a\n"), 5);
 	vb_text_to(out, 8, "abcdef\n");
 	assert_string_equal(out, "abcdef");   /* cut before an escape, never inside one */
+	vb_text_to(out, 6, "ab\x01" "cd");
+	assert_string_equal(out, "ab");   /* nothing after what did not fit: no hidden byte */
 }
 
 /* A mount source with newlines cannot forge a dd line in the human output. */

@@ -42,6 +42,7 @@ struct sink {
 	FILE *f;
 	char *buf;
 	size_t n, used, bytes, width;
+	bool cut;   /* a piece did not fit: none after it goes in, or the cut would hide it */
 };
 
 static void put(struct sink *k, const char *p, size_t n, bool escape)
@@ -50,10 +51,12 @@ static void put(struct sink *k, const char *p, size_t n, bool escape)
 	k->width += escape ? 4 : 1;
 	if (k->f != NULL) {
 		fwrite(p, 1, n, k->f);
-	} else if (k->buf != NULL && k->used + n < k->n) {
+	} else if (k->buf != NULL && !k->cut && k->used + n < k->n) {
 		memcpy(k->buf + k->used, p, n);
 		k->used += n;
 		k->buf[k->used] = '\0';
+	} else {
+		k->cut = true;
 	}
 }
 
