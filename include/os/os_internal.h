@@ -146,9 +146,12 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
 bool vb_os_linux_reserve_usable(const char *root, uint64_t dev, uint64_t *kept);
 #endif
 
-/* common.c: the inode vb_os_hold locked, so that the in-use check knows those locks. */
-void vb_os_note_held(uint64_t dev, uint64_t ino);
-bool vb_os_holds(uint64_t dev, uint64_t ino);
+/* common.c: the inode vb_os_hold locked (one per process: the target), so that the
+ * in-use check knows those locks. */
+extern struct vb_os_held {
+	bool set;
+	uint64_t dev, ino;
+} vb_os_held;
 
 /* ---- pure parts, compiled on every system so that they are tested everywhere -------- */
 

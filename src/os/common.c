@@ -105,20 +105,4 @@ bool vb_os_path_split_at(const char *path, const char *seps, char *dir, size_t d
 	return w > 0 && (size_t)w < bn;
 }
 
-/* The inode vb_os_hold locked (one per process: the target). */
-static struct {
-	bool set;
-	uint64_t dev, ino;
-} held_id;
-
-void vb_os_note_held(uint64_t dev, uint64_t ino)
-{
-	held_id.set = true;
-	held_id.dev = dev;
-	held_id.ino = ino;
-}
-
-bool vb_os_holds(uint64_t dev, uint64_t ino)
-{
-	return held_id.set && held_id.dev == dev && held_id.ino == ino;
-}
+struct vb_os_held vb_os_held;

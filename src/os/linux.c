@@ -1570,11 +1570,11 @@ int vb_os_linux_shared(const char *root, const struct vb_fileinfo *fi, const cha
 int vb_os_fam_in_use(int fd, const struct vb_fileinfo *fi, char *holder, size_t n)
 {
 	char path[PATH_MAX];
+	bool own = vb_os_held.set && vb_os_held.dev == fi->dev && vb_os_held.ino == fi->ino;
 
 	if (fi->type == VB_FT_REG && !fd_path(fd, path, "it is in use", holder, n))
 		return -1;
-	return vb_os_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL,
-				  vb_os_holds(fi->dev, fi->ino), holder, n);
+	return vb_os_linux_in_use("", fi, fi->type == VB_FT_REG ? path : NULL, own, holder, n);
 }
 
 int vb_os_same_storage(int fd, const struct vb_fileinfo *other, char *why, size_t n)

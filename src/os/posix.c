@@ -959,7 +959,7 @@ int vb_os_hold(int fd, char *why, size_t n)
 		snprintf(why, n, "cannot lock it: %s", strerror(e));
 		return -1;
 	}
-	vb_os_note_held((uint64_t)st.st_dev, (uint64_t)st.st_ino);
+	vb_os_held = (struct vb_os_held){true, (uint64_t)st.st_dev, (uint64_t)st.st_ino};
 	return 0;
 }
 
