@@ -167,6 +167,15 @@ static void test_geom_consumers(void **state)
 	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder), 0);
 	assert_int_equal(vb_os_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
 					     sizeof holder), 0);
+	/* an id given twice: which one a consumer means cannot be told, so neither is free */
+	char twice[sizeof confxml];
+	memcpy(twice, confxml, sizeof confxml);
+	char *id = strstr(twice, "<provider id=\"0x101\"");
+	assert_non_null(id);
+	memcpy(id + strlen("<provider id=\"0x10"), "0", 1);
+	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada1", "ada1", 0, 1, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: GEOM gives two of its parts "
+			    "the id 0x100");
 }
 
 /* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and

@@ -392,6 +392,20 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 		snprintf(holder, n, "cannot tell whether it is in use: out of memory");
 		return -1;
 	}
+	/* Ids are the kernel's pointers, so unique; with one repeated, a walk by the first of
+	 * them would pass a holder of the second by. */
+	for (size_t i = 0; i < d.n_prov + d.n_geom; i++) {
+		const char *id = i < d.n_prov ? d.prov[i].id : d.geom[i - d.n_prov].id;
+		long first = i < d.n_prov ? prov_index(&d, id) : geom_index(&d, id) + (long)d.n_prov;
+		if (id[0] != '\0' && first != (long)i) {
+			snprintf(holder, n, "cannot tell whether it is in use: GEOM gives two of "
+				 "its parts the id %s", id);
+			free(in);
+			free(chain);
+			geom_free(&d);
+			return -1;
+		}
+	}
 	/* The disk's providers, then everything made from them, down to the leaves. */
 	for (size_t i = 0; i < d.n_prov; i++)
 		in[i] = strcmp(d.prov[i].name, disk) == 0;
