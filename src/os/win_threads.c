@@ -51,14 +51,23 @@ int vb_os_win_thread_create(pthread_t *out, const pthread_attr_t *attr, void *(*
 		return ENOMEM;
 	t->fn = fn;
 	t->arg = arg;
+	/* Started suspended: the thread may ask for its handle at once (a writer does), so
+	 * the handle is stored before it runs. */
 	uintptr_t h = _beginthreadex(NULL, attr != NULL ? (unsigned)attr->stack_bytes : 0,
-				     trampoline, t, 0, NULL);
+				     trampoline, t, CREATE_SUSPENDED, NULL);
 	if (h == 0) {
 		int e = errno != 0 ? errno : EAGAIN;
 		free(t);
 		return e;
 	}
 	t->handle = (HANDLE)h;
+	if (ResumeThread(t->handle) == (DWORD)-1) {
+		/* it never ran a line of its own, so ending it strands nothing */
+		TerminateThread(t->handle, 0);
+		CloseHandle(t->handle);
+		free(t);
+		return EAGAIN;
+	}
 	*out = t;
 	return 0;
 }
