@@ -176,6 +176,20 @@ static void test_geom_consumers(void **state)
 	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada1", "ada1", 0, 1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: GEOM gives two of its parts "
 			    "the id 0x100");
+	/* the swap's provider without its id, or the swap using one not listed: a walk by id
+	 * would pass the swap by and call ada0 free */
+	char *swap_ref = strstr(memcpy(twice, confxml, sizeof confxml), "<provider ref=\"0x202\"");
+	assert_non_null(swap_ref);
+	memcpy(swap_ref + strlen("<provider ref=\"0x2"), "ff", 2);
+	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: a GEOM consumer uses "
+			    "provider 0x2ff, which GEOM does not list");
+	char *swap_id = strstr(memcpy(twice, confxml, sizeof confxml), "<provider id=\"0x202\"");
+	assert_non_null(swap_id);
+	memcpy(swap_id + strlen("<provider "), "xx", 2);
+	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: GEOM lists a part without "
+			    "an id");
 }
 
 /* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and

@@ -363,6 +363,39 @@ static bool mode_of(const char *m, int acc[3])
 	       acc[0] >= 0 && acc[1] >= 0 && acc[2] >= 0;
 }
 
+/* Whether d hangs together as the kernel writes it (g_conf_geom, g_conf_provider and
+ * g_conf_consumer in sys/geom/geom_dump.c): each geom and provider has its own pointer as
+ * id, and a consumer refers to a provider listed or to none. Otherwise a walk by id could
+ * pass a holder by, so why says the disk's use cannot be told. */
+static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
+{
+	const char *bad = NULL;
+
+	for (size_t i = 0; bad == NULL && i < d->n_geom; i++)
+		if (d->geom[i].id[0] == '\0' || geom_index(d, d->geom[i].id) != (long)i)
+			bad = d->geom[i].id;
+	for (size_t i = 0; bad == NULL && i < d->n_prov; i++)
+		if (d->prov[i].id[0] == '\0' || prov_index(d, d->prov[i].id) != (long)i)
+			bad = d->prov[i].id;
+	if (bad != NULL && bad[0] == '\0') {
+		snprintf(why, n, "cannot tell whether it is in use: GEOM lists a part without "
+			 "an id");
+		return false;
+	}
+	if (bad != NULL) {
+		snprintf(why, n, "cannot tell whether it is in use: GEOM gives two of its parts "
+			 "the id %s", bad);
+		return false;
+	}
+	for (size_t c = 0; c < d->n_cons; c++)
+		if (d->cons[c].prov[0] != '\0' && d->cons[c].p < 0) {
+			snprintf(why, n, "cannot tell whether it is in use: a GEOM consumer uses "
+				 "provider %s, which GEOM does not list", d->cons[c].prov);
+			return false;
+		}
+	return true;
+}
+
 /* Adds to in every provider made from one in it, up to the leaves. */
 static void grow_up(const struct geom_doc *d, bool *in)
 {
@@ -392,19 +425,11 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 		snprintf(holder, n, "cannot tell whether it is in use: out of memory");
 		return -1;
 	}
-	/* Ids are the kernel's pointers, so unique; with one repeated, a walk by the first of
-	 * them would pass a holder of the second by. */
-	for (size_t i = 0; i < d.n_prov + d.n_geom; i++) {
-		const char *id = i < d.n_prov ? d.prov[i].id : d.geom[i - d.n_prov].id;
-		long first = i < d.n_prov ? prov_index(&d, id) : geom_index(&d, id) + (long)d.n_prov;
-		if (id[0] != '\0' && first != (long)i) {
-			snprintf(holder, n, "cannot tell whether it is in use: GEOM gives two of "
-				 "its parts the id %s", id);
-			free(in);
-			free(chain);
-			geom_free(&d);
-			return -1;
-		}
+	if (!geom_whole(&d, holder, n)) {
+		free(in);
+		free(chain);
+		geom_free(&d);
+		return -1;
 	}
 	/* The disk's providers, then everything made from them, down to the leaves. */
 	for (size_t i = 0; i < d.n_prov; i++)
