@@ -15,7 +15,9 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 wine64=${WINE64:-/usr/lib/wine/wine64}
 wine32=${WINE32:-/usr/lib/wine/wine}
-for w in "$wine64" "$wine32"; do
+# The server the prefix's programs share, beside the loaders (Debian: /usr/lib/wine).
+wineserver=${WINESERVER:-$(dirname "$wine64")/wineserver}
+for w in "$wine64" "$wine32" "$wineserver"; do
 	[ -x "$w" ] || {
 		echo "windows-test: $w is missing (Debian: apt-get install wine64 wine32:i386)" >&2
 		exit 2
@@ -30,7 +32,7 @@ tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/vbench-wine.XXXXXX")
 # version test) carries over.
 WINEPREFIX=${WINEPREFIX:-$tmp/prefix}
 export WINEDEBUG WINEPREFIX
-trap 'rm -rf "$tmp"' EXIT
+trap '"$wineserver" -k 2>/dev/null; "$wineserver" -w 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # Some kernels refuse every 32-bit program (no IA-32 emulation): the 32-bit loader is
 # run once, by execv(2) itself, and only the kernel's ENOEXEC makes the 32-bit runs
@@ -50,6 +52,17 @@ elif [ $? = 126 ]; then
 		"runs (threads.exe, vbench.exe)"
 fi
 echo "windows-test: starting Wine in a new prefix (the first start takes a while)"
+# One server for the whole test, started before anything else and kept until the end.
+# Left to itself, the server begins to shut down each time the last program exits
+# (wineserver(1): the default persistence is 0 s); a vbench started in that instant is
+# killed with exit code 1 and no message, or loses its connection (Wine's
+# server/process.c: server_shutdown_timeout, kill_all_processes). Wine failing, not vbench.
+mkdir -p "$WINEPREFIX"   # the server works in it
+"$wineserver" -p || {
+	echo "windows-test: cannot start $wineserver -p in $WINEPREFIX (does one run there" \
+		"already? wineserver -k ends it)" >&2
+	exit 2
+}
 "$wine64" wineboot -i >/dev/null 2>&1
 
 status=0
