@@ -3,6 +3,7 @@
 
 /* Escaping text vbench did not write (paths, labels) for a terminal, CSV or JSON. */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,18 @@ void vb_text_to(char *buf, size_t n, const char *s);
 /* A new string of what vb_text writes of s, or NULL: how every output of `vbench
  * report` shows text it read. */
 char *vb_text_dup(const char *s);
+
+/* What a cut text holds where it was cut: at the end, or in the middle. */
+#define VB_CUT_END "...(cut)"
+#define VB_CUT_MIDDLE "...(cut)..."
+
+/* Copies s as it is into buf of n bytes, or, when it does not fit, cut at a whole UTF-8
+ * character (a byte that is not UTF-8 counts as one) with a marker, so that a cut never
+ * hides that more was there: the first characters that fit, then VB_CUT_END; or, with
+ * middle, the first and the last characters (half the room each) around VB_CUT_MIDDLE,
+ * so that the end of a sentence (its reason) survives a long path. True when cut. s may
+ * be buf itself when middle is false. */
+bool vb_text_cut(char *buf, size_t n, const char *s, bool middle);
 
 /* Columns vb_text's output of s takes on a terminal. */
 size_t vb_text_width(const char *s);

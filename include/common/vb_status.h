@@ -4,6 +4,7 @@
 /* The one error convention: a module returns a status and leaves a sentence in a
  * struct vb_err; only main.c turns a status into an exit code. */
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -32,7 +33,12 @@ struct vb_err {
 #define VB_PRINTF(a, b)
 #endif
 
-/* Sets e (may be NULL) to status s with a message; returns s. */
+/* snprintf into buf of n bytes, except that a text that does not fit is cut in the
+ * middle with a marker (vb_text_cut): a long path never hides the reason after it. */
+void vb_vmsgf(char *buf, size_t n, const char *fmt, va_list ap);
+void vb_msgf(char *buf, size_t n, const char *fmt, ...) VB_PRINTF(3, 4);
+
+/* Sets e (may be NULL) to status s with a message (vb_msgf); returns s. */
 enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 	VB_PRINTF(3, 4);
 

@@ -121,6 +121,61 @@ size_t vb_text_width(const char *s)
 	return k.width;
 }
 
+/* Length of the whole characters of s (len bytes) that fit in room bytes, counted from
+ * the start; a byte that is not UTF-8 is a character of its own. */
+static size_t whole_head(const char *s, size_t len, size_t room)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		uint32_t cp;
+		size_t k = vb_utf8_decode(u + i, len - i, &cp);
+		if (k == 0)
+			k = 1;
+		if (i + k > room)
+			break;
+		i += k;
+	}
+	return i;
+}
+
+bool vb_text_cut(char *buf, size_t n, const char *s, bool middle)
+{
+	const char *mark = middle ? VB_CUT_MIDDLE : VB_CUT_END;
+	size_t len = strlen(s), mlen = strlen(mark);
+
+	if (n == 0)
+		return len > 0;
+	if (len < n) {
+		memmove(buf, s, len + 1);
+		return false;
+	}
+	if (n <= mlen) {
+		/* no room for the marker: what fits of it, never a part of s that looks whole */
+		memcpy(buf, mark, n - 1);
+		buf[n - 1] = '\0';
+		return true;
+	}
+	size_t room = n - 1 - mlen;
+	size_t tail_room = middle ? room / 2 : 0;
+	size_t head = whole_head(s, len, room - tail_room), start = len;
+	if (middle) {
+		/* the tail: from the first character boundary that leaves it within tail_room */
+		start = head;
+		while (len - start > tail_room) {
+			uint32_t cp;
+			size_t k = vb_utf8_decode((const unsigned char *)s + start, len - start, &cp);
+			start += k ? k : 1;
+		}
+	}
+	memmove(buf, s, head);
+	memcpy(buf + head, mark, mlen);
+	memmove(buf + head + mlen, s + start, len - start);
+	buf[head + mlen + len - start] = '\0';
+	return true;
+}
+
 /* Whether a spreadsheet would take a field starting at s for a formula. */
 static int formula_start(const char *s)
 {

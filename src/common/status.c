@@ -1,8 +1,38 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "common/vb_escape.h"
 #include "common/vb_status.h"
+
+void vb_vmsgf(char *buf, size_t n, const char *fmt, va_list ap)
+{
+	va_list again;
+
+	if (n == 0)
+		return;
+	va_copy(again, ap);
+	int len = vsnprintf(buf, n, fmt, ap);
+	if (len >= 0 && (size_t)len >= n) {
+		char *whole = malloc((size_t)len + 1);
+		if (whole != NULL && vsnprintf(whole, (size_t)len + 1, fmt, again) == len)
+			vb_text_cut(buf, n, whole, true);
+		else
+			vb_text_cut(buf, n, buf, false);   /* without memory: cut, but marked */
+		free(whole);
+	}
+	va_end(again);
+}
+
+void vb_msgf(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vb_vmsgf(buf, n, fmt, ap);
+	va_end(ap);
+}
 
 enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 {
@@ -12,7 +42,7 @@ enum vb_status vb_fail(struct vb_err *e, enum vb_status s, const char *fmt, ...)
 		return s;
 	e->status = s;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	vb_vmsgf(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
 	return s;
 }

@@ -121,32 +121,32 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 		if (strncmp(arg, "--", 2) == 0)
 			near = vb_nearest(arg + 2, n - 2, names, R_NOPTS);
 		if (near != NULL)
-			snprintf(err, errlen, "unknown option '%.*s': did you mean --%s?", (int)n, arg,
+			vb_msgf(err, errlen, "unknown option '%.*s': did you mean --%s?", (int)n, arg,
 				 near);
 		else
-			snprintf(err, errlen, "unknown option '%s' (see vbench report --help)", arg);
+			vb_msgf(err, errlen, "unknown option '%s' (see vbench report --help)", arg);
 		return -1;
 	}
 	if (ra->seen_as[k] != NULL) {
-		snprintf(err, errlen, "%s: given twice (already as %s)", arg, ra->seen_as[k]);
+		vb_msgf(err, errlen, "%s: given twice (already as %s)", arg, ra->seen_as[k]);
 		return -1;
 	}
 	ra->seen_as[k] = arg;
 	if (ropts[k].takes_value && val == NULL) {
 		if (*i + 1 >= argc || vb_arg_is_option(argv[*i + 1])) {
-			snprintf(err, errlen, "option %s needs a value", arg);
+			vb_msgf(err, errlen, "option %s needs a value", arg);
 			return -1;
 		}
 		val = argv[++*i];
 	}
 	if (val != NULL && *val == '\0') {
-		snprintf(err, errlen, "%s: the value is empty", ropts[k].name);
+		vb_msgf(err, errlen, "%s: the value is empty", ropts[k].name);
 		return -1;
 	}
 	switch ((enum ropt)k) {
 	case R_FORMAT:
 		if (parse_format(val, &ra->format) < 0) {
-			snprintf(err, errlen, "unknown format '%s' (text, markdown, csv, json)", val);
+			vb_msgf(err, errlen, "unknown format '%s' (text, markdown, csv, json)", val);
 			return -1;
 		}
 		break;
@@ -166,7 +166,7 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 	bool options = true;
 	ra->files = calloc((size_t)(argc > 0 ? argc : 1), sizeof *ra->files);
 	if (ra->files == NULL) {
-		snprintf(err, errlen, "out of memory");
+		vb_msgf(err, errlen, "out of memory");
 		return -1;
 	}
 	for (int i = 1; i < argc; i++) {
@@ -181,17 +181,17 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 		}
 	}
 	if (!ra->help && ra->n_files == 0) {
-		snprintf(err, errlen, "no input files: name vbench CSV, JSON or --trace files, or "
+		vb_msgf(err, errlen, "no input files: name vbench CSV, JSON or --trace files, or "
 			 "a saved log (see vbench report --help)");
 		return -1;
 	}
 	if (ra->force && ra->svg == NULL) {
-		snprintf(err, errlen, "--force applies to --svg, which was not given");
+		vb_msgf(err, errlen, "--force applies to --svg, which was not given");
 		return -1;
 	}
 	/* "-" is standard input among the inputs; standard output holds the report */
 	if (ra->svg != NULL && strcmp(ra->svg, "-") == 0) {
-		snprintf(err, errlen, "--svg -: the chart goes to a file (name it, e.g. "
+		vb_msgf(err, errlen, "--svg -: the chart goes to a file (name it, e.g. "
 			 "--svg ./-); standard output holds the report");
 		return -1;
 	}
@@ -250,7 +250,7 @@ static int note_input(struct input *in, size_t k, FILE *f, const char *name, FIL
 		    in[k].id.dev == in[j].id.dev && in[k].id.ino == in[j].id.ino)
 			same = true;
 		if (same) {
-			snprintf(msg, sizeof msg, "%s: given twice (as %s); each file is read once, "
+			vb_msgf(msg, sizeof msg, "%s: given twice (as %s); each file is read once, "
 				 "or its runs would count twice", name, in[j].name);
 			say(err, msg);
 			return -1;
@@ -268,7 +268,7 @@ static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inp
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *in = is_stdin ? stdin : fopen(path, "rb");
 	if (in == NULL) {
-		snprintf(msg, sizeof msg, "cannot open %s: %s", path, strerror(errno));
+		vb_msgf(msg, sizeof msg, "cannot open %s: %s", path, strerror(errno));
 		say(err, msg);
 		return -1;
 	}
@@ -285,14 +285,14 @@ static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inp
 	if (!is_stdin)
 		fclose(in);
 	if (rc == -2) {
-		snprintf(msg, sizeof msg, "%s: larger than %s, the most vbench report reads from "
+		vb_msgf(msg, sizeof msg, "%s: larger than %s, the most vbench report reads from "
 			 "one input (an endless stream, such as /dev/zero?)", path,
 			 VBR_INPUT_MAX_TEXT);
 		say(err, msg);
 		return -1;
 	}
 	if (rc < 0) {
-		snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(e));
+		vb_msgf(msg, sizeof msg, "cannot read %s: %s", path, strerror(e));
 		say(err, msg);
 		return -1;
 	}
@@ -333,28 +333,28 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 	struct vb_fileinfo fi;
 
 	if (vb_os_io.statat(NULL, dirfd, name, &fi) != 0) {
-		snprintf(why, n, "cannot examine it: %s", strerror(errno));
+		vb_msgf(why, n, "cannot examine it: %s", strerror(errno));
 		return -1;
 	}
 	if (fi.type == VB_FT_MISSING)
 		return 0;
 	if (fi.type == VB_FT_LINK) {
-		snprintf(why, n, "is a symbolic link; vbench report does not follow links (give "
+		vb_msgf(why, n, "is a symbolic link; vbench report does not follow links (give "
 			 "the path it points to)");
 		return -1;
 	}
 	if (fi.type != VB_FT_REG) {
-		snprintf(why, n, "exists and is not a regular file");
+		vb_msgf(why, n, "exists and is not a regular file");
 		return -1;
 	}
 	for (size_t i = 0; i < ra->n_files; i++)
 		if (in[i].have_id && in[i].id.dev == fi.dev && in[i].id.ino == fi.ino) {
-			snprintf(why, n, "is an input of this report (%s); it is never overwritten",
+			vb_msgf(why, n, "is an input of this report (%s); it is never overwritten",
 				 in[i].name);
 			return -1;
 		}
 	if (!ra->force && !ours(dirfd, name)) {
-		snprintf(why, n, "exists and was not written by vbench report; add --force to "
+		vb_msgf(why, n, "exists and was not written by vbench report; add --force to "
 			 "replace it");
 		return -1;
 	}
@@ -367,7 +367,7 @@ static int remove_temp(int dirfd, const char *dir, const char *tmp, char *left, 
 {
 	if (vb_os_io.unlinkat(NULL, dirfd, tmp) == 0)
 		return -1;
-	snprintf(left, n, "%s/%s, the temporary file vbench report created, could not be "
+	vb_msgf(left, n, "%s/%s, the temporary file vbench report created, could not be "
 		 "removed: %s; it is left behind", dir, tmp, strerror(errno));
 	return -2;
 }
@@ -391,14 +391,14 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 
 	why[0] = '\0';
 	if (!vb_os_path_split(ra->svg, dir, sizeof dir, base, sizeof base)) {
-		snprintf(why, sizeof why, "not a file name");
+		vb_msgf(why, sizeof why, "not a file name");
 	} else if ((dirfd = vb_os_io.open_dir(NULL, dir, false)) < 0) {
-		snprintf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
+		vb_msgf(why, sizeof why, "cannot open its directory: %s", strerror(errno));
 	} else if (may_write(dirfd, base, ra, in, why, sizeof why) == 0) {
 		vb_os_signals_install(&svg_signals);
 		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
 		if (fd < 0 || (f = vb_os_stream(fd, "wb")) == NULL) {
-			snprintf(why, sizeof why, "cannot create a file beside it: %s",
+			vb_msgf(why, sizeof why, "cannot create a file beside it: %s",
 				 strerror(errno));
 			if (fd >= 0) {
 				vb_os_io.close(NULL, fd);
@@ -420,15 +420,15 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 				prc = -1;
 			}
 			if (atomic_load(&svg_signals.stop) != 0)
-				snprintf(why, sizeof why, "stopped by signal %d before it was put in "
+				vb_msgf(why, sizeof why, "stopped by signal %d before it was put in "
 					 "place", atomic_load(&svg_signals.stop));
 			else if (prc == -3)
-				snprintf(why, sizeof why, "the samples' times or rates are too small "
+				vb_msgf(why, sizeof why, "the samples' times or rates are too small "
 					 "or too large to put on an axis");
 			else if (prc < 0)
-				snprintf(why, sizeof why, "cannot write it: %s", strerror(e));
+				vb_msgf(why, sizeof why, "cannot write it: %s", strerror(e));
 			else if (vb_os_rename(dirfd, tmp, base) != 0)
-				snprintf(why, sizeof why, "cannot put it in place: %s", strerror(errno));
+				vb_msgf(why, sizeof why, "cannot put it in place: %s", strerror(errno));
 			else
 				rc = 0;
 			if (rc != 0)
@@ -438,7 +438,7 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 	if (dirfd >= 0)
 		vb_os_io.close(NULL, dirfd);
 	if (rc != 0) {
-		snprintf(msg, sizeof msg, "--svg %s: %s", ra->svg, why);
+		vb_msgf(msg, sizeof msg, "--svg %s: %s", ra->svg, why);
 		say(err, msg);
 	}
 	if (rc == -2)
@@ -472,7 +472,7 @@ static enum vb_status run_trace(const struct report_args *ra, const struct vbr_t
 		while (l < t->n_labels && strcmp(t->labels[l], ra->label) != 0)
 			l++;
 		if (l == t->n_labels) {
-			snprintf(msg, sizeof msg, "--label %s: no such label in the trace",
+			vb_msgf(msg, sizeof msg, "--label %s: no such label in the trace",
 				 ra->label);
 			say(err, msg);
 			return VB_E_USAGE;
@@ -495,7 +495,7 @@ static void left_out(FILE *err, size_t n, const char *noun, const char *why)
 
 	if (n == 0)
 		return;
-	snprintf(msg, sizeof msg, "note: left out %zu %s%s %s", n, noun, n == 1 ? "" : "s", why);
+	vb_msgf(msg, sizeof msg, "note: left out %zu %s%s %s", n, noun, n == 1 ? "" : "s", why);
 	say(err, msg);
 }
 
@@ -546,7 +546,7 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 		if (vb_report_split_note(&a, g, msg, sizeof msg))
 			say(err, msg);
 		if (a.groups[g].other_fs != NULL) {
-			snprintf(msg, sizeof msg, "warning: label \"%s\" names %s, but its runs were "
+			vb_msgf(msg, sizeof msg, "warning: label \"%s\" names %s, but its runs were "
 				 "measured on %s", a.groups[g].label, a.groups[g].other_fs,
 				 a.groups[g].where);
 			say(err, msg);
@@ -585,7 +585,7 @@ enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 		report_usage(out);
 		st = VB_OK;
 		if (fflush(out) != 0 || ferror(out)) {
-			snprintf(msg, sizeof msg, "write error on standard output: %s",
+			vb_msgf(msg, sizeof msg, "write error on standard output: %s",
 				 strerror(errno));
 			say(err, msg);
 			st = VB_E_IO;

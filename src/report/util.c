@@ -13,17 +13,16 @@ int vbr_fail(const struct vbr_err *e, size_t line, const char *fmt, ...)
 {
 	if (e->buf == NULL || e->len == 0)
 		return -1;
-	int n;
-	if (line > 0)
-		n = snprintf(e->buf, e->len, "%s:%zu: ", e->name, line);
-	else
-		n = snprintf(e->buf, e->len, "%s: ", e->name);
-	if (n < 0 || (size_t)n >= e->len)
-		return -1;
+	/* the name first, cut as a whole with the rest, so that a long one leaves the reason */
+	char what[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(e->buf + n, e->len - (size_t)n, fmt, ap);
+	vb_vmsgf(what, sizeof what, fmt, ap);
 	va_end(ap);
+	if (line > 0)
+		vb_msgf(e->buf, e->len, "%s:%zu: %s", e->name, line, what);
+	else
+		vb_msgf(e->buf, e->len, "%s: %s", e->name, what);
 	return -1;
 }
 
