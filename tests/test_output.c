@@ -345,29 +345,35 @@ static void test_warmups_left_out(void **state)
 	assert_true(a.rate.mean == 2000.0);
 }
 
+/* RFC 4180 quoting of the text as vb_text shows it: commas and quotes are quoted, and no
+ * control character or stray byte reaches the file, where `cat` would show it. */
 static void test_csv_quoting(void **state)
 {
 	struct vb_buf b;
 	(void)state;
 	vb_buf_init(&b);
-	const char *fields[] = {"plain", "a,b", "say \"hi\"", "two\nlines", "caf\xc3\xa9 \xff"};
-	for (size_t i = 0; i < 5; i++) {
+	const char *fields[] = {"plain", "a,b", "say \"hi\"", "two\nlines", "caf\xc3\xa9 \xff",
+				"a\x1b[2J\rb\xc2\x9b,c\x7f"};
+	size_t n = sizeof fields / sizeof fields[0];
+	for (size_t i = 0; i < n; i++) {
 		if (i)
 			vb_buf_putc(&b, '|');
 		vb_csv_field(&b, fields[i]);
 	}
-	assert_string_equal(b.p, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|caf\xc3\xa9 \xff");
+	assert_string_equal(b.p, "plain|\"a,b\"|\"say \"\"hi\"\"\"|two\\x0alines|caf\xc3\xa9 \\xff|"
+			    "\"a\\x1b[2J\\x0db\\xc2\\x9b,c\\x7f\"");
+	assert_csv_clean(b.p);
 	vb_buf_free(&b);
 }
 
 /* A field a spreadsheet would run as a formula gets an apostrophe, which the reader
- * takes off again: the text survives the round trip exactly. */
+ * takes off again: the text survives the round trip as vb_text shows it. */
 static void test_csv_formula_fields(void **state)
 {
 	static const char *const cases[][2] = {
 		{"=1+2", "'=1+2"}, {"+x", "'+x"}, {"-rf", "'-rf"}, {"@SUM(A1)", "'@SUM(A1)"},
-		{"'=x", "''=x"}, {"\tx", "'\tx"}, {"a=b", "a=b"}, {"'a", "'a"}, {"'", "'"},
-		{"=a,b", "\"'=a,b\""}, {"", ""},
+		{"'=x", "''=x"}, {"\tx", "\\x09x"}, {"a=b", "a=b"}, {"'a", "'a"}, {"'", "'"},
+		{"=a,b", "\"'=a,b\""}, {"", ""}, {"=\r", "'=\\x0d"},
 	};
 	struct vb_buf b;
 	(void)state;
@@ -382,6 +388,41 @@ static void test_csv_formula_fields(void **state)
 	assert_string_equal(vb_csv_plain("'a"), "'a");
 	assert_string_equal(vb_csv_plain("'"), "'");
 	assert_string_equal(vb_csv_plain("'=a,b"), "=a,b");
+	assert_string_equal(vb_csv_plain("'\tx"), "\tx");   /* as files of older versions hold it */
+}
+
+/* Every text field of a result row and of a --trace row, whether from the user (the
+ * label) or from the system (device, mount point, write cache), is written escaped: a
+ * label cannot forge a dd status line in a file that is `cat`. */
+static void test_csv_rows_escaped(void **state)
+{
+	static const char hostile[] = "x\n16384 bytes transferred in 0.000001 secs (1 bytes/sec)"
+				      "\n\x1b[2J\r\xff\xc2\x9b";
+	struct vb_run r = run_of(1, 1048576, 0.5);
+	struct vb_interval iv = {.start_secs = 0, .secs = 0.5, .bytes = 1048576};
+	struct vb_buf b;
+	(void)state;
+	ctx.label = hostile;
+	strcpy(env.device, "sd\x1b]0;t\x07");
+	strcpy(env.mount, "/m\nnt\x7f");
+	strcpy(env.write_cache, "wb\r\x9b");
+	ctx.session = "\x1b\x9b";
+	r.intervals = &iv;
+	r.n_intervals = 1;
+	vb_buf_init(&b);
+	vb_out_csv_row(&b, &ctx, &r, NULL);
+	vb_out_trace_run(&b, &ctx, &r);
+	assert_csv_clean(b.p);
+	char *shown = vb_text_dup(hostile);
+	assert_non_null(shown);
+	assert_memory_equal(b.p, shown, strlen(shown));
+	assert_non_null(strstr(b.p, ",sd\\x1b]0;t\\x07,"));
+	assert_non_null(strstr(b.p, ",/m\\x0ant\\x7f,"));
+	assert_non_null(strstr(b.p, ",wb\\x0d\\x9b,"));
+	assert_non_null(strstr(b.p, ",\\x1b\\x9b,"));
+	assert_non_null(strstr(b.p, "\r\n" "x\\x0a16384 bytes"));   /* the trace row's label */
+	free(shown);
+	vb_buf_free(&b);
 }
 
 static void test_csv_row(void **state)
@@ -675,6 +716,7 @@ int main(void)
 		cmocka_unit_test_setup(test_warmups_left_out, setup),
 		cmocka_unit_test_setup(test_csv_quoting, setup),
 		cmocka_unit_test_setup(test_csv_formula_fields, setup),
+		cmocka_unit_test_setup(test_csv_rows_escaped, setup),
 		cmocka_unit_test_setup(test_csv_row, setup),
 		cmocka_unit_test_setup(test_text_escaping, setup),
 		cmocka_unit_test_setup(test_header_escapes_the_environment, setup),

@@ -39,8 +39,9 @@ bool vb_text_cut(char *buf, size_t n, const char *s, bool middle);
 /* Columns vb_text's output of s takes on a terminal. */
 size_t vb_text_width(const char *s);
 
-/* Appends s as one RFC 4180 field; one a spreadsheet would run as a formula (= + - @,
- * tab or CR first, after any apostrophes) gets one more apostrophe in front. */
+/* Appends s as vb_text shows it (so no control byte) as one RFC 4180 field; one a
+ * spreadsheet would run as a formula (= + - @ first, after any apostrophes) gets one more
+ * apostrophe in front. */
 void vb_csv_field(struct vb_buf *b, const char *s);
 
 /* s without the apostrophe vb_csv_field put in front of a formula-like field. */

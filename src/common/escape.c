@@ -36,10 +36,12 @@ size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-/* Where escape_walk puts its pieces: a file, or a buffer of n bytes cut at a whole
- * character or escape; the bytes and the terminal columns of the whole are counted. */
+/* Where escape_walk puts its pieces: a file, a growable vb_buf, or a buffer of n bytes
+ * cut at a whole character or escape; the bytes and the terminal columns of the whole
+ * are counted. */
 struct sink {
 	FILE *f;
+	struct vb_buf *vb;
 	char *buf;
 	size_t n, used, bytes, width;
 	bool cut;   /* a piece did not fit: none after it goes in, or the cut would hide it */
@@ -51,6 +53,8 @@ static void put(struct sink *k, const char *p, size_t n, bool escape)
 	k->width += escape ? 4 : 1;
 	if (k->f != NULL) {
 		fwrite(p, 1, n, k->f);
+	} else if (k->vb != NULL) {
+		vb_buf_add(k->vb, p, n);
 	} else if (k->buf != NULL && !k->cut && k->used + n < k->n) {
 		memcpy(k->buf + k->used, p, n);
 		k->used += n;
@@ -176,7 +180,8 @@ bool vb_text_cut(char *buf, size_t n, const char *s, bool middle)
 	return true;
 }
 
-/* Whether a spreadsheet would take a field starting at s for a formula. */
+/* Whether a spreadsheet would take a field starting at s for a formula (tab and CR no
+ * longer start a field vbench writes, but do in the files older versions wrote). */
 static int formula_start(const char *s)
 {
 	while (*s == '\'')
@@ -186,22 +191,29 @@ static int formula_start(const char *s)
 
 void vb_csv_field(struct vb_buf *b, const char *s)
 {
-	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	/* The text as vb_text shows it, so that a CSV file holds no control byte but its row
+	 * ends: `cat` of it can forge no line and send no escape sequence. */
+	struct vb_buf t;
+	struct sink k = {.vb = &t};
+	vb_buf_init(&t);
+	escape_walk(s, &k);
+	if (t.oom)
+		b->oom = true;   /* the field would be cut: the row must not pass for whole */
+	const char *p = t.p != NULL ? t.p : "";
+	bool quote = strpbrk(p, ",\"") != NULL;   /* CR and LF are escaped by now */
 
 	if (quote)
 		vb_buf_putc(b, '"');
-	if (formula_start(s))
+	if (formula_start(p))
 		vb_buf_putc(b, '\'');   /* inside the quotes, if any: it is part of the text */
-	if (!quote) {
-		vb_buf_puts(b, s);
-		return;
-	}
-	for (; *s; s++) {
-		if (*s == '"')
+	for (; *p; p++) {
+		if (*p == '"')
 			vb_buf_putc(b, '"');
-		vb_buf_putc(b, *s);
+		vb_buf_putc(b, *p);
 	}
-	vb_buf_putc(b, '"');
+	if (quote)
+		vb_buf_putc(b, '"');
+	vb_buf_free(&t);
 }
 
 const char *vb_csv_plain(const char *s)

@@ -314,19 +314,16 @@ static void num_or(FILE *f, double x, const char *none)
 		fputs(none, f);
 }
 
-/* One CSV field, escaped as vbench's own CSV files are, of the text as vb_text shows it:
- * a terminal reading the CSV gets no escape sequence, CR or LF from a label. */
+/* One CSV field, written as vbench's own CSV files are (vb_csv_field escapes it as
+ * vb_text shows it): a terminal reading the CSV gets no escape sequence, CR or LF. */
 static void csv_text(FILE *f, const char *s)
 {
 	struct vb_buf b;
-	char *e = vb_text_dup(s);
 
 	vb_buf_init(&b);
-	vb_csv_field(&b, e != NULL ? e : "?");
-	if (b.p != NULL)
-		fputs(b.p, f);
+	vb_csv_field(&b, s);
+	fputs(b.oom ? "?" : b.p != NULL ? b.p : "", f);
 	vb_buf_free(&b);
-	free(e);
 }
 
 /* s as a JSON string, of the text as vb_text shows it (so that two labels that differ in
