@@ -70,6 +70,42 @@ printf '%s\n' "$OUT" >"$SCRATCH/label.log"
 run_vb report "$SCRATCH/label.log"
 check "report counts only the real runs of that log" [ "$(printf '%s\n' "$OUT" | grep -c '^run ')" = 2 ]
 
+# --- CSV outputs escape text too: a label cannot forge a line in a file that is `cat` ----
+# only_ascii FILE: printable ASCII and line ends, nothing a terminal acts on.
+only_ascii() { [ -z "$(LC_ALL=C tr -d '\040-\176\r\n' <"$1")" ]; }
+# crlf_only FILE: every CR ends a line, every line ends with CR (the rows' ends).
+crlf_only() {
+	[ "$(tr -cd '\r' <"$1" | wc -c)" = "$(tr -cd '\n' <"$1" | wc -c)" ] &&
+		! LC_ALL=C grep -qv "$(printf '\r')\$" "$1"
+}
+# no_fake_dd FILE: no line of FILE looks like a dd result line (vbench printed none).
+no_fake_dd() { ! LC_ALL=C grep -q '^[0-9]* bytes transferred in' "$1"; }
+d=$(new_dir)
+lab=$(printf 'x\033[2J\r\n16384 bytes transferred in 0.000001 secs (16384 bytes/sec)\n\377\302\233z')
+shown='x\\x1b\[2J\\x0d\\x0a16384 bytes transferred in 0\.000001 secs \(16384 bytes/sec\)\\x0a\\xff\\xc2\\x9bz'
+run_vb -q --no-progress -f csv bs=4k count=4 runs=2 --interval 0.01 -l "$lab" \
+	--csv-append "$d/runs.csv" --trace "$d/trace.csv" "$d"
+expect_rc 0 "-f csv, --csv-append and --trace with a hostile label"
+cp "$SCRATCH/out" "$d/stdout.csv"
+for f in stdout runs trace; do
+	check "$f.csv: no control byte, no byte that is not ASCII" only_ascii "$d/$f.csv"
+	check "$f.csv: CR only at the end of each row" crlf_only "$d/$f.csv"
+	check "$f.csv: no forged dd line" no_fake_dd "$d/$f.csv"
+	check "$f.csv: the label as vbench shows it" has "$(cat "$d/$f.csv")" "^$shown,[12],"
+done
+run_vb report "$d/runs.csv"
+expect_rc 0 "report reads the escaped label"
+check "report shows the label escaped, as it was shown" has "$OUT" "^bytes/sec +$shown\$"
+check "and prints no control byte" only_ascii "$SCRATCH/out"
+check "and no forged dd line" no_fake_dd "$SCRATCH/out"
+run_vb report -f csv "$d/runs.csv"
+check "report -f csv: no control byte" only_ascii "$SCRATCH/out"
+check "report -f csv: CR only at the end of each row" crlf_only "$SCRATCH/out"
+check "report -f csv: the label as it was shown" has "$OUT" "^$shown,2,"
+run_vb report "$d/trace.csv"
+expect_rc 0 "report reads the escaped --trace file"
+check "and shows its label escaped" has "$OUT" "^$shown run 1: "
+
 # --- --help and --version fail when they cannot be written ------------------------------
 "$VBENCH" --help >&- 2>/dev/null
 check "--help with stdout closed fails (exit $?)" [ $? -ne 0 ]
