@@ -1365,20 +1365,29 @@ struct vb_child *vb_os_child_start(int (*fn)(void *arg, int channel), void *arg)
 		errno = EMFILE;
 		return NULL;
 	}
-	/* It fails with errno set, not the last error (MSDN, _beginthreadex). */
-	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, session_main, w, 0, NULL);
-	if (w->thread == NULL) {
-		int e = errno;
-		_close(w->chan);
-		_close(w->wchan);
-		free(w);
-		errno = e;
-		return NULL;
+	/* It fails with errno set, not the last error (MSDN, _beginthreadex). Started
+	 * suspended, so that a Ctrl+C from its first line on finds the handle to cancel. */
+	w->thread = (HANDLE)_beginthreadex(NULL, 1 << 20, session_main, w, CREATE_SUSPENDED,
+					   NULL);
+	int e = errno;
+	if (w->thread != NULL) {
+		handle_lock();
+		session_thread = w->thread;
+		handle_unlock();
+		if (ResumeThread(w->thread) != (DWORD)-1)
+			return w;
+		e = EAGAIN;
+		handle_lock();
+		session_thread = NULL;
+		handle_unlock();
+		TerminateThread(w->thread, 0);   /* it never ran a line of its own */
+		CloseHandle(w->thread);
 	}
-	handle_lock();
-	session_thread = w->thread;
-	handle_unlock();
-	return w;
+	_close(w->chan);
+	_close(w->wchan);
+	free(w);
+	errno = e;
+	return NULL;
 }
 
 ssize_t vb_os_child_read(struct vb_child *w, void *buf, size_t n, unsigned ms)
