@@ -27,6 +27,7 @@
 
 #include "vb_test.h"
 #include "common/vb_env.h"
+#include "common/vb_escape.h"
 #include "common/vb_io.h"
 #include "os/vb_os.h"
 
@@ -454,6 +455,38 @@ static void test_scsi_without_host_driver(void **state)
 	assert_string_equal(e.driver, "sd");
 	assert_int_equal(e.logical_block, 4096);
 	assert_int_equal(e.physical_block, 0);
+}
+
+/* A mount source and mount point longer than vb_env keeps are cut at a whole character
+ * and marked, never silently; no character is split (each field once odd, once even). */
+static void test_long_text_cut_and_marked(void **state)
+{
+	static char line[4096], point[1400];
+	char sub[PATH_MAX], src[302];
+	struct vb_env e;
+	(void)state;
+
+	memset(src, 's', sizeof src - 1);
+	src[sizeof src - 1] = '\0';
+	for (int pad = 0; pad < 2; pad++) {
+		strcpy(point, pad ? "/mx" : "/m");
+		while (strlen(point) + 2 < sizeof point)
+			strcat(point, "\xc3\xa4");
+		snprintf(sub, sizeof sub, "%s/cut%d", root, pad);
+		assert_int_equal(mkdir(sub, 0755), 0);
+		snprintf(line, sizeof line, "45 26 0:60 / %s rw - tmpfs %s rw\n", point, src);
+		assert_int_equal(put(sub, "proc/self/mountinfo", line), 0);
+		struct vb_fileinfo fi = {VB_FT_DIR, makedev(0, 60), 1, 0, 1, 0, 0};
+		vb_os_env_reset(&e);
+		vb_os_linux_detect(&e, sub, point, &fi);
+		size_t dn = strlen(e.device), mn = strlen(e.mount), cn = strlen(VB_CUT_END);
+		assert_true(dn > cn && dn < sizeof e.device);
+		assert_string_equal(e.device + dn - cn, VB_CUT_END);
+		assert_memory_equal(e.device, src, dn - cn);
+		assert_true(mn > cn + 2 && mn < sizeof e.mount);
+		assert_string_equal(e.mount + mn - cn - 2, "\xc3\xa4" VB_CUT_END);
+		assert_memory_equal(e.mount, point, mn - cn);
+	}
 }
 
 /* An NVMe namespace's device link leads to the controller, which has no driver; the PCI
@@ -1340,6 +1373,7 @@ int main(void)
 		cmocka_unit_test(test_nvme),
 		cmocka_unit_test(test_device_mapper),
 		cmocka_unit_test(test_escapes_and_long_lines),
+		cmocka_unit_test(test_long_text_cut_and_marked),
 		cmocka_unit_test(test_no_guess_by_path),
 		cmocka_unit_test(test_raw_device_garbage_sizes),
 		cmocka_unit_test(test_missing_sysfs),

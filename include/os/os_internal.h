@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/vb_escape.h"
 #include "os/vb_os.h"
 
 /* The family compiled for: each file is empty except on its own system. */
@@ -100,6 +101,10 @@ int vb_os_open_regular_by_name(const char *path, int flags, struct stat *st, cha
 
 /* Copies src into dst of size n, truncating, always terminated when n > 0. */
 void vb_os_copy(char *dst, size_t n, const char *src);
+
+/* Copies text read from the system that vbench shows (a vb_env field) into the array
+ * dst; one too long is cut at a character and marked (vb_text_cut), never silently. */
+#define VB_OS_SHOW(dst, src) ((void)vb_text_cut((dst), sizeof(dst), (src), false))
 
 /* The last component of path. */
 const char *vb_os_base_name(const char *path);

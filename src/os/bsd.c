@@ -660,7 +660,7 @@ static void describe_disk(struct vb_env *e, const struct vb_os_bsd_sys *sys)
 
 	if (!vb_os_bsd_resolve(sys, e->device, disk, sizeof disk))
 		return;
-	COPY(e->driver, vb_os_bsd_driver_for_name(disk));
+	VB_OS_SHOW(e->driver, vb_os_bsd_driver_for_name(disk));
 #if defined(__FreeBSD__)
 	char name[64];
 	int mode = -1;
@@ -671,7 +671,7 @@ static void describe_disk(struct vb_env *e, const struct vb_os_bsd_sys *sys)
 	    sysctlbyname(name, &mode, &len, NULL, 0) == 0 && len == sizeof mode &&
 	    (what = vb_os_bsd_vtblk_cache_mode(mode)) != NULL) {
 		COPY(e->write_cache, what);
-		COPY(e->write_cache_where, name);
+		VB_OS_SHOW(e->write_cache_where, name);
 	}
 #endif
 }
@@ -690,9 +690,9 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
 		uint64_t bytes;
 		uint32_t sector = 0;
-		COPY(e->fs, "none");
-		COPY(e->mount, "none");
-		COPY(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
+		VB_OS_SHOW(e->fs, "none");
+		VB_OS_SHOW(e->mount, "none");
+		VB_OS_SHOW(e->device, sys_devname(&c, (uint64_t)st.st_rdev, S_ISBLK(st.st_mode), name,
 					    sizeof name) ? name : strncmp(path, "/dev/", 5) == 0 ?
 			     path + 5 : path);
 		describe_disk(e, &sys);
@@ -701,16 +701,16 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 			e->cache = vb_os_bsd_cache_truth(VB_BSD_NAME, e->fs, S_ISCHR(st.st_mode));
 		}
 	} else if (vb_fstatfs(fd, &f) == 0) {
-		COPY(e->fs, vb_os_bsd_fs_name(f.f_fstypename));
+		VB_OS_SHOW(e->fs, vb_os_bsd_fs_name(f.f_fstypename));
 		e->fs_in_memory = vb_os_bsd_fs_in_memory(f.f_fstypename);
-		COPY(e->mount, f.f_mntonname);
+		VB_OS_SHOW(e->mount, f.f_mntonname);
 		e->cache = vb_os_bsd_cache_truth(VB_BSD_NAME, e->fs, false);
 		if (strncmp(f.f_mntfromname, "/dev/", 5) != 0) {
 			/* a ZFS dataset, "tmpfs", a server path: no disk of its own */
-			COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
-			COPY(e->driver, "none");
+			VB_OS_SHOW(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
+			VB_OS_SHOW(e->driver, "none");
 		} else {
-			COPY(e->device, f.f_mntfromname + 5);
+			VB_OS_SHOW(e->device, f.f_mntfromname + 5);
 			describe_disk(e, &sys);
 		}
 	}

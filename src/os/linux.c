@@ -604,15 +604,15 @@ static int find_mount(const char *root, const char *path, uint64_t dev, struct m
 		size_t depth = cover(m.point, path);
 		if (m.dev == dev && depth + 1 >= best) {
 			pick->dev = m.dev;
-			COPY(pick->point, m.point);
-			COPY(pick->fs, m.fs);
-			COPY(pick->source, m.source);
+			VB_OS_SHOW(pick->point, m.point);
+			VB_OS_SHOW(pick->fs, m.fs);
+			VB_OS_SHOW(pick->source, m.source);
 			best = depth + 1;
 		} else if (strcmp(m.fs, "btrfs") == 0 && depth > 0 && depth >= best_btrfs) {
 			btrfs.dev = m.dev;
-			COPY(btrfs.point, m.point);
-			COPY(btrfs.fs, m.fs);
-			COPY(btrfs.source, m.source);
+			VB_OS_SHOW(btrfs.point, m.point);
+			VB_OS_SHOW(btrfs.fs, m.fs);
+			VB_OS_SHOW(btrfs.source, m.source);
 			best_btrfs = depth;
 		}
 	}
@@ -683,10 +683,12 @@ static void disk_driver(struct vb_env *e, const char *root, const char *disk)
 		cut_last(dev);
 	}
 	if (first[0] == '\0') {
-		COPY(e->driver, virtual_driver(vb_os_base_name(disk)));
+		VB_OS_SHOW(e->driver, virtual_driver(vb_os_base_name(disk)));
 		return;
 	}
-	snprintf(e->driver, sizeof e->driver, "%s%s%s", first, host[0] ? "/" : "", host);
+	char both[sizeof first + sizeof host];
+	snprintf(both, sizeof both, "%s%s%s", first, host[0] ? "/" : "", host);
+	VB_OS_SHOW(e->driver, both);
 }
 
 /* Whether sysfs directory dir is a partition (it has a "partition" attribute). */
@@ -705,7 +707,7 @@ static void loop_direct_io(struct vb_env *e, const char *disk)
 
 	if (strcmp(virtual_driver(vb_os_base_name(disk)), "loop") == 0 &&
 	    read_line(disk, "/loop/dio", dio, sizeof dio) == 0 && strcmp(dio, "0") == 0)
-		COPY(e->loop_buffered, vb_os_base_name(disk));
+		VB_OS_SHOW(e->loop_buffered, vb_os_base_name(disk));
 }
 
 /* What the kernel believes of the disk's write cache (queue/write_cache); with "write
@@ -730,7 +732,7 @@ static void sysfs_device(struct vb_env *e, const char *root, uint64_t dev)
 
 	if (sysfs_dir(root, dev, dir) != 0)
 		return;
-	COPY(e->device, vb_os_base_name(dir));
+	VB_OS_SHOW(e->device, vb_os_base_name(dir));
 	if (is_partition(dir))
 		cut_last(dir);
 	loop_direct_io(e, dir);
@@ -795,15 +797,15 @@ static void unnamed_device(struct vb_env *e, const char *root, const char *sourc
 	struct stat st;
 
 	if (strncmp(source, "/dev/", 5) != 0) {
-		COPY(e->device, source[0] ? source : vb_os_unknown);
-		COPY(e->driver, "none");
+		VB_OS_SHOW(e->device, source[0] ? source : vb_os_unknown);
+		VB_OS_SHOW(e->driver, "none");
 		return;
 	}
 	if (join(node, sizeof node, root, source) == 0 && stat(node, &st) == 0 &&
 	    S_ISBLK(st.st_mode))
 		sysfs_device(e, root, (uint64_t)st.st_rdev);
 	if (strcmp(e->device, vb_os_unknown) == 0)
-		COPY(e->device, vb_os_base_name(source));
+		VB_OS_SHOW(e->device, vb_os_base_name(source));
 }
 
 /* statfs's f_type, from include/uapi/linux/magic.h; ext2-4 share EXT4_SUPER_MAGIC. */
@@ -832,7 +834,7 @@ void vb_os_linux_fs_unlisted(struct vb_env *e, uint64_t magic)
 		return;
 	for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++) {
 		if (fs_magics[i].magic == magic) {
-			COPY(e->fs, fs_magics[i].name);
+			VB_OS_SHOW(e->fs, fs_magics[i].name);
 			memory_fs(e);
 		}
 	}
@@ -844,11 +846,11 @@ void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 	struct mount_pick m;
 
 	if (fi->type == VB_FT_BLK) {
-		COPY(e->fs, "none");
-		COPY(e->mount, "none");
+		VB_OS_SHOW(e->fs, "none");
+		VB_OS_SHOW(e->mount, "none");
 		sysfs_device(e, root, fi->rdev);
 		if (strcmp(e->device, vb_os_unknown) == 0)
-			COPY(e->device, vb_os_base_name(path));
+			VB_OS_SHOW(e->device, vb_os_base_name(path));
 		return;
 	}
 	memset(&m, 0, sizeof m);
@@ -858,8 +860,8 @@ void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 			sysfs_device(e, root, fi->dev);
 		return;
 	}
-	COPY(e->fs, m.fs);
-	COPY(e->mount, m.point);
+	VB_OS_SHOW(e->fs, m.fs);
+	VB_OS_SHOW(e->mount, m.point);
 	memory_fs(e);
 	if (major(m.dev) == 0) {
 		unnamed_device(e, root, m.source);
@@ -867,7 +869,7 @@ void vb_os_linux_detect(struct vb_env *e, const char *root, const char *path,
 	}
 	sysfs_device(e, root, m.dev);
 	if (strcmp(e->device, vb_os_unknown) == 0 && strncmp(m.source, "/dev/", 5) == 0)
-		COPY(e->device, vb_os_base_name(m.source));
+		VB_OS_SHOW(e->device, vb_os_base_name(m.source));
 }
 
 void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)

@@ -99,20 +99,20 @@ void vb_os_fam_detect(struct vb_env *e, int fd, const char *path)
 	if (fstat(fd, &st) != 0)
 		return;
 	if (S_ISBLK(st.st_mode) || S_ISCHR(st.st_mode)) {
-		COPY(e->fs, "none");
-		COPY(e->mount, "none");
-		COPY(e->device, vb_os_base_name(path));
+		VB_OS_SHOW(e->fs, "none");
+		VB_OS_SHOW(e->mount, "none");
+		VB_OS_SHOW(e->device, vb_os_base_name(path));
 		return;
 	}
 	if (fstatfs(fd, &f) != 0)
 		return;
-	COPY(e->fs, f.f_fstypename);
-	COPY(e->mount, f.f_mntonname);
+	VB_OS_SHOW(e->fs, f.f_fstypename);
+	VB_OS_SHOW(e->mount, f.f_mntonname);
 	if (strncmp(f.f_mntfromname, "/dev/", 5) == 0) {
-		COPY(e->device, f.f_mntfromname + 5);
+		VB_OS_SHOW(e->device, f.f_mntfromname + 5);
 	} else {
-		COPY(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
-		COPY(e->driver, "none");
+		VB_OS_SHOW(e->device, f.f_mntfromname[0] ? f.f_mntfromname : vb_os_unknown);
+		VB_OS_SHOW(e->driver, "none");
 	}
 }
 

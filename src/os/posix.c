@@ -183,9 +183,9 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 
 	vb_os_env_reset(e);
 	if (uname(&u) == 0) {
-		vb_os_copy(e->host, sizeof e->host, u.nodename);
-		vb_os_copy(e->os, sizeof e->os, u.sysname);
-		vb_os_copy(e->kernel, sizeof e->kernel, u.release);
+		VB_OS_SHOW(e->host, u.nodename);
+		VB_OS_SHOW(e->os, u.sysname);
+		VB_OS_SHOW(e->kernel, u.release);
 	}
 	e->ram_bytes = vb_os_fam_ram_bytes();
 	vb_os_fam_detect(e, fd, path);

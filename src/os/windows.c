@@ -103,9 +103,13 @@ static void narrow(const wchar_t *w, char *out, size_t n)
 {
 	if (n == 0)
 		return;
-	if (WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)n, NULL, NULL) <= 0)
-		out[0] = '\0';
-	out[n - 1] = '\0';
+	out[0] = '\0';
+	/* whole first: a conversion into too small a buffer fails, and would show nothing */
+	int need = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+	char *all = need > 0 ? malloc((size_t)need) : NULL;
+	if (all != NULL && WideCharToMultiByte(CP_UTF8, 0, w, -1, all, need, NULL, NULL) > 0)
+		vb_text_cut(out, n, all, false);
+	free(all);
 }
 
 /* The errno a Win32 error means for vbench; EIO for any other. */
@@ -1183,7 +1187,7 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 	vb_os_env_reset(e);
 	if (GetComputerNameExW(ComputerNameDnsHostname, host, &hn))
 		narrow(host, e->host, sizeof e->host);
-	COPY(e->os, "Windows");
+	VB_OS_SHOW(e->os, "Windows");
 	windows_version(e->kernel, sizeof e->kernel);
 	if (GlobalMemoryStatusEx(&m))
 		e->ram_bytes = m.ullTotalPhys;
@@ -1191,8 +1195,8 @@ void vb_os_detect(struct vb_env *e, int fd, const char *path)
 		return;
 	fill_info(h, path_of(fd), &fi);
 	if (fi.type == VB_FT_BLK) {
-		COPY(e->fs, "none");
-		COPY(e->mount, "none");
+		VB_OS_SHOW(e->fs, "none");
+		VB_OS_SHOW(e->mount, "none");
 		describe_disk(e, h);
 		return;
 	}
