@@ -3,6 +3,7 @@
  * that must be kept apart, names that must not clash, text that must not reach a
  * terminal raw. */
 #include "vb_test.h"
+#include "common/vb_escape.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,6 +429,34 @@ static void groups_of(const char *text, const char *want)
 	vb_dataset_free(&d);
 }
 
+/* A value quoted in an error, or a device in a group's name, is cut at a whole character
+ * (here 38 bytes, then a 3-byte one over the 40th), with the marker, so that what was
+ * left out (a right-to-left override at the end) is never hidden. */
+static void test_quotes_cut_at_a_character(void **state)
+{
+	(void)state;
+	const char *tail = "\xe4\xb8\xad" "tail tail tail\xe2\x80\xae";
+	char v[128], want[128], t38[39];
+	memset(t38, 'd', 38);
+	t38[38] = '\0';
+	snprintf(v, sizeof v, "run=2|bs=%s%s", t38, tail);
+	snprintf(want, sizeof want, "r.csv:3: column bs: \"%s" VB_CUT_END "\" is not a count", t38);
+	refused(csv_of("run=1", v, (const char *)NULL), strlen(csv_of("run=1", v, (const char *)NULL)),
+		want);
+	snprintf(v, sizeof v, "run=2|direct=%s%s", t38, tail);
+	snprintf(want, sizeof want, "column direct: \"%s" VB_CUT_END "\" is not 0 or 1", t38);
+	refused(csv_of("run=1", v, (const char *)NULL), strlen(csv_of("run=1", v, (const char *)NULL)),
+		want);
+	snprintf(v, sizeof v, "run=2|device=%s%s", t38, tail);
+	snprintf(want, sizeof want, "a ext4 on vda|a ext4 on %s" VB_CUT_END, t38);
+	groups_of(csv_of("run=1", v, (const char *)NULL), want);
+	/* one that fits is quoted whole */
+	snprintf(v, sizeof v, "run=2|bs=%s\xe4\xb8\xad", t38);
+	snprintf(want, sizeof want, "column bs: \"%s\xe4\xb8\xad\" is not a count", t38);
+	refused(csv_of("run=1", v, (const char *)NULL), strlen(csv_of("run=1", v, (const char *)NULL)),
+		want);
+}
+
 /* Runs of another size or on another disk under one label are reported apart, named by
  * what differs (finding 5). */
 static void test_apart_by_size_and_disk(void **state)
@@ -628,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_one_escaping_rule),
 		cmocka_unit_test(test_rate_agrees),
 		cmocka_unit_test(test_apart_by_size_and_disk),
+		cmocka_unit_test(test_quotes_cut_at_a_character),
 		cmocka_unit_test(test_names_unique),
 		cmocka_unit_test(test_notes_per_label),
 		cmocka_unit_test(test_input_bounded),

@@ -9,6 +9,7 @@
 #include "output/vb_output.h"
 #include "report/vb_report.h"
 #include "report/report_internal.h"
+#include "common/vb_escape.h"
 
 static char *written(void)
 {
@@ -290,6 +291,23 @@ static void put_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* A flush column's bad value is quoted cut at a whole character, with the marker: the
+ * escape sequence at its end is not silently left out. */
+static void test_flush_quote_cut(void **state)
+{
+	const char *num[4] = {NULL, NULL, NULL, NULL};
+	char v[80], why[256];
+	(void)state;
+	memset(v, 'w', 39);
+	strcpy(v + 39, "\xc3\xa4\x1b[2J tail");
+	assert_int_equal(vbr_check_flush(v, num, why, sizeof why), -1);
+	assert_non_null(strstr(why, "\"wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww" VB_CUT_END "\" is none"));
+	num[0] = v;
+	assert_int_equal(vbr_check_flush("works", num, why, sizeof why), -1);
+	assert_non_null(strstr(why, "w" VB_CUT_END "\" is not a count of nanoseconds"));
+	assert_null(strstr(why, "\xc3"));
+}
+
 /* vbench report of --trace files: each run's rates and knee as text, one label's lines
  * as a chart; a trace is not mixed with runs. */
 static void test_trace_report(void **state)
@@ -385,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_notes_rolled_back),
 		cmocka_unit_test(test_trace_file_refused),
 		cmocka_unit_test(test_trace_report),
+		cmocka_unit_test(test_flush_quote_cut),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

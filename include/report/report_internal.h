@@ -34,6 +34,13 @@ struct vbr_err {
 /* Writes "name:line: message" ("name: message" if line is 0) into e->buf; -1. */
 int vbr_fail(const struct vbr_err *e, size_t line, const char *fmt, ...) VB_PRINTF(3, 4);
 
+/* Room for a value quoted in a message: 40 bytes of it, or fewer and the marker of a cut. */
+#define VBR_QUOTE_MAX 49
+
+/* s into buf of n bytes, cut at a character with a marker when it does not fit
+ * (vb_text_cut); returns buf, for an argument of a message. */
+const char *vbr_cut(char *buf, size_t n, const char *s);
+
 /* Makes room for need elements of size bytes in *p (capacity *cap); 0, or -1 without memory. */
 int vbr_grow(void **p, size_t *cap, size_t need, size_t size);
 

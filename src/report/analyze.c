@@ -69,7 +69,7 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 			 const struct vb_place *where)
 {
 	size_t len = strlen(name);
-	char size[32];
+	char size[32], fs[VBR_QUOTE_MAX], dev[VBR_QUOTE_MAX];
 
 #define ADD(...) do { if (len < n) { int k_ = snprintf(name + len, n - len, __VA_ARGS__); \
 	len += k_ > 0 ? (size_t)k_ : 0; } } while (0)
@@ -105,8 +105,8 @@ static void add_settings(char *name, size_t n, const struct vb_runcfg *c, const 
 	if (df->place && where == NULL)
 		ADD(" on an unrecorded disk");
 	else if (df->place)
-		ADD(" %.40s on %.40s", where->fs[0] ? where->fs : "?",
-		    where->device[0] ? where->device : "?");
+		ADD(" %s on %s", vbr_cut(fs, sizeof fs, where->fs[0] ? where->fs : "?"),
+		    vbr_cut(dev, sizeof dev, where->device[0] ? where->device : "?"));
 #undef ADD
 }
 
@@ -152,8 +152,10 @@ static int fill_where(const struct vb_dataset *d, struct vb_group *g)
 		const char *dev = seen[k]->device;
 		bool has_dev = dev[0] != '\0' && strcmp(dev, "unknown") != 0;
 		/* (each field is cut at 256 bytes: these are the system's names, not labels) */
-		int w = snprintf(text + len, sizeof text - len, "%s%.256s%s%.256s", k ? "; " : "",
-				 fs, has_dev ? " on " : "", has_dev ? dev : "");
+		char fs_cut[265], dev_cut[265];
+		int w = snprintf(text + len, sizeof text - len, "%s%s%s%s", k ? "; " : "",
+				 vbr_cut(fs_cut, sizeof fs_cut, fs), has_dev ? " on " : "",
+				 has_dev ? vbr_cut(dev_cut, sizeof dev_cut, dev) : "");
 		len += w > 0 ? (size_t)w : 0;
 	}
 	if (len < sizeof text && (more || unknown))

@@ -194,7 +194,9 @@ static int csv_map_header(struct csv_map *m, const struct csv_rec *h, const stru
 	qsort(names, h->n, sizeof *names, by_name);
 	for (size_t i = 1; i < h->n; i++)
 		if (strcmp(names[i - 1], names[i]) == 0) {
-			int rc = vbr_fail(e, h->line, "column %.60s is named twice", names[i]);
+			char q[VBR_QUOTE_MAX];
+			int rc = vbr_fail(e, h->line, "column %s is named twice",
+					  vbr_cut(q, sizeof q, names[i]));
 			free(names);
 			return rc;
 		}
@@ -227,7 +229,10 @@ static int csv_flag(const struct csv_rec *r, size_t col, const char *what, bool 
 static int csv_bad(const struct csv_rec *r, const char *col, const char *value,
 		   const struct vbr_err *e)
 {
-	return vbr_fail(e, r->line, "column %s: not a non-negative number: \"%.40s\"", col, value);
+	char q[VBR_QUOTE_MAX];
+
+	return vbr_fail(e, r->line, "column %s: not a non-negative number: \"%s\"", col,
+			vbr_cut(q, sizeof q, value));
 }
 
 /* The optional field at col of r, or "" when the column or the field is absent. */
@@ -254,17 +259,19 @@ static int csv_cfg(const struct csv_map *m, const struct csv_rec *r, struct vb_r
 	static const enum vb_col counts[3] = {VB_COL_BS, VB_COL_COUNT, VB_COL_QD};
 	uint64_t *to[3] = {&c->bs, &c->count, &c->qd};
 	const char *direct = csv_opt(r, m->col[VB_COL_DIRECT]);
+	char q[VBR_QUOTE_MAX];
 
 	memset(c, 0, sizeof *c);
 	c->qd = m->col[VB_COL_QD] == SIZE_MAX;   /* files from before --qd: one write in flight */
 	for (size_t i = 0; i < 3; i++) {
 		const char *v = csv_opt(r, m->col[counts[i]]);
 		if (v[0] != '\0' && !vbr_parse_u64(v, strlen(v), to[i]))
-			return vbr_fail(e, r->line, "column %s: \"%.40s\" is not a count",
-					vb_csv_names[counts[i]], v);
+			return vbr_fail(e, r->line, "column %s: \"%s\" is not a count",
+					vb_csv_names[counts[i]], vbr_cut(q, sizeof q, v));
 	}
 	if (direct[0] != '\0' && strcmp(direct, "0") != 0 && strcmp(direct, "1") != 0)
-		return vbr_fail(e, r->line, "column direct: \"%.40s\" is not 0 or 1", direct);
+		return vbr_fail(e, r->line, "column direct: \"%s\" is not 0 or 1",
+				vbr_cut(q, sizeof q, direct));
 	c->direct = direct[0] == '\0' ? -1 : direct[0] == '1';
 	vbr_cfg_names(c, csv_opt(r, m->col[VB_COL_SYNC]), csv_opt(r, m->col[VB_COL_SOURCE]),
 		      csv_opt(r, m->col[VB_COL_SESSION]), csv_opt(r, m->col[VB_COL_SESSION_START]));
@@ -334,15 +341,17 @@ static int csv_row(struct vb_dataset *d, const struct csv_map *m, const struct c
 	if (strcmp(csv_opt(r, m->col[VB_COL_STATUS]), "flush") == 0 && label[0] != '\0')
 		return csv_flush_row(d, m, r, label, e);
 	const char *ver = csv_opt(r, m->col[VB_COL_SCHEMA]);
+	char q[VBR_QUOTE_MAX];
 	uint64_t version;
 	if (ver[0] != '\0' && (!vbr_parse_u64(ver, strlen(ver), &version) ||
 				version > VB_SCHEMA_VERSION))
-		return vbr_fail(e, r->line, "column schema_version: \"%.20s\" is not one this "
-				"vbench reads (0 to %d)", ver, VB_SCHEMA_VERSION);
+		return vbr_fail(e, r->line, "column schema_version: \"%s\" is not one this "
+				"vbench reads (0 to %d)", vbr_cut(q, sizeof q, ver), VB_SCHEMA_VERSION);
 	int st = vbr_status_is_run(csv_opt(r, m->col[VB_COL_STATUS]));
 	if (st < 0)
-		return vbr_fail(e, r->line, "column status: \"%.40s\" is none of the words vbench "
-				"writes (%s)", csv_opt(r, m->col[VB_COL_STATUS]), VBR_STATUS_WORDS);
+		return vbr_fail(e, r->line, "column status: \"%s\" is none of the words vbench "
+				"writes (%s)", vbr_cut(q, sizeof q, csv_opt(r, m->col[VB_COL_STATUS])),
+				VBR_STATUS_WORDS);
 	if (warm || partial || st == 0) {
 		d->skipped_warmup++;
 		return 0;

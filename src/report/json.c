@@ -289,10 +289,9 @@ static int jno_dup_keys(struct jcur *c, const struct jval *o)
 	qsort(k, o->n, sizeof *k, by_key);
 	for (size_t i = 1; i < o->n && rc == 0; i++)
 		if (strcmp(k[i - 1], k[i]) == 0) {
-			char shown[160];
-			vb_text_to(shown, sizeof shown, k[i]);
+			char q[VBR_QUOTE_MAX];
 			rc = vbr_fail(c->e, o->line, "the object starting here names member \"%s\" "
-				      "twice", shown);
+				      "twice", vbr_cut(q, sizeof q, k[i]));
 		}
 	free(k);
 	return rc;

@@ -59,12 +59,13 @@ int vbr_check_flush(const char *verdict, const char *const num[4], char *why, si
 					    "flush_diff_lo_ns", "flush_diff_hi_ns"};
 	int64_t v[4] = {0, 0, 0, 0};
 	size_t i = 0;
+	char q[VBR_QUOTE_MAX];
 
 	while (i < 4 && strcmp(verdict, words[i]) != 0)
 		i++;
 	if (i == 4) {
-		snprintf(why, n, "column flush_verdict: \"%.40s\" is none of the words vbench "
-			 "writes (not-run, undecided, no-work, works)", verdict);
+		snprintf(why, n, "column flush_verdict: \"%s\" is none of the words vbench "
+			 "writes (not-run, undecided, no-work, works)", vbr_cut(q, sizeof q, verdict));
 		return -1;
 	}
 	for (i = 0; i < 4; i++) {
@@ -75,8 +76,8 @@ int vbr_check_flush(const char *verdict, const char *const num[4], char *why, si
 		if (s == NULL)
 			continue;
 		if (!vbr_parse_u64(s + neg, strlen(s + neg), &u) || u > INT64_MAX) {
-			snprintf(why, n, "column %s: \"%.40s\" is not a count of nanoseconds",
-				 names[i], s);
+			snprintf(why, n, "column %s: \"%s\" is not a count of nanoseconds",
+				 names[i], vbr_cut(q, sizeof q, s));
 			return -1;
 		}
 		v[i] = neg ? -(int64_t)u : (int64_t)u;

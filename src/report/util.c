@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/vb_escape.h"
 #include "report/report_internal.h"
 
 /* Small helpers every reader of `vbench report` shares. */
@@ -24,6 +25,12 @@ int vbr_fail(const struct vbr_err *e, size_t line, const char *fmt, ...)
 	else
 		vb_msgf(e->buf, e->len, "%s: %s", e->name, what);
 	return -1;
+}
+
+const char *vbr_cut(char *buf, size_t n, const char *s)
+{
+	vb_text_cut(buf, n, s, false);
+	return buf;
 }
 
 int vbr_grow(void **p, size_t *cap, size_t need, size_t size)
