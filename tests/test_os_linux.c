@@ -1118,7 +1118,7 @@ static void test_no_proc_locks_fails_closed(void **state)
 /* With a path, the rule needs mountinfo; these tests add their mounts to the fake one. */
 static void add_mounts(const char *lines)
 {
-	char text[sizeof mountinfo + 512];
+	char text[sizeof mountinfo + 2048];
 
 	snprintf(text, sizeof text, "%s%s", mountinfo, lines);
 	assert_int_equal(put(root, "proc/self/mountinfo", text), 0);
@@ -1254,6 +1254,14 @@ static void test_overlay_layers_by_identity(void **state)
 	add_mounts("80 26 0:99 / /ov rw - overlay overlay rw,lowerdir=lower,upperdir=upper,"
 		   "workdir=work\n");
 	assert_int_equal(in_use_at(&w, "/c,d/w.img", holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, "names a layer by a relative path (lower)"));
+	/* mounted on a point longer than the message: the point is cut, marked, the end kept */
+	char line[1024] = "80 26 0:99 / /";
+	memset(line + strlen(line), 'p', 600);
+	strcat(line, " rw - overlay overlay rw,lowerdir=lower,upperdir=upper,workdir=work\n");
+	add_mounts(line);
+	assert_int_equal(in_use_at(&w, "/c,d/w.img", holder, sizeof holder), -1);
+	assert_non_null(strstr(holder, VB_CUT_MIDDLE));
 	assert_non_null(strstr(holder, "names a layer by a relative path (lower)"));
 	assert_int_equal(path_of(path, root, "sys/block/loop6/loop/backing_file"), 0);
 	assert_int_equal(unlink(path), 0);

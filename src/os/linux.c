@@ -180,8 +180,8 @@ static bool fd_path(int fd, char *path, const char *what, char *why, size_t n)
 		return true;
 	}
 	int e = len < 0 ? errno : ENAMETOOLONG;
-	snprintf(why, n, "cannot tell whether %s: cannot read its path in /proc/self/fd: %s%s",
-		 what, strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
+	vb_msgf(why, n, "cannot tell whether %s: cannot read its path in /proc/self/fd: %s%s",
+		what, strerror(e), e == ENOENT ? " (is /proc mounted?)" : "");
 	return false;
 }
 
@@ -933,7 +933,7 @@ static int held(struct holder_ctx *h, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(h->holder, h->n, fmt, ap);
+	vb_vmsgf(h->holder, h->n, fmt, ap);
 	va_end(ap);
 	return 1;
 }
@@ -942,7 +942,7 @@ static int held(struct holder_ctx *h, const char *fmt, ...)
  * remedies than mounting /proc; -1. */
 static int cannot_tell(struct holder_ctx *h, const char *what, const char *path, int e)
 {
-	snprintf(h->holder, h->n, "cannot tell whether it is in use: %s %s%s%s%s", what, path,
+	vb_msgf(h->holder, h->n, "cannot tell whether it is in use: %s %s%s%s%s", what, path,
 		 e ? ": " : "", e ? strerror(e) : "",
 		 e == ENOENT && strncmp(path, "/proc", 5) == 0 ? " (is /proc mounted?)" : "");
 	return -1;
@@ -1051,8 +1051,8 @@ static int visit_layer(const char *dir, struct layer_walk *w)
 
 	if (dir[0] != '/') {
 		/* relative to where the mount was made, which nothing records */
-		snprintf(w->h->holder, w->h->n, "cannot tell whether it is in use: the overlay "
-			 "mounted on %.512s names a layer by a relative path (%.512s)", w->point, dir);
+		vb_msgf(w->h->holder, w->h->n, "cannot tell whether it is in use: the overlay "
+			"mounted on %s names a layer by a relative path (%s)", w->point, dir);
 		return -1;
 	}
 	if (!w->reverse) {
