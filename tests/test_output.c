@@ -465,10 +465,16 @@ static void test_text_escaping(void **state)
 	assert_string_equal(out, "a\\x0ab\\x0dc\\x1b[2Jd\\x7f e\\xc2\\x9b f\\xff caf\xc3\xa9");
 	assert_int_equal(vb_text_width("caf\xc3\xa9"), 4);
 	assert_int_equal(vb_text_width("a\n"), 5);
-	vb_text_to(out, 8, "abcdef\n");
-	assert_string_equal(out, "abcdef");   /* cut before an escape, never inside one */
-	vb_text_to(out, 6, "ab\x01" "cd");
-	assert_string_equal(out, "ab");   /* nothing after what did not fit: no hidden byte */
+	vb_text_to(out, 7 + strlen(VB_CUT_END), "abcdef\nghijkl");
+	assert_string_equal(out, "abcdef" VB_CUT_END);   /* cut before an escape, marked */
+	vb_text_to(out, 6 + strlen(VB_CUT_END), "ab\x01" "cdefghijkl");
+	assert_string_equal(out, "ab" VB_CUT_END);   /* nothing after what did not fit */
+	vb_text_to(out, 5 + strlen(VB_CUT_END), "ab\xc3\xa4\xe4\xb8\xad" "xxxxxxx");
+	assert_string_equal(out, "ab\xc3\xa4" VB_CUT_END);   /* never inside a character */
+	vb_text_to(out, 10, "abcdefghi");
+	assert_string_equal(out, "abcdefghi");   /* what fits has no marker */
+	vb_text_to(out, 4, "abcdefghi");
+	assert_string_equal(out, "...");   /* too small for the marker: what fits of it */
 }
 
 /* A mount source with newlines cannot forge a dd line in the human output. */

@@ -17,7 +17,8 @@ size_t vb_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
  * no text can start a line, move the cursor or send an escape sequence. */
 void vb_text(FILE *f, const char *s);
 
-/* vb_text into buf of n bytes (always terminated, cut when it does not fit). */
+/* vb_text into buf of n bytes, always terminated; when it does not fit, cut at a whole
+ * character or escape, nothing after the first piece left out, and VB_CUT_END added. */
 void vb_text_to(char *buf, size_t n, const char *s);
 
 /* A new string of what vb_text writes of s, or NULL: how every output of `vbench

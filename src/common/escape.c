@@ -99,11 +99,21 @@ void vb_text(FILE *f, const char *s)
 void vb_text_to(char *buf, size_t n, const char *s)
 {
 	struct sink k = {.buf = buf, .n = n};
+	size_t mlen = strlen(VB_CUT_END);
 
 	if (n == 0)
 		return;
 	buf[0] = '\0';
 	escape_walk(s, &k);
+	if (!k.cut)
+		return;
+	/* again with room kept for the marker, so that the cut is seen */
+	k = (struct sink){.buf = buf, .n = n > mlen ? n - mlen : 1};
+	buf[0] = '\0';
+	escape_walk(s, &k);
+	size_t m = n - 1 - k.used < mlen ? n - 1 - k.used : mlen;
+	memcpy(buf + k.used, VB_CUT_END, m);
+	buf[k.used + m] = '\0';
 }
 
 char *vb_text_dup(const char *s)
