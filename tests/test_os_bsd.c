@@ -145,51 +145,132 @@ static const char confxml[] =
 	"   <provider id=\"0x211\"><geom ref=\"0x21\"/><mode>r0w0e0</mode><name>ada1p1</name>"
 	"</provider>\n  </geom>\n </class>\n"
 	" <class id=\"0x3\"><name>SWAP</name>\n"
-	"  <geom id=\"0x30\"><class ref=\"0x3\"/><name>swap</name>\n"
+	"  <geom id=\"0x30\"><class ref=\"0x3\"/><name>swap</name><rank>3</rank>\n"
 	"   <consumer id=\"0x300\"><geom ref=\"0x30\"/><provider ref=\"0x202\"/>"
 	"<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n"
 	" <class id=\"0x4\"><name>DEV</name>\n"
-	"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada1</name>\n"
+	"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada1</name><rank>2</rank>\n"
 	"   <consumer id=\"0x400\"><geom ref=\"0x40\"/><provider ref=\"0x101\"/>"
 	"<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n"
 	"</mesh>\n";
+
+/* xml into buf of n bytes with its first from replaced by to. */
+static const char *corrupt(char *buf, size_t n, const char *xml, const char *from,
+			   const char *to)
+{
+	const char *at = strstr(xml, from);
+
+	assert_non_null(at);
+	snprintf(buf, n, "%.*s%s%s", (int)(at - xml), xml, to, at + strlen(from));
+	return buf;
+}
 
 /* GEOM: a disk with a swap partition is held (by the swap, the deepest holder); a disk
  * only vbench's own open (O_WRONLY: r0w1e0 on its device node) has is free. */
 static void test_geom_consumers(void **state)
 {
-	char holder[256];
+	char holder[256], bad[sizeof confxml + 64];
 
 	(void)state;
 	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada0", "ada0", 0, 1, holder, sizeof holder), 1);
 	assert_string_equal(holder, "ada0p3 is held by GEOM class SWAP (swap, access r1w1e0)");
 	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada1", "ada1", 0, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder), 0);
-	assert_int_equal(vb_os_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
-					     sizeof holder), 0);
+	/* a disk GEOM does not list: nothing it says is about that disk */
+	assert_int_equal(vb_os_bsd_geom_busy(confxml, "ada9", "ada9", 0, 1, holder, sizeof holder),
+			 -1);
+	assert_string_equal(holder, "cannot tell whether it is in use: GEOM does not list ada9");
 	/* an id given twice: which one a consumer means cannot be told, so neither is free */
-	char twice[sizeof confxml];
-	memcpy(twice, confxml, sizeof confxml);
-	char *id = strstr(twice, "<provider id=\"0x101\"");
-	assert_non_null(id);
-	memcpy(id + strlen("<provider id=\"0x10"), "0", 1);
-	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada1", "ada1", 0, 1, holder, sizeof holder), -1);
+	corrupt(bad, sizeof bad, confxml, "<provider id=\"0x101\"", "<provider id=\"0x100\"");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada1", "ada1", 0, 1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: GEOM gives two of its parts "
 			    "the id 0x100");
-	/* the swap's provider without its id, or the swap using one not listed: a walk by id
-	 * would pass the swap by and call ada0 free */
-	char *swap_ref = strstr(memcpy(twice, confxml, sizeof confxml), "<provider ref=\"0x202\"");
-	assert_non_null(swap_ref);
-	memcpy(swap_ref + strlen("<provider ref=\"0x2"), "ff", 2);
-	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
+	/* the swap using a provider not listed: a walk by id would pass the swap by */
+	corrupt(bad, sizeof bad, confxml, "<provider ref=\"0x202\"", "<provider ref=\"0x2ff\"");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
 	assert_string_equal(holder, "cannot tell whether it is in use: a GEOM consumer uses "
 			    "provider 0x2ff, which GEOM does not list");
-	char *swap_id = strstr(memcpy(twice, confxml, sizeof confxml), "<provider id=\"0x202\"");
-	assert_non_null(swap_id);
-	memcpy(swap_id + strlen("<provider "), "xx", 2);
-	assert_int_equal(vb_os_bsd_geom_busy(twice, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
-	assert_string_equal(holder, "cannot tell whether it is in use: GEOM lists a part without "
-			    "an id");
+}
+
+/* attack-geom: text g_conf_specific (sys/geom/geom_dump.c) would not write, each made
+ * from the fixture with a swap on ada0p3, hides or may hide that swap: never free. */
+static void test_geom_text_not_whole(void **state)
+{
+	static const char *const edits[][2] = {
+		{"<provider id=\"0x202\"", "<provider xxid=\"0x202\""},    /* no id */
+		{"<provider ref=\"0x202\"/>", "<provider ref=\"\"/>"},       /* an empty ref */
+		{"<provider ref=\"0x202\"/>", "<provider ref = \"0x202\"/>"},
+		{"<provider ref=\"0x202\"/>", "<provider ref=\"0x00000000000000000000000202\"/>"},
+		{"<consumer id=\"0x300\">", "<consumer\tid=\"0x300\">"},
+		{"<consumer id=\"0x300\">", "<CONSUMER id=\"0x300\">"},
+		{"<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n <class id=\"0x4\">",
+		 "<mode>r1w4294967297e0</mode></consumer>\n  </geom>\n </class>\n <class id=\"0x4\">"},
+		{"<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n <class id=\"0x4\">",
+		 "<mode>r1w1e00000000000000000000000000000000000001</mode></consumer>\n  </geom>\n"
+		 " </class>\n <class id=\"0x4\">"},
+		{"<name>SWAP</name>", "<name><![CDATA[SWAP]]></name>"},
+		{"<name>SWAP</name>", ""},                                    /* a class unnamed */
+		{"<name>SWAP</name>", "<name>DEV</name>"},                    /* two classes DEV */
+		{"<geom id=\"0x30\"><class ref=\"0x3\"/>", "<geom id=\"0x30\"><class ref=\"0x4\"/>"},
+		{"<consumer id=\"0x300\"><geom ref=\"0x30\"/>", "<consumer id=\"0x300\"><geom ref=\"0x20\"/>"},
+		{" <class id=\"0x3\"><name>SWAP</name>\n", ""},               /* a geom outside */
+		{"<rank>3</rank>", ""},                                       /* no rank */
+		{"<rank>3</rank>", "<rank>2</rank>"},                         /* not above ada0p3 */
+		{"</mesh>\n", ""},                                            /* cut short */
+		{"</mesh>\n", "</mesh>\n<mesh></mesh>\n"},
+		{"</provider>\n  </geom>\n  <geom id=\"0x21\"", "  </geom>\n  <geom id=\"0x21\""},
+	};
+	char holder[256], bad[sizeof confxml + 128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+		corrupt(bad, sizeof bad, confxml, edits[i][0], edits[i][1]);
+		int rc = vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 1, holder, sizeof holder);
+		if (rc != -1)
+			fail_msg("edit %zu: %d (%s)", i, rc, holder);
+		assert_non_null(strstr(holder, "cannot tell whether it is in use: "));
+	}
+	/* Where the swap alone holds the disk, each of these once called it free: every
+	 * cut short of the end, an empty text, and a swap the parser did not see. */
+	static const char swap_only[] =
+		"<mesh>\n <class id=\"0x1\"><name>DISK</name>\n"
+		"  <geom id=\"0x10\"><class ref=\"0x1\"/><name>ada0</name><rank>1</rank>\n"
+		"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r1w1e0</mode><name>ada0</name>"
+		"</provider>\n  </geom>\n </class>\n"
+		" <class id=\"0x3\"><name>SWAP</name>\n"
+		"  <geom id=\"0x30\"><class ref=\"0x3\"/><name>swap</name><rank>2</rank>\n"
+		"   <consumer id=\"0x300\"><geom ref=\"0x30\"/><provider ref=\"0x100\"/>"
+		"<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n</mesh>\n";
+	static const char *const hide[][2] = {
+		{"<provider ref=\"0x100\"/>", "<provider ref=\"\"/>"},
+		{"<provider ref=\"0x100\"/>", "<provider ref = \"0x100\"/>"},
+		{"<provider ref=\"0x100\"/>", "<provider ref=\"0x000000000000000000000000100\"/>"},
+		{"<consumer id=\"0x300\">", "<consumer\tid=\"0x300\">"},
+		{"<consumer id=\"0x300\">", "<CONSUMER id=\"0x300\">"},
+		{"<name>SWAP</name>\n  <geom id=\"0x30\">", "<name>SWAP</name>\n </class>\n  <geom id=\"0x30\">"},
+	};
+	assert_int_equal(vb_os_bsd_geom_busy(swap_only, "ada0", "ada0", 0, 0, holder,
+					     sizeof holder), 1);
+	for (size_t i = 0; i < sizeof hide / sizeof hide[0]; i++) {
+		corrupt(bad, sizeof bad, swap_only, hide[i][0], hide[i][1]);
+		int rc = vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 0, holder, sizeof holder);
+		if (rc != -1)
+			fail_msg("hidden swap %zu: %d (%s)", i, rc, holder);
+	}
+	char cut[sizeof swap_only];
+	for (size_t len = 0; len + 1 < sizeof swap_only - 1; len++) {
+		snprintf(cut, sizeof cut, "%.*s", (int)len, swap_only);
+		if (vb_os_bsd_geom_busy(cut, "ada0", "ada0", 0, 0, holder, sizeof holder) != -1)
+			fail_msg("cut at %zu: not refused (%s)", len, holder);
+	}
+	assert_int_equal(vb_os_bsd_geom_busy("sysctl: unknown oid", "ada0", "ada0", 0, 1, holder,
+					     sizeof holder), -1);
+	assert_int_equal(vb_os_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
+					     sizeof holder), -1);
+	/* the kernel's escapes undone (g_conf_cat_escaped): a name with & is found */
+	corrupt(bad, sizeof bad, confxml, "<name>ada0p3</name>", "<name>ada0&#x26;p3</name>");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0&p3", 0, 1, holder, sizeof holder),
+			 1);
+	assert_string_equal(holder, "ada0&p3 is held by GEOM class SWAP (swap, access r1w1e0)");
 }
 
 /* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and
@@ -301,17 +382,17 @@ static void test_geom_own_open(void **state)
 	 * the target's way down; the raw disk under it, held, names its deepest user */
 	static const char eli[] =
 		"<mesh>\n <class id=\"0x1\"><name>DISK</name>\n"
-		"  <geom id=\"0x10\"><class ref=\"0x1\"/><name>ada2</name>\n"
+		"  <geom id=\"0x10\"><class ref=\"0x1\"/><name>ada2</name><rank>1</rank>\n"
 		"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r1w2e1</mode><name>ada2</name>"
 		"</provider>\n  </geom>\n </class>\n"
 		" <class id=\"0x5\"><name>ELI</name>\n"
-		"  <geom id=\"0x50\"><class ref=\"0x5\"/><name>ada2.eli</name>\n"
+		"  <geom id=\"0x50\"><class ref=\"0x5\"/><name>ada2.eli</name><rank>2</rank>\n"
 		"   <consumer id=\"0x500\"><geom ref=\"0x50\"/><provider ref=\"0x100\"/>"
 		"<mode>r1w1e1</mode></consumer>\n"
 		"   <provider id=\"0x501\"><geom ref=\"0x50\"/><mode>r0w1e0</mode>"
 		"<name>ada2.eli</name></provider>\n  </geom>\n </class>\n"
 		" <class id=\"0x4\"><name>DEV</name>\n"
-		"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada2.eli</name>\n"
+		"  <geom id=\"0x40\"><class ref=\"0x4\"/><name>ada2.eli</name><rank>3</rank>\n"
 		"   <consumer id=\"0x400\"><geom ref=\"0x40\"/><provider ref=\"0x501\"/>"
 		"<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n</mesh>\n";
 	assert_int_equal(vb_os_bsd_geom_busy(eli, "ada2", "ada2.eli", 0, 1, holder, sizeof holder), 0);
@@ -1065,6 +1146,7 @@ int main(void)
 		cmocka_unit_test(test_fs_names),
 		cmocka_unit_test(test_geom_names_to_disks),
 		cmocka_unit_test(test_geom_consumers),
+		cmocka_unit_test(test_geom_text_not_whole),
 		cmocka_unit_test(test_geom_own_open),
 		cmocka_unit_test(test_geom_idle_devices),
 		cmocka_unit_test(test_netbsd_wedges),

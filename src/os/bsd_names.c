@@ -207,42 +207,108 @@ bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size
 /* ---- GEOM: what FreeBSD says holds a disk ------------------------------------------- */
 
 /* What kern.geom.confxml says, kept for the walk below: g is the index of the geom a
- * provider or consumer belongs to, p of the provider a consumer refers to (-1: none). */
+ * provider or consumer belongs to, p of the provider a consumer refers to (-1: none).
+ * A provider's name is a device's (SPECNAMELEN, 255 bytes); a geom's may add a prefix. */
 struct geom_doc {
-	struct gprov { char id[24], name[64]; long g; } *prov;
-	struct ggeom { char id[24], cls[32], name[64]; } *geom;
-	struct gcons { char prov[24], mode[16]; long g, p; } *cons;
-	size_t n_prov, n_geom, n_cons;
+	struct gprov { char id[24], name[256]; long g; } *prov;
+	struct ggeom { char id[24], cls[32], name[320]; long rank; } *geom;
+	struct gcons { char prov[24], mode[40]; long g, p; } *cons;
+	struct gclass { char id[24], name[32]; } *cls;
+	size_t n_prov, n_geom, n_cons, n_cls;
 };
 
-/* The value of attribute attr ("id", "ref") in the tag text [p, end) into out. */
-static void attr(const char *p, const char *end, const char *name, char *out, size_t n)
-{
-	size_t len = strlen(name);
+enum { GEOM_NO_ATTR, GEOM_ID, GEOM_REF };
 
-	out[0] = '\0';
-	for (; p + len + 2 < end; p++) {
-		if (strncmp(p, name, len) == 0 && p[len] == '=' && p[len + 1] == '"') {
-			const char *v = p + len + 2, *q = memchr(v, '"', (size_t)(end - v));
-			if (q != NULL && (size_t)(q - v) < n) {
-				memcpy(out, v, (size_t)(q - v));
-				out[q - v] = '\0';
-			}
-			return;
-		}
-	}
+/* The elements g_conf_class, g_conf_geom, g_conf_consumer and g_conf_provider write
+ * (sys/geom/geom_dump.c), each under its parent, with the one attribute each has; what
+ * a class's dumpconf writes inside <config> is its own. Anything else is not the
+ * kernel's text, and a holder could hide in it. */
+static const struct { const char *parent, *name; int attr; } geom_grammar[] = {
+	{"", "mesh", GEOM_NO_ATTR}, {"mesh", "class", GEOM_ID},
+	{"class", "name", GEOM_NO_ATTR}, {"class", "geom", GEOM_ID},
+	{"geom", "class", GEOM_REF}, {"geom", "name", GEOM_NO_ATTR},
+	{"geom", "rank", GEOM_NO_ATTR}, {"geom", "wither", GEOM_NO_ATTR},
+	{"geom", "config", GEOM_NO_ATTR}, {"geom", "consumer", GEOM_ID},
+	{"geom", "provider", GEOM_ID}, {"consumer", "geom", GEOM_REF},
+	{"consumer", "provider", GEOM_REF}, {"consumer", "mode", GEOM_NO_ATTR},
+	{"consumer", "config", GEOM_NO_ATTR}, {"provider", "geom", GEOM_REF},
+	{"provider", "mode", GEOM_NO_ATTR}, {"provider", "name", GEOM_NO_ATTR},
+	{"provider", "alias", GEOM_NO_ATTR}, {"provider", "mediasize", GEOM_NO_ATTR},
+	{"provider", "sectorsize", GEOM_NO_ATTR}, {"provider", "stripesize", GEOM_NO_ATTR},
+	{"provider", "stripeoffset", GEOM_NO_ATTR}, {"provider", "wither", GEOM_NO_ATTR},
+	{"provider", "config", GEOM_NO_ATTR},
+};
+
+/* The elements open while reading: their names, as pointers into the text. */
+#define GEOM_DEPTH 32
+struct geom_open { const char *tag; size_t len; };
+
+/* Whether the element open at o is named name. */
+static bool open_is(const struct geom_open *o, const char *name)
+{
+	return o->len == strlen(name) && strncmp(o->tag, name, o->len) == 0;
 }
 
-/* Reads the text of an element that starts at p (after its opening tag) into out. */
-static void text_of(const char *p, char *out, size_t n)
+/* The attribute text [p, end) as exactly ` id="VALUE"` (or ref) into out of n bytes, the
+ * only form g_conf_* write; false for any other, an empty value, or one too long. */
+static bool geom_attr(const char *p, const char *end, int attr, char *out, size_t n)
 {
-	const char *q = strchr(p, '<');
-	size_t len = q ? (size_t)(q - p) : strlen(p);
+	const char *key = attr == GEOM_ID ? " id=\"" : " ref=\"";
+	size_t kl = strlen(key);
 
-	if (len >= n)
-		len = n - 1;
-	memcpy(out, p, len);
-	out[len] = '\0';
+	out[0] = '\0';
+	if (attr == GEOM_NO_ATTR)
+		return p == end;
+	if ((size_t)(end - p) < kl + 2 || strncmp(p, key, kl) != 0 || end[-1] != '"')
+		return false;
+	size_t vl = (size_t)(end - 1 - (p + kl));
+	if (vl == 0 || vl >= n || memchr(p + kl, '"', vl) != NULL)
+		return false;
+	memcpy(out, p + kl, vl);
+	out[vl] = '\0';
+	return true;
+}
+
+/* The text of an element, from p to the next tag, into out of n bytes, with the
+ * kernel's escapes undone (g_conf_cat_escaped writes & < > ' " and bytes past 0x7e as
+ * &#xNN;); false when it does not fit or holds an & of another kind. */
+static bool geom_text(const char *p, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (; *p != '\0' && *p != '<'; p++) {
+		unsigned v = 0;
+		int used = 0;
+		char c = *p;
+		if (c == '&') {
+			if (sscanf(p, "&#x%2x;%n", &v, &used) != 1 || used < 5 || p[used - 1] != ';')
+				return false;
+			c = (char)v;
+			p += used - 1;
+		}
+		if (k + 1 >= n)
+			return false;
+		out[k++] = c;
+	}
+	out[k] = '\0';
+	return true;
+}
+
+/* A count in an access mode or a rank: decimal digits up to INT_MAX, at *p; advances. */
+static bool geom_count(const char **p, long *v)
+{
+	const char *s = *p;
+
+	*v = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		*v = *v * 10 + (*s - '0');
+		if (*v > 2147483647L)
+			return false;
+	}
+	*p = s;
+	return true;
 }
 
 /* Room for one more element of size bytes in *arr holding cnt; false without memory. */
@@ -279,71 +345,176 @@ static long prov_index(const struct geom_doc *d, const char *id)
 	return -1;
 }
 
-/* Parses confxml into d: class (name), geom (id, name), provider (id, name), consumer
- * (provider ref, mode); false without memory. */
-static bool geom_parse(const char *xml, struct geom_doc *d)
+/* What one element, opened at tag (tl bytes) under parent with attribute text [a, end),
+ * adds to d; false with why when it is not what the kernel writes there. */
+static bool geom_element(struct geom_doc *d, const struct geom_open *parent, const char *tag,
+			 size_t tl, const char *a, const char *end, const char *text, char *why,
+			 size_t n)
 {
-	const char *stack[16];
-	char cls[32] = "";
-	long cur = -1;   /* the geom being read: the first with its id */
-	int depth = 0;
+	char val[24];
+	int attr = -1;
+	const char *pn = "", *name = "";   /* the grammar's names of parent and element */
+
+	for (size_t i = 0; i < sizeof geom_grammar / sizeof geom_grammar[0]; i++)
+		if (strlen(geom_grammar[i].name) == tl && strncmp(geom_grammar[i].name, tag, tl) == 0 &&
+		    (parent == NULL ? geom_grammar[i].parent[0] == '\0'
+				    : open_is(parent, geom_grammar[i].parent))) {
+			attr = geom_grammar[i].attr;
+			pn = geom_grammar[i].parent;
+			name = geom_grammar[i].name;
+			break;
+		}
+	if (attr < 0) {
+		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has <%.*s> where "
+			 "the kernel writes none", (int)(tl < 40 ? tl : 40), tag);
+		return false;
+	}
+	if (!geom_attr(a, end, attr, val, sizeof val)) {
+		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> whose "
+			 "attributes are not the kernel's", name);
+		return false;
+	}
+	struct gclass *c = d->n_cls ? &d->cls[d->n_cls - 1] : NULL;
+	struct ggeom *g = d->n_geom ? &d->geom[d->n_geom - 1] : NULL;
+	bool ok = true;
+#define IS(t, pt) (strlen(t) == tl && strncmp(tag, t, tl) == 0 && strcmp(pn, pt) == 0)
+	if (IS("class", "mesh")) {
+		if (!GROW(d->cls, d->n_cls))
+			goto nomem;
+		c = &d->cls[d->n_cls++];
+		memset(c, 0, sizeof *c);
+		vb_os_copy(c->id, sizeof c->id, val);
+	} else if (IS("name", "class")) {
+		ok = geom_text(text, c->name, sizeof c->name) && c->name[0] != '\0';
+		for (size_t i = 0; ok && i + 1 < d->n_cls; i++)
+			ok = strcmp(d->cls[i].name, c->name) != 0 && strcmp(d->cls[i].id, c->id) != 0;
+	} else if (IS("geom", "class")) {
+		if (c->name[0] == '\0') {
+			ok = false;
+		} else {
+			if (!GROW(d->geom, d->n_geom))
+				goto nomem;
+			g = &d->geom[d->n_geom++];
+			memset(g, 0, sizeof *g);
+			vb_os_copy(g->id, sizeof g->id, val);
+			vb_os_copy(g->cls, sizeof g->cls, c->name);
+		}
+	} else if (IS("class", "geom")) {
+		ok = strcmp(val, c->id) == 0;
+	} else if (IS("name", "geom")) {
+		ok = geom_text(text, g->name, sizeof g->name);
+	} else if (IS("rank", "geom")) {
+		ok = g->rank == 0 && geom_count(&text, &g->rank) && *text == '<' && g->rank > 0;
+	} else if (IS("consumer", "geom")) {
+		if (!GROW(d->cons, d->n_cons))
+			goto nomem;
+		struct gcons *cs = &d->cons[d->n_cons++];
+		memset(cs, 0, sizeof *cs);
+		cs->g = (long)d->n_geom - 1;
+		cs->p = -1;
+	} else if (IS("provider", "geom")) {
+		if (!GROW(d->prov, d->n_prov))
+			goto nomem;
+		struct gprov *pr = &d->prov[d->n_prov++];
+		memset(pr, 0, sizeof *pr);
+		vb_os_copy(pr->id, sizeof pr->id, val);
+		pr->g = (long)d->n_geom - 1;
+	} else if (IS("geom", "consumer") || IS("geom", "provider")) {
+		ok = strcmp(val, g->id) == 0;
+	} else if (IS("provider", "consumer")) {
+		struct gcons *cs = &d->cons[d->n_cons - 1];
+		ok = cs->prov[0] == '\0';
+		vb_os_copy(cs->prov, sizeof cs->prov, val);
+	} else if (IS("mode", "consumer")) {
+		struct gcons *cs = &d->cons[d->n_cons - 1];
+		ok = cs->mode[0] == '\0' && geom_text(text, cs->mode, sizeof cs->mode);
+	} else if (IS("name", "provider")) {
+		struct gprov *pr = &d->prov[d->n_prov - 1];
+		ok = pr->name[0] == '\0' && geom_text(text, pr->name, sizeof pr->name);
+	}
+#undef IS
+	if (!ok)
+		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> in "
+			 "<%s> that is missing, repeated, too long or unreadable", name, pn);
+	return ok;
+nomem:
+	snprintf(why, n, "cannot tell whether it is in use: out of memory");
+	return false;
+}
+
+/* Reads confxml into d, the whole of it as g_conf_specific writes it: one <mesh> whose
+ * every element is closed, the kernel's elements under their parents. A text cut short
+ * or not the kernel's could leave a holder out, so it is refused with why. */
+static bool geom_parse(const char *xml, struct geom_doc *d, char *why, size_t n)
+{
+	struct geom_open stack[GEOM_DEPTH];
+	int depth = 0, config_at = -1;   /* where a <config> is open: anything goes in it */
+	bool mesh_seen = false, mesh_done = false;
+	const char *p = xml, *bad = NULL;
 
 	memset(d, 0, sizeof *d);
-	for (const char *p = strchr(xml, '<'); p != NULL; p = strchr(p + 1, '<')) {
-		const char *end = strchr(p, '>');
-		if (end == NULL)
+	for (;;) {
+		const char *lt = strchr(p, '<');
+		const char *stop = lt != NULL ? lt : p + strlen(p);
+		if (depth == 0 && strspn(p, " \t\r\n") < (size_t)(stop - p)) {
+			bad = "text outside its <mesh>";
 			break;
-		if (p[1] == '?' || p[1] == '!')
-			continue;
-		if (p[1] == '/') {
-			if (depth > 0)
-				depth--;
+		}
+		if (lt == NULL)
+			break;
+		const char *gt = strchr(lt, '>');
+		if (gt == NULL) {
+			bad = "a tag that does not end";
+			break;
+		}
+		p = gt + 1;
+		if (lt[1] == '?' && !mesh_seen && gt[-1] == '?' && gt - lt >= 3)
+			continue;   /* an XML declaration, before the mesh */
+		bool closing = lt[1] == '/';
+		const char *tag = lt + 1 + closing;
+		size_t tl = strcspn(tag, " \t\r\n/>");
+		bool empty = !closing && gt[-1] == '/' && gt - 1 >= tag + tl;
+		if (tl == 0 || tag + tl > gt || mesh_done) {
+			bad = mesh_done ? "more after its </mesh>" : "a tag that is not one";
+			break;
+		}
+		if (closing) {
+			if (depth == 0 || tag + tl != gt || stack[depth - 1].len != tl ||
+			    strncmp(stack[depth - 1].tag, tag, tl) != 0) {
+				bad = "a closing tag that closes no open element";
+				break;
+			}
+			if (--depth == config_at)
+				config_at = -1;
+			mesh_done = depth == 0;
 			continue;
 		}
-		const char *tag = p + 1;
-		size_t tl = strcspn(tag, " />");
-		bool empty = end[-1] == '/';
-		const char *parent = depth > 0 ? stack[depth - 1] : "";
-#define IS(s, t) (strlen(t) == tl && strncmp(s, t, tl) == 0)
-		if (IS(tag, "geom") && strncmp(parent, "class", 5) == 0) {
-			if (!GROW(d->geom, d->n_geom))
-				return false;
-			struct ggeom *g = &d->geom[d->n_geom++];
-			memset(g, 0, sizeof *g);
-			attr(tag, end, "id", g->id, sizeof g->id);
-			vb_os_copy(g->cls, sizeof g->cls, cls);
-			cur = geom_index(d, g->id);
-		} else if (IS(tag, "provider") && strncmp(parent, "geom", 4) == 0) {
-			if (!GROW(d->prov, d->n_prov))
-				return false;
-			struct gprov *pr = &d->prov[d->n_prov++];
-			memset(pr, 0, sizeof *pr);
-			attr(tag, end, "id", pr->id, sizeof pr->id);
-			pr->g = cur;
-		} else if (IS(tag, "consumer") && strncmp(parent, "geom", 4) == 0) {
-			if (!GROW(d->cons, d->n_cons))
-				return false;
-			struct gcons *c = &d->cons[d->n_cons++];
-			memset(c, 0, sizeof *c);
-			c->g = cur;
-		} else if (IS(tag, "provider") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
-			attr(tag, end, "ref", d->cons[d->n_cons - 1].prov, sizeof d->cons[0].prov);
-		} else if (IS(tag, "mode") && strncmp(parent, "consumer", 8) == 0 && d->n_cons) {
-			text_of(end + 1, d->cons[d->n_cons - 1].mode, sizeof d->cons[0].mode);
-		} else if (IS(tag, "name")) {
-			if (strncmp(parent, "class", 5) == 0)
-				text_of(end + 1, cls, sizeof cls);
-			else if (strncmp(parent, "geom", 4) == 0 && d->n_geom)
-				text_of(end + 1, d->geom[d->n_geom - 1].name, sizeof d->geom[0].name);
-			else if (strncmp(parent, "provider", 8) == 0 && d->n_prov)
-				text_of(end + 1, d->prov[d->n_prov - 1].name, sizeof d->prov[0].name);
+		if (config_at < 0 &&
+		    !geom_element(d, depth > 0 ? &stack[depth - 1] : NULL, tag, tl, tag + tl,
+				  empty ? gt - 1 : gt, gt + 1, why, n))
+			return false;
+		if (depth == 0)
+			mesh_seen = mesh_done = true;   /* undone below when it is not empty */
+		if (empty)
+			continue;
+		mesh_done = false;
+		if (depth == GEOM_DEPTH) {
+			bad = "elements nested deeper than the kernel's";
+			break;
 		}
-#undef IS
-		if (!empty && depth < 16)
-			stack[depth++] = tag;
+		stack[depth] = (struct geom_open){tag, tl};
+		if (config_at < 0 && tl == 6 && strncmp(tag, "config", 6) == 0)
+			config_at = depth;
+		depth++;
+	}
+	if (bad == NULL && !mesh_done)
+		bad = "an end before its </mesh>: it is not whole";
+	if (bad != NULL) {
+		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has %s", bad);
+		return false;
 	}
 	for (size_t c = 0; c < d->n_cons; c++)
-		d->cons[c].p = prov_index(d, d->cons[c].prov);
+		d->cons[c].p = d->cons[c].prov[0] != '\0' ? prov_index(d, d->cons[c].prov) : -1;
 	return true;
 }
 
@@ -352,47 +523,57 @@ static void geom_free(struct geom_doc *d)
 	free(d->prov);
 	free(d->geom);
 	free(d->cons);
+	free(d->cls);
 }
 
 /* A consumer's access mode ("r1w0e0") into its three counts; false when it is not one. */
 static bool mode_of(const char *m, int acc[3])
 {
-	int got = 0;
+	static const char letter[3] = {'r', 'w', 'e'};
 
-	return sscanf(m, "r%dw%de%d%n", &acc[0], &acc[1], &acc[2], &got) == 3 && m[got] == '\0' &&
-	       acc[0] >= 0 && acc[1] >= 0 && acc[2] >= 0;
+	for (int i = 0; i < 3; i++) {
+		long v;
+		if (*m++ != letter[i] || !geom_count(&m, &v))
+			return false;
+		acc[i] = (int)v;
+	}
+	return *m == '\0';
 }
 
 /* Whether d hangs together as the kernel writes it (g_conf_geom, g_conf_provider and
  * g_conf_consumer in sys/geom/geom_dump.c): each geom and provider has its own pointer as
- * id, and a consumer refers to a provider listed or to none. Otherwise a walk by id could
- * pass a holder by, so why says the disk's use cannot be told. */
+ * id, a consumer refers to a provider listed or to none, and a geom ranks above every
+ * geom it consumes from (redo_rank, sys/geom/geom_subr.c, so there is no loop). Otherwise
+ * a walk could pass a holder by, so why says the disk's use cannot be told. */
 static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 {
 	const char *bad = NULL;
 
 	for (size_t i = 0; bad == NULL && i < d->n_geom; i++)
-		if (d->geom[i].id[0] == '\0' || geom_index(d, d->geom[i].id) != (long)i)
+		if (geom_index(d, d->geom[i].id) != (long)i)
 			bad = d->geom[i].id;
 	for (size_t i = 0; bad == NULL && i < d->n_prov; i++)
-		if (d->prov[i].id[0] == '\0' || prov_index(d, d->prov[i].id) != (long)i)
+		if (prov_index(d, d->prov[i].id) != (long)i)
 			bad = d->prov[i].id;
-	if (bad != NULL && bad[0] == '\0') {
-		snprintf(why, n, "cannot tell whether it is in use: GEOM lists a part without "
-			 "an id");
-		return false;
-	}
 	if (bad != NULL) {
 		snprintf(why, n, "cannot tell whether it is in use: GEOM gives two of its parts "
 			 "the id %s", bad);
 		return false;
 	}
-	for (size_t c = 0; c < d->n_cons; c++)
-		if (d->cons[c].prov[0] != '\0' && d->cons[c].p < 0) {
+	for (size_t c = 0; c < d->n_cons; c++) {
+		const struct gcons *cs = &d->cons[c];
+		if (cs->prov[0] != '\0' && cs->p < 0) {
 			snprintf(why, n, "cannot tell whether it is in use: a GEOM consumer uses "
-				 "provider %s, which GEOM does not list", d->cons[c].prov);
+				 "provider %s, which GEOM does not list", cs->prov);
 			return false;
 		}
+		if (cs->p >= 0 && d->geom[cs->g].rank <= d->geom[d->prov[cs->p].g].rank) {
+			snprintf(why, n, "cannot tell whether it is in use: GEOM's ranks do not "
+				 "order geom %s above provider %s, which it uses",
+				 d->geom[cs->g].id, cs->prov);
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -418,22 +599,30 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	bool *in = NULL, *chain = NULL;
 	int rc = 0;
 
-	if (!geom_parse(confxml, &d) || (in = calloc(d.n_prov + 1, sizeof *in)) == NULL ||
+	if (!geom_parse(confxml, &d, holder, n) || !geom_whole(&d, holder, n)) {
+		geom_free(&d);
+		return -1;
+	}
+	if ((in = calloc(d.n_prov + 1, sizeof *in)) == NULL ||
 	    (chain = calloc(d.n_geom + 1, sizeof *chain)) == NULL) {
 		free(in);
 		geom_free(&d);
 		snprintf(holder, n, "cannot tell whether it is in use: out of memory");
 		return -1;
 	}
-	if (!geom_whole(&d, holder, n)) {
+	/* The disk's providers, then everything made from them, down to the leaves. A disk
+	 * GEOM does not list is one whose holders it cannot show. */
+	bool listed = false;
+	for (size_t i = 0; i < d.n_prov; i++)
+		listed |= in[i] = strcmp(d.prov[i].name, disk) == 0;
+	if (!listed) {
 		free(in);
 		free(chain);
 		geom_free(&d);
+		snprintf(holder, n, "cannot tell whether it is in use: GEOM does not list %s",
+			 disk);
 		return -1;
 	}
-	/* The disk's providers, then everything made from them, down to the leaves. */
-	for (size_t i = 0; i < d.n_prov; i++)
-		in[i] = strcmp(d.prov[i].name, disk) == 0;
 	grow_up(&d, in);
 	/* The geoms vbench's own open passes through, target down to disk: each passes its
 	 * providers' access on to what it consumes (g_part_access, sys/geom/part/g_part.c:
