@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vb_test.h"
+#include "common/vb_escape.h"
 
 static void test_driver_names(void **state)
 {
@@ -678,6 +679,27 @@ static void test_netbsd_wedges(void **state)
 	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), -1);
 }
 
+/* A mount point longer than the answer (MNAMELEN is 1024) is cut in its middle with the
+ * marker: the answer still starts with what is mounted, and says it was cut. */
+static void test_long_mount_point_marked(void **state)
+{
+	static char on[700];
+	struct vb_os_bsd_mount mnt[] = {{"/dev/dk1", on, "ffs"}};
+	struct fake f = {netbsd_names, NULL, netbsd_wedges, mnt, 1, NULL, 0, NULL, 0, NULL, NULL};
+	struct vb_os_bsd_sys sys = fake_sys(&f, true);
+	struct vb_fileinfo fi = chr(0xa801);
+	char holder[512];
+
+	(void)state;
+	on[0] = '/';
+	memset(on + 1, 'p', sizeof on - 3);
+	on[sizeof on - 2] = 'q';
+	assert_int_equal(vb_os_bsd_check_in_use(&sys, &fi, holder, sizeof holder), 1);
+	assert_non_null(strstr(holder, "/dev/dk1 is mounted on /ppp"));
+	assert_non_null(strstr(holder, "pp" VB_CUT_MIDDLE "pp"));
+	assert_string_equal(holder + strlen(holder) - 3, "ppq");
+}
+
 /* Finding 5: a cgd, RAIDframe or ccd unit (NetBSD hw.disknames, as iostati_getnames
  * writes it) or a device-mapper disk (DragonFly kern.disks, "mapper/NAME") holds disks
  * no mount shows: every other disk is refused while one is configured. */
@@ -1150,6 +1172,7 @@ int main(void)
 		cmocka_unit_test(test_geom_own_open),
 		cmocka_unit_test(test_geom_idle_devices),
 		cmocka_unit_test(test_netbsd_wedges),
+		cmocka_unit_test(test_long_mount_point_marked),
 		cmocka_unit_test(test_stacked_units),
 		cmocka_unit_test(test_names_by_identity),
 		cmocka_unit_test(test_dragonfly_swap),

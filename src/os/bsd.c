@@ -267,7 +267,7 @@ static const char *sys_disknames(void *ctx, char *why, size_t wn)
 	if (c->disknames == NULL)
 		c->disknames = vb_os_bsd_read_grown(sysctl_get, (void *)name, &len);
 	if (c->disknames == NULL)
-		snprintf(why, wn, "sysctl %s: %s", name, strerror(errno));
+		vb_msgf(why, wn, "sysctl %s: %s", name, strerror(errno));
 	return c->disknames;
 }
 #endif
@@ -566,7 +566,7 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 		 'a' + raw);
 	int fd = open(node, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		snprintf(why, wn, "open %s: %s", node, strerror(errno));
+		vb_msgf(why, wn, "open %s: %s", node, strerror(errno));
 		return -1;
 	}
 	return walk_units(c, names, "vnd", false, fd, out, why, wn);
@@ -595,8 +595,8 @@ static long sys_backings(void *ctx, const struct vb_os_bsd_backing **out, char *
 #else
 	const char *drv = "vnd(4)";   /* NetBSD: FreeBSD asks GEOM */
 #endif
-	snprintf(why, wn, "this build of vbench cannot ask %s (its header was missing when "
-		 "it was compiled)", drv);
+	vb_msgf(why, wn, "this build of vbench cannot ask %s (its header was missing when "
+		"it was compiled)", drv);
 	return -1;
 #endif
 }

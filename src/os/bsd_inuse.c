@@ -108,18 +108,18 @@ static int mount_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_moun
 		bool named = strncmp(p, "/dev/", 5) == 0;
 		if (!named && (p[0] == '\0' || p[0] == '/' || strcmp(m->fstype, "zfs") == 0 ||
 			       !vb_os_bsd_resolve(sys, p, d, sizeof d))) {
-			snprintf(holder, n, "cannot tell whether it is in use: the %s file system "
-				 "mounted on %s names no device (its source is \"%s\")", m->fstype,
-				 m->on, m->from);
+			vb_msgf(holder, n, "cannot tell whether it is in use: the %s file system "
+				"mounted on %s names no device (its source is \"%s\")", m->fstype,
+				m->on, m->from);
 			return -1;
 		}
 		if (named && !vb_os_bsd_resolve(sys, p, d, sizeof d)) {
-			snprintf(holder, n, "cannot tell whether it is in use: %s (mounted on %s) "
-				 "lies on a disk vbench cannot name", p, m->on);
+			vb_msgf(holder, n, "cannot tell whether it is in use: %s (mounted on %s) "
+				"lies on a disk vbench cannot name", p, m->on);
 			return -1;
 		}
 		if (strcmp(d, disk) == 0) {
-			snprintf(holder, n, "%s is mounted on %s", m->from, m->on);
+			vb_msgf(holder, n, "%s is mounted on %s", m->from, m->on);
 			return 1;
 		}
 	}
@@ -142,17 +142,17 @@ static int file_in_use(const struct vb_os_bsd_sys *sys, const struct vb_fileinfo
 	long k;
 
 	if ((k = sys->backings(sys->ctx, &b, why, sizeof why)) < 0) {
-		snprintf(holder, n, "cannot list the files memory disks are made from: %s; "
-			 "vbench refuses a file it cannot check", why);
+		vb_msgf(holder, n, "cannot list the files memory disks are made from: %s; "
+			"vbench refuses a file it cannot check", why);
 		return -1;
 	}
 	for (long i = 0; i < k; i++) {
 		if (!b[i].has_id) {
 			if (b[i].path == NULL || b[i].path[0] != '/' ||
 			    sys->stat(sys->ctx, b[i].path, &at) != 0) {
-				snprintf(holder, n, "cannot tell whether %s is made from it: its file "
-					 "%s cannot be examined", b[i].unit,
-					 b[i].path ? b[i].path : "(not named)");
+				vb_msgf(holder, n, "cannot tell whether %s is made from it: its file "
+					"%s cannot be examined", b[i].unit,
+					b[i].path ? b[i].path : "(not named)");
 				return -1;
 			}
 			if (!same_file(fi, at.dev, at.ino))
@@ -160,12 +160,12 @@ static int file_in_use(const struct vb_os_bsd_sys *sys, const struct vb_fileinfo
 		} else if (!same_file(fi, b[i].dev, b[i].ino)) {
 			continue;
 		}
-		snprintf(holder, n, "%s is a disk made from it", b[i].unit);
+		vb_msgf(holder, n, "%s is a disk made from it", b[i].unit);
 		return 1;
 	}
 	if ((k = sys->swaps(sys->ctx, &s, why, sizeof why)) < 0) {
-		snprintf(holder, n, "cannot list swap areas: %s; vbench refuses a file it cannot "
-			 "check", why);
+		vb_msgf(holder, n, "cannot list swap areas: %s; vbench refuses a file it cannot "
+			"check", why);
 		return -1;
 	}
 	for (long i = 0; i < k; i++) {
@@ -177,12 +177,12 @@ static int file_in_use(const struct vb_os_bsd_sys *sys, const struct vb_fileinfo
 		if (s[i].path == NULL || strncmp(s[i].path, "/dev/", 5) == 0)
 			continue;
 		if (sys->stat(sys->ctx, s[i].path, &at) != 0) {
-			snprintf(holder, n, "cannot tell whether it is used as swap: the swap file "
-				 "%s cannot be examined", s[i].path);
+			vb_msgf(holder, n, "cannot tell whether it is used as swap: the swap file "
+				"%s cannot be examined", s[i].path);
 			return -1;
 		}
 		if (same_file(fi, at.dev, at.ino)) {
-			snprintf(holder, n, "it is used as swap (%s)", s[i].path);
+			vb_msgf(holder, n, "it is used as swap (%s)", s[i].path);
 			return 1;
 		}
 	}
@@ -207,13 +207,13 @@ static int swap_on(const struct vb_os_bsd_sys *sys, const struct vb_os_bsd_swap 
 		return 0;   /* a swap file: the file system it is on is mounted */
 	}
 	if (!vb_os_bsd_resolve(sys, name, d, sizeof d)) {
-		snprintf(holder, n, "cannot tell whether it is in use: the swap device /dev/%s "
-			 "lies on a disk vbench cannot name", name);
+		vb_msgf(holder, n, "cannot tell whether it is in use: the swap device /dev/%s "
+			"lies on a disk vbench cannot name", name);
 		return -1;
 	}
 	if (strcmp(d, disk) != 0)
 		return 0;
-	snprintf(holder, n, "/dev/%s is used as swap", name);
+	vb_msgf(holder, n, "/dev/%s is used as swap", name);
 	return 1;
 }
 
@@ -249,15 +249,15 @@ static int stacked_on(const struct vb_os_bsd_sys *sys, const char *disk, char *h
 	if (sys->disknames == NULL)
 		return 0;
 	if ((names = sys->disknames(sys->ctx, why, sizeof why)) == NULL) {
-		snprintf(holder, n, "cannot list the system's disks: %s; vbench refuses a disk "
-			 "it cannot check", why);
+		vb_msgf(holder, n, "cannot list the system's disks: %s; vbench refuses a disk "
+			"it cannot check", why);
 		return -1;
 	}
 	if (!vb_os_bsd_stacked_unit(names, disk, unit, sizeof unit))
 		return 0;
-	snprintf(holder, n, "cannot tell whether it is in use: %s is configured, and vbench "
-		 "cannot see which disks it is made of; it refuses every other disk while one "
-		 "is", unit);
+	vb_msgf(holder, n, "cannot tell whether it is in use: %s is configured, and vbench "
+		"cannot see which disks it is made of; it refuses every other disk while one "
+		"is", unit);
 	return -1;
 }
 
@@ -281,13 +281,13 @@ int vb_os_bsd_check_in_use(const struct vb_os_bsd_sys *sys, const struct vb_file
 		return -1;
 	}
 	if (!vb_os_bsd_resolve(sys, name, disk, sizeof disk)) {
-		snprintf(holder, n, "cannot tell whether it is in use: /dev/%s is not a disk "
-			 "vbench can name", name);
+		vb_msgf(holder, n, "cannot tell whether it is in use: /dev/%s is not a disk "
+			"vbench can name", name);
 		return -1;
 	}
 	if ((k = sys->mounts(sys->ctx, &m, why, sizeof why)) < 0) {
-		snprintf(holder, n, "cannot list mounted file systems: %s; vbench refuses a "
-			 "disk it cannot check", why);
+		vb_msgf(holder, n, "cannot list mounted file systems: %s; vbench refuses a "
+			"disk it cannot check", why);
 		return -1;
 	}
 	/* A mount on this disk says so even when another could not be placed. */
@@ -307,8 +307,8 @@ int vb_os_bsd_check_in_use(const struct vb_os_bsd_sys *sys, const struct vb_file
 			return rc;
 	} else {
 		if ((k = sys->swaps(sys->ctx, &s, why, sizeof why)) < 0) {
-			snprintf(holder, n, "cannot list swap devices: %s; vbench refuses a disk it "
-				 "cannot check", why);
+			vb_msgf(holder, n, "cannot list swap devices: %s; vbench refuses a disk it "
+				"cannot check", why);
 			return -1;
 		}
 		for (long i = 0; i < k; i++) {
@@ -445,25 +445,25 @@ long vb_os_bsd_vnd_walk(const char *disknames, const char *drv, bool listed_idle
 		while (d < len && d < dl + 9 && is_digit(word[d]))
 			unit = unit * 10 + (word[d++] - '0');
 		if (d < len && is_digit(word[d])) {
-			snprintf(why, wn, "the disk list names a %s unit vbench cannot number", drv);
+			vb_msgf(why, wn, "the disk list names a %s unit vbench cannot number", drv);
 			return -1;
 		}
 		if (d < len)
 			continue;   /* another driver's name */
 		if (get(ctx, unit, &dev, &ino) != 0) {
-			snprintf(why, wn, "%s %s%d: %s", listed_idle ? "VNIOCGET" : "VNDIOCGET", drv,
-				 unit, strerror(errno));
+			vb_msgf(why, wn, "%s %s%d: %s", listed_idle ? "VNIOCGET" : "VNDIOCGET", drv,
+				unit, strerror(errno));
 			return -1;
 		}
 		if (dev == 0 && ino == 0 && listed_idle)
 			continue;
 		if (dev == 0 && ino == 0) {
-			snprintf(why, wn, "%s%d is attached, but VNDIOCGET names no file for it", drv,
-				 unit);
+			vb_msgf(why, wn, "%s%d is attached, but VNDIOCGET names no file for it", drv,
+				unit);
 			return -1;
 		}
 		if ((size_t)k == max) {
-			snprintf(why, wn, "more than %zu %s units are configured", max, drv);
+			vb_msgf(why, wn, "more than %zu %s units are configured", max, drv);
 			return -1;
 		}
 		snprintf(names[k], sizeof names[k], "%s%d", drv, unit);

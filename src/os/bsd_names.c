@@ -370,8 +370,8 @@ static bool geom_element(struct geom_doc *d, const struct geom_open *parent, con
 		return false;
 	}
 	if (!geom_attr(a, end, attr, val, sizeof val)) {
-		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> whose "
-			 "attributes are not the kernel's", name);
+		vb_msgf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> whose "
+			"attributes are not the kernel's", name);
 		return false;
 	}
 	struct gclass *c = d->n_cls ? &d->cls[d->n_cls - 1] : NULL;
@@ -434,8 +434,8 @@ static bool geom_element(struct geom_doc *d, const struct geom_open *parent, con
 	}
 #undef IS
 	if (!ok)
-		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> in "
-			 "<%s> that is missing, repeated, too long or unreadable", name, pn);
+		vb_msgf(why, n, "cannot tell whether it is in use: GEOM's text has a <%s> in "
+			"<%s> that is missing, repeated, too long or unreadable", name, pn);
 	return ok;
 nomem:
 	snprintf(why, n, "cannot tell whether it is in use: out of memory");
@@ -510,7 +510,7 @@ static bool geom_parse(const char *xml, struct geom_doc *d, char *why, size_t n)
 	if (bad == NULL && !mesh_done)
 		bad = "an end before its </mesh>: it is not whole";
 	if (bad != NULL) {
-		snprintf(why, n, "cannot tell whether it is in use: GEOM's text has %s", bad);
+		vb_msgf(why, n, "cannot tell whether it is in use: GEOM's text has %s", bad);
 		return false;
 	}
 	for (size_t c = 0; c < d->n_cons; c++)
@@ -556,21 +556,21 @@ static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 		if (prov_index(d, d->prov[i].id) != (long)i)
 			bad = d->prov[i].id;
 	if (bad != NULL) {
-		snprintf(why, n, "cannot tell whether it is in use: GEOM gives two of its parts "
-			 "the id %s", bad);
+		vb_msgf(why, n, "cannot tell whether it is in use: GEOM gives two of its parts "
+			"the id %s", bad);
 		return false;
 	}
 	for (size_t c = 0; c < d->n_cons; c++) {
 		const struct gcons *cs = &d->cons[c];
 		if (cs->prov[0] != '\0' && cs->p < 0) {
-			snprintf(why, n, "cannot tell whether it is in use: a GEOM consumer uses "
-				 "provider %s, which GEOM does not list", cs->prov);
+			vb_msgf(why, n, "cannot tell whether it is in use: a GEOM consumer uses "
+				"provider %s, which GEOM does not list", cs->prov);
 			return false;
 		}
 		if (cs->p >= 0 && d->geom[cs->g].rank <= d->geom[d->prov[cs->p].g].rank) {
-			snprintf(why, n, "cannot tell whether it is in use: GEOM's ranks do not "
-				 "order geom %s above provider %s, which it uses",
-				 d->geom[cs->g].id, cs->prov);
+			vb_msgf(why, n, "cannot tell whether it is in use: GEOM's ranks do not "
+				"order geom %s above provider %s, which it uses",
+				d->geom[cs->g].id, cs->prov);
 			return false;
 		}
 	}
@@ -619,8 +619,8 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 		free(in);
 		free(chain);
 		geom_free(&d);
-		snprintf(holder, n, "cannot tell whether it is in use: GEOM does not list %s",
-			 disk);
+		vb_msgf(holder, n, "cannot tell whether it is in use: GEOM does not list %s",
+			disk);
 		return -1;
 	}
 	grow_up(&d, in);
@@ -666,8 +666,8 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			continue;
 		const struct ggeom *g = &d.geom[cs->g];
 		if (!mode_of(cs->mode, acc)) {
-			snprintf(holder, n, "cannot tell whether it is in use: GEOM gives %s an "
-				 "access mode vbench cannot read", d.prov[cs->p].name);
+			vb_msgf(holder, n, "cannot tell whether it is in use: GEOM gives %s an "
+				"access mode vbench cannot read", d.prov[cs->p].name);
 			rc = -1;
 			break;
 		}
@@ -678,14 +678,14 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			acc[0] -= own_r;
 			acc[1] -= own_w;
 			if (acc[0] < 0 || acc[1] < 0) {
-				snprintf(holder, n, "cannot tell whether it is in use: GEOM shows less "
-					 "open on /dev/%s (access %s) than vbench's own r%dw%de0",
-					 target, cs->mode, own_r, own_w);
+				vb_msgf(holder, n, "cannot tell whether it is in use: GEOM shows less "
+					"open on /dev/%s (access %s) than vbench's own r%dw%de0",
+					target, cs->mode, own_r, own_w);
 				rc = -1;
 			} else if (acc[0] + acc[1] + acc[2] > 0) {
-				snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access "
-					 "%s, of which vbench's own is r%dw%de0)", target,
-					 cs->mode, own_r, own_w);
+				vb_msgf(holder, n, "another program has /dev/%s open (GEOM DEV access "
+					"%s, of which vbench's own is r%dw%de0)", target,
+					cs->mode, own_r, own_w);
 				rc = 1;
 			}
 			continue;
@@ -705,14 +705,14 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	if (rc == 0 && best != NULL) {
 		const struct ggeom *g = &d.geom[best->g];
 		if (strcmp(g->cls, "DEV") == 0)
-			snprintf(holder, n, "another program has /dev/%s open (GEOM DEV access %s)",
-				 on->name, best->mode);
+			vb_msgf(holder, n, "another program has /dev/%s open (GEOM DEV access %s)",
+				on->name, best->mode);
 		else if (strcmp(best->mode, "r0w0e0") == 0)
-			snprintf(holder, n, "%s is part of GEOM class %s (%s), configured though "
-				 "not open now", on->name, g->cls, g->name);
+			vb_msgf(holder, n, "%s is part of GEOM class %s (%s), configured though "
+				"not open now", on->name, g->cls, g->name);
 		else
-			snprintf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
-				 g->cls, g->name, best->mode);
+			vb_msgf(holder, n, "%s is held by GEOM class %s (%s, access %s)", on->name,
+				g->cls, g->name, best->mode);
 		rc = 1;
 	}
 	free(chain);

@@ -69,16 +69,16 @@ int vb_os_win_in_use(const struct vb_os_win_volume *v, size_t n_vols, bool compl
 			continue;
 		/* Any volume holds data, RAW ones too (foreign, BitLocker-locked, damaged). */
 		if (v[i].fs[0] != '\0' && strcmp(v[i].fs, "RAW") != 0)
-			snprintf(holder, n, "volume %s on it holds a %s file system", where, v[i].fs);
+			vb_msgf(holder, n, "volume %s on it holds a %s file system", where, v[i].fs);
 		else
-			snprintf(holder, n, "volume %s on it holds a file system Windows cannot read "
-				 "(foreign, encrypted or damaged), which is still data", where);
+			vb_msgf(holder, n, "volume %s on it holds a file system Windows cannot read "
+				"(foreign, encrypted or damaged), which is still data", where);
 		return 1;
 	}
 	if (unknown != NULL) {
-		snprintf(holder, n, "volume %s cannot be examined (%s), so it may lie on it",
-			 unknown->mount[0] ? unknown->mount : unknown->name,
-			 unknown->why != NULL ? unknown->why : "no reason given");
+		vb_msgf(holder, n, "volume %s cannot be examined (%s), so it may lie on it",
+			unknown->mount[0] ? unknown->mount : unknown->name,
+			unknown->why != NULL ? unknown->why : "no reason given");
 		return 1;
 	}
 	if (!complete) {
@@ -210,10 +210,10 @@ enum vb_os_win_name vb_os_win_name_kind(const char *path, char *why, size_t n)
 			len++;
 		const char *dev = reserved_device(c, len);
 		if (dev != NULL) {
-			snprintf(why, n, "names the device %s: \"%.*s\" is a reserved device name on "
-				 "Windows in any directory, and opening a device (a serial port may "
-				 "be the console) already acts on it; only NUL alone is written, as "
-				 "the null device", dev, (int)len, c);
+			vb_msgf(why, n, "names the device %s: \"%.*s\" is a reserved device name on "
+				"Windows in any directory, and opening a device (a serial port may "
+				"be the console) already acts on it; only NUL alone is written, as "
+				"the null device", dev, (int)len, c);
 			return VB_WIN_NAME_REFUSED;
 		}
 		c += len;
