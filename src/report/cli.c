@@ -122,7 +122,7 @@ static int parse_option(int argc, char *argv[], int *i, struct report_args *ra, 
 			near = vb_nearest(arg + 2, n - 2, names, R_NOPTS);
 		if (near != NULL)
 			vb_msgf(err, errlen, "unknown option '%.*s': did you mean --%s?", (int)n, arg,
-				 near);
+				near);
 		else
 			vb_msgf(err, errlen, "unknown option '%s' (see vbench report --help)", arg);
 		return -1;
@@ -182,7 +182,7 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 	}
 	if (!ra->help && ra->n_files == 0) {
 		vb_msgf(err, errlen, "no input files: name vbench CSV, JSON or --trace files, or "
-			 "a saved log (see vbench report --help)");
+			"a saved log (see vbench report --help)");
 		return -1;
 	}
 	if (ra->force && ra->svg == NULL) {
@@ -192,7 +192,7 @@ static int parse_args(int argc, char *argv[], struct report_args *ra, char *err,
 	/* "-" is standard input among the inputs; standard output holds the report */
 	if (ra->svg != NULL && strcmp(ra->svg, "-") == 0) {
 		vb_msgf(err, errlen, "--svg -: the chart goes to a file (name it, e.g. "
-			 "--svg ./-); standard output holds the report");
+			"--svg ./-); standard output holds the report");
 		return -1;
 	}
 	return 0;
@@ -251,7 +251,7 @@ static int note_input(struct input *in, size_t k, FILE *f, const char *name, FIL
 			same = true;
 		if (same) {
 			vb_msgf(msg, sizeof msg, "%s: given twice (as %s); each file is read once, "
-				 "or its runs would count twice", name, in[j].name);
+				"or its runs would count twice", name, in[j].name);
 			say(err, msg);
 			return -1;
 		}
@@ -286,8 +286,8 @@ static int read_one(struct vb_dataset *d, struct vbr_trace *t, struct input *inp
 		fclose(in);
 	if (rc == -2) {
 		vb_msgf(msg, sizeof msg, "%s: larger than %s, the most vbench report reads from "
-			 "one input (an endless stream, such as /dev/zero?)", path,
-			 VBR_INPUT_MAX_TEXT);
+			"one input (an endless stream, such as /dev/zero?)", path,
+			VBR_INPUT_MAX_TEXT);
 		say(err, msg);
 		return -1;
 	}
@@ -340,7 +340,7 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 		return 0;
 	if (fi.type == VB_FT_LINK) {
 		vb_msgf(why, n, "is a symbolic link; vbench report does not follow links (give "
-			 "the path it points to)");
+			"the path it points to)");
 		return -1;
 	}
 	if (fi.type != VB_FT_REG) {
@@ -350,12 +350,12 @@ static int may_write(int dirfd, const char *name, const struct report_args *ra,
 	for (size_t i = 0; i < ra->n_files; i++)
 		if (in[i].have_id && in[i].id.dev == fi.dev && in[i].id.ino == fi.ino) {
 			vb_msgf(why, n, "is an input of this report (%s); it is never overwritten",
-				 in[i].name);
+				in[i].name);
 			return -1;
 		}
 	if (!ra->force && !ours(dirfd, name)) {
 		vb_msgf(why, n, "exists and was not written by vbench report; add --force to "
-			 "replace it");
+			"replace it");
 		return -1;
 	}
 	return 0;
@@ -368,7 +368,7 @@ static int remove_temp(int dirfd, const char *dir, const char *tmp, char *left, 
 	if (vb_os_io.unlinkat(NULL, dirfd, tmp) == 0)
 		return -1;
 	vb_msgf(left, n, "%s/%s, the temporary file vbench report created, could not be "
-		 "removed: %s; it is left behind", dir, tmp, strerror(errno));
+		"removed: %s; it is left behind", dir, tmp, strerror(errno));
 	return -2;
 }
 
@@ -399,7 +399,7 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 		fd = vb_os_create_temp(dirfd, ".vbench-svg", tmp, sizeof tmp);
 		if (fd < 0 || (f = vb_os_stream(fd, "wb")) == NULL) {
 			vb_msgf(why, sizeof why, "cannot create a file beside it: %s",
-				 strerror(errno));
+				strerror(errno));
 			if (fd >= 0) {
 				vb_os_io.close(NULL, fd);
 				rc = remove_temp(dirfd, dir, tmp, left, sizeof left);
@@ -421,10 +421,10 @@ static int write_svg(const struct report_args *ra, const struct vb_comparison *a
 			}
 			if (atomic_load(&svg_signals.stop) != 0)
 				vb_msgf(why, sizeof why, "stopped by signal %d before it was put in "
-					 "place", atomic_load(&svg_signals.stop));
+					"place", atomic_load(&svg_signals.stop));
 			else if (prc == -3)
 				vb_msgf(why, sizeof why, "the samples' times or rates are too small "
-					 "or too large to put on an axis");
+					"or too large to put on an axis");
 			else if (prc < 0)
 				vb_msgf(why, sizeof why, "cannot write it: %s", strerror(e));
 			else if (vb_os_rename(dirfd, tmp, base) != 0)
@@ -473,7 +473,7 @@ static enum vb_status run_trace(const struct report_args *ra, const struct vbr_t
 			l++;
 		if (l == t->n_labels) {
 			vb_msgf(msg, sizeof msg, "--label %s: no such label in the trace",
-				 ra->label);
+				ra->label);
 			say(err, msg);
 			return VB_E_USAGE;
 		}
@@ -547,8 +547,8 @@ static enum vb_status run_report(const struct report_args *ra, FILE *out, FILE *
 			say(err, msg);
 		if (a.groups[g].other_fs != NULL) {
 			vb_msgf(msg, sizeof msg, "warning: label \"%s\" names %s, but its runs were "
-				 "measured on %s", a.groups[g].label, a.groups[g].other_fs,
-				 a.groups[g].where);
+				"measured on %s", a.groups[g].label, a.groups[g].other_fs,
+				a.groups[g].where);
 			say(err, msg);
 		}
 	}
@@ -586,7 +586,7 @@ enum vb_status vb_report_main(int argc, char *argv[], FILE *out, FILE *err)
 		st = VB_OK;
 		if (fflush(out) != 0 || ferror(out)) {
 			vb_msgf(msg, sizeof msg, "write error on standard output: %s",
-				 strerror(errno));
+				strerror(errno));
 			say(err, msg);
 			st = VB_E_IO;
 		}
