@@ -19,7 +19,7 @@ void vb_vmsgf(char *buf, size_t n, const char *fmt, va_list ap)
 		if (whole != NULL && vsnprintf(whole, (size_t)len + 1, fmt, again) == len)
 			vb_text_cut(buf, n, whole, true);
 		else
-			vb_text_cut(buf, n, buf, false);   /* without memory: cut, but marked */
+			vb_text_cut(buf, n - 1, buf, false);   /* no memory: the end cut, marked */
 		free(whole);
 	}
 	va_end(again);
