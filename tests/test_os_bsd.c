@@ -129,14 +129,14 @@ static const char confxml[] =
 	"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r2w2e5</mode><name>ada0</name>"
 	"<mediasize>21474836480</mediasize></provider>\n  </geom>\n"
 	"  <geom id=\"0x11\"><class ref=\"0x1\"/><name>ada1</name><rank>1</rank>\n"
-	"   <provider id=\"0x101\"><geom ref=\"0x11\"/><mode>r1w1e0</mode><name>ada1</name>"
+	"   <provider id=\"0x101\"><geom ref=\"0x11\"/><mode>r0w1e0</mode><name>ada1</name>"
 	"</provider>\n  </geom>\n </class>\n"
 	" <class id=\"0x2\"><name>PART</name>\n"
 	"  <geom id=\"0x20\"><class ref=\"0x2\"/><name>ada0</name><rank>2</rank>\n"
 	"   <config><scheme>GPT</scheme></config>\n"
 	"   <consumer id=\"0x200\"><geom ref=\"0x20\"/><provider ref=\"0x100\"/>"
 	"<mode>r2w2e5</mode></consumer>\n"
-	"   <provider id=\"0x201\"><geom ref=\"0x20\"/><mode>r1w1e1</mode><name>ada0p2</name>"
+	"   <provider id=\"0x201\"><geom ref=\"0x20\"/><mode>r0w0e0</mode><name>ada0p2</name>"
 	"</provider>\n"
 	"   <provider id=\"0x202\"><geom ref=\"0x20\"/><mode>r1w1e0</mode><name>ada0p3</name>"
 	"</provider>\n  </geom>\n"
@@ -248,6 +248,18 @@ static void test_geom_text_not_whole(void **state)
 		{"<consumer id=\"0x300\">", "<consumer\tid=\"0x300\">"},
 		{"<consumer id=\"0x300\">", "<CONSUMER id=\"0x300\">"},
 		{"<name>SWAP</name>\n  <geom id=\"0x30\">", "<name>SWAP</name>\n </class>\n  <geom id=\"0x30\">"},
+		{"<provider ref=\"0x100\"/>", ""},      /* open counts, yet attached to nothing */
+		{"<name>SWAP</name>", "<name>SWAP</name><name>DEV</name>"},
+		{"<rank>2</rank>", "<rank>2</rank>JUNK"},
+		{"<consumer id=\"0x300\"><geom ref=\"0x30\"/><provider ref=\"0x100\"/>"
+		 "<mode>r1w1e0</mode></consumer>",
+		 "<config><consumer id=\"0x300\"><geom ref=\"0x30\"/><provider ref=\"0x100\"/>"
+		 "<mode>r1w1e0</mode></consumer></config>"},
+		/* the swap's class gone whole: the disk's counts are then no consumer's */
+		{" <class id=\"0x3\"><name>SWAP</name>\n"
+		 "  <geom id=\"0x30\"><class ref=\"0x3\"/><name>swap</name><rank>2</rank>\n"
+		 "   <consumer id=\"0x300\"><geom ref=\"0x30\"/><provider ref=\"0x100\"/>"
+		 "<mode>r1w1e0</mode></consumer>\n  </geom>\n </class>\n", ""},
 	};
 	assert_int_equal(vb_os_bsd_geom_busy(swap_only, "ada0", "ada0", 0, 0, holder,
 					     sizeof holder), 1);
@@ -267,11 +279,50 @@ static void test_geom_text_not_whole(void **state)
 					     sizeof holder), -1);
 	assert_int_equal(vb_os_bsd_geom_busy("<mesh></mesh>", "ada0", "ada0", 0, 1, holder,
 					     sizeof holder), -1);
+	/* an idle device made of ada0 in a class named DEV: a node's geom makes no provider */
+	char idle[sizeof bad], dev[sizeof bad];
+	corrupt(idle, sizeof idle, swap_only, "<mode>r1w1e0</mode><name>ada0</name>",
+		"<mode>r0w0e0</mode><name>ada0</name>");
+	corrupt(bad, sizeof bad, idle, "<mode>r1w1e0</mode></consumer>",
+		"<mode>r0w0e0</mode></consumer><provider id=\"0x301\"><geom ref=\"0x30\"/>"
+		"<mode>r0w0e0</mode><name>concat/data</name></provider>");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 0, holder, sizeof holder), 1);
+	corrupt(dev, sizeof dev, bad, "<name>SWAP</name>", "<name>DEV</name>");
+	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada0", "ada0", 0, 0, holder, sizeof holder), -1);
+	/* two device nodes on the target, vbench's own open on one: which is whose is lost */
+	corrupt(bad, sizeof bad, swap_only, "<name>SWAP</name>", "<name>DEV</name>");
+	corrupt(dev, sizeof dev, bad, "</geom>\n </class>\n</mesh>",
+		"</geom>\n  <geom id=\"0x31\"><class ref=\"0x3\"/><name>ada0</name><rank>2</rank>"
+		"<consumer id=\"0x310\"><geom ref=\"0x31\"/><provider ref=\"0x100\"/>"
+		"<mode>r0w1e0</mode></consumer></geom>\n </class>\n</mesh>");
+	corrupt(bad, sizeof bad, dev, "<mode>r1w1e0</mode><name>ada0</name>",
+		"<mode>r0w2e0</mode><name>ada0</name>");
+	corrupt(dev, sizeof dev, bad, "<mode>r1w1e0</mode></consumer>",
+		"<mode>r0w1e0</mode></consumer>");
+	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
+	/* a class's own words are its own: a label with a raw < (g_raid_dumpconf) is read */
+	corrupt(bad, sizeof bad, confxml, "<config><scheme>GPT</scheme></config>",
+		"<config><Label>a<b</Label><Subdisks>r0(ada0)</Subdisks></config>");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 1, holder, sizeof holder), 1);
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada1", "ada1", 0, 1, holder, sizeof holder), 0);
 	/* the kernel's escapes undone (g_conf_cat_escaped): a name with & is found */
 	corrupt(bad, sizeof bad, confxml, "<name>ada0p3</name>", "<name>ada0&#x26;p3</name>");
 	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0&p3", 0, 1, holder, sizeof holder),
 			 1);
 	assert_string_equal(holder, "ada0&p3 is held by GEOM class SWAP (swap, access r1w1e0)");
+}
+
+/* The counts of modes a and b added, as a provider shows its consumers' ("rw" when one is
+ * not a mode, so that the text stays unreadable). */
+static void mode_sum(char out[40], const char *a, const char *b)
+{
+	int x[3], y[3];
+
+	if (sscanf(a, "r%dw%de%d", &x[0], &x[1], &x[2]) != 3 ||
+	    sscanf(b, "r%dw%de%d", &y[0], &y[1], &y[2]) != 3)
+		snprintf(out, 40, "rw");
+	else
+		snprintf(out, 40, "r%dw%de%d", x[0] + y[0], x[1] + y[1], x[2] + y[2]);
 }
 
 /* kern.geom.confxml of a GPT disk ada1 with partitions ada1p1 (labelled gpt/data) and
@@ -281,6 +332,12 @@ static void test_geom_text_not_whole(void **state)
 static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada1,
 		      const char *dev_p1, const char *dev_label, const char *label, const char *vfs)
 {
+	/* each provider's counts are its consumers' sum (g_access) */
+	char ada1[40], p1[40], p2[40], data[40];
+	mode_sum(ada1, part, dev_ada1);
+	mode_sum(p1, label, dev_p1);
+	mode_sum(p2, vfs != NULL ? vfs : "r0w0e0", "r0w0e0");
+	mode_sum(data, dev_label, "r0w0e0");
 	/* g_vfs_open (sys/geom/geom_vfs.c) makes the VFS geom at mount, g_vfs_close withers
 	 * it at unmount: vfs NULL is ada1p2 not mounted. */
 	static const char vfs_head[] =
@@ -297,7 +354,7 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"    <geom id=\"0xfffff80003a1e100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
 		"      <name>ada1</name>\n      <rank>1</rank>\n      <config>\n      </config>\n"
 		"      <provider id=\"0xfffff80003a1dd00\">\n        <geom ref=\"0xfffff80003a1e100\"/>\n"
-		"        <mode>r0w1e2</mode>\n        <name>ada1</name>\n"
+		"        <mode>%s</mode>\n        <name>ada1</name>\n"
 		"        <mediasize>10737418240</mediasize>\n        <sectorsize>512</sectorsize>\n"
 		"      </provider>\n    </geom>\n  </class>\n"
 		"  <class id=\"0xffffffff81d53a28\">\n    <name>PART</name>\n"
@@ -308,10 +365,10 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"        <provider ref=\"0xfffff80003a1dd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n"
 		"      <provider id=\"0xfffff80003bb8300\">\n        <geom ref=\"0xfffff80003bb8600\"/>\n"
-		"        <mode>r0w1e1</mode>\n        <name>ada1p1</name>\n"
+		"        <mode>%s</mode>\n        <name>ada1p1</name>\n"
 		"        <config>\n          <type>freebsd-ufs</type>\n        </config>\n      </provider>\n"
 		"      <provider id=\"0xfffff80003bb8200\">\n        <geom ref=\"0xfffff80003bb8600\"/>\n"
-		"        <mode>r1w1e1</mode>\n        <name>ada1p2</name>\n      </provider>\n"
+		"        <mode>%s</mode>\n        <name>ada1p2</name>\n      </provider>\n"
 		"    </geom>\n  </class>\n"
 		"  <class id=\"0xffffffff81d50e08\">\n    <name>LABEL</name>\n"
 		"    <geom id=\"0xfffff80003c0d000\">\n      <class ref=\"0xffffffff81d50e08\"/>\n"
@@ -320,7 +377,7 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"        <provider ref=\"0xfffff80003bb8300\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n"
 		"      <provider id=\"0xfffff80003c0cd00\">\n        <geom ref=\"0xfffff80003c0d000\"/>\n"
-		"        <mode>r0w0e0</mode>\n        <name>gpt/data</name>\n      </provider>\n"
+		"        <mode>%s</mode>\n        <name>gpt/data</name>\n      </provider>\n"
 		"    </geom>\n  </class>\n"
 		"%s%s%s"
 		"  <class id=\"0xffffffff81d4e2d0\">\n    <name>DEV</name>\n"
@@ -339,8 +396,8 @@ static void part_mesh(char *buf, size_t n, const char *part, const char *dev_ada
 		"      <consumer id=\"0xfffff80003c0ca80\">\n        <geom ref=\"0xfffff80003c0cb00\"/>\n"
 		"        <provider ref=\"0xfffff80003c0cd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n    </geom>\n  </class>\n"
-		"</mesh>\n", part, label, vfs ? vfs_head : "", vfs ? vfs : "", vfs ? vfs_tail : "",
-		dev_ada1, dev_p1, dev_label);
+		"</mesh>\n", ada1, part, p1, p2, label, data, vfs ? vfs_head : "", vfs ? vfs : "",
+		vfs ? vfs_tail : "", dev_ada1, dev_p1, dev_label);
 }
 
 /* Finding 1: another program's open of the target shows only on its device node, added
@@ -384,7 +441,7 @@ static void test_geom_own_open(void **state)
 	static const char eli[] =
 		"<mesh>\n <class id=\"0x1\"><name>DISK</name>\n"
 		"  <geom id=\"0x10\"><class ref=\"0x1\"/><name>ada2</name><rank>1</rank>\n"
-		"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r1w2e1</mode><name>ada2</name>"
+		"   <provider id=\"0x100\"><geom ref=\"0x10\"/><mode>r1w1e1</mode><name>ada2</name>"
 		"</provider>\n  </geom>\n </class>\n"
 		" <class id=\"0x5\"><name>ELI</name>\n"
 		"  <geom id=\"0x50\"><class ref=\"0x5\"/><name>ada2.eli</name><rank>2</rank>\n"
@@ -413,19 +470,21 @@ static void test_geom_own_open(void **state)
 static void concat_mesh(char *buf, size_t n, const char *mode, const char *dev_concat,
 			const char *dev_ada2)
 {
+	char ada2[40];
+	mode_sum(ada2, mode, dev_ada2);
 	snprintf(buf, n,
 		"<?xml version=\"1.0\"?>\n<mesh>\n"
 		"  <class id=\"0xffffffff81d4f0a0\">\n    <name>DISK</name>\n"
 		"    <geom id=\"0xfffff80003a1e100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
 		"      <name>ada1</name>\n      <rank>1</rank>\n"
 		"      <provider id=\"0xfffff80003a1dd00\">\n        <geom ref=\"0xfffff80003a1e100\"/>\n"
-		"        <mode>r0w0e0</mode>\n        <name>ada1</name>\n"
+		"        <mode>%s</mode>\n        <name>ada1</name>\n"
 		"        <mediasize>10737418240</mediasize>\n        <sectorsize>512</sectorsize>\n"
 		"      </provider>\n    </geom>\n"
 		"    <geom id=\"0xfffff80003a1c100\">\n      <class ref=\"0xffffffff81d4f0a0\"/>\n"
 		"      <name>ada2</name>\n      <rank>1</rank>\n"
 		"      <provider id=\"0xfffff80003a1cd00\">\n        <geom ref=\"0xfffff80003a1c100\"/>\n"
-		"        <mode>r0w0e0</mode>\n        <name>ada2</name>\n      </provider>\n"
+		"        <mode>%s</mode>\n        <name>ada2</name>\n      </provider>\n"
 		"    </geom>\n  </class>\n"
 		"  <class id=\"0xffffffff81d60c48\">\n    <name>CONCAT</name>\n"
 		"    <geom id=\"0xfffff80003d2a000\">\n      <class ref=\"0xffffffff81d60c48\"/>\n"
@@ -441,7 +500,7 @@ static void concat_mesh(char *buf, size_t n, const char *mode, const char *dev_c
 		"        <provider ref=\"0xfffff80003a1cd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n"
 		"      <provider id=\"0xfffff80003d29c00\">\n        <geom ref=\"0xfffff80003d2a000\"/>\n"
-		"        <mode>r0w0e0</mode>\n        <name>concat/data</name>\n      </provider>\n"
+		"        <mode>%s</mode>\n        <name>concat/data</name>\n      </provider>\n"
 		"    </geom>\n  </class>\n"
 		"  <class id=\"0xffffffff81d4e2d0\">\n    <name>DEV</name>\n"
 		"    <geom id=\"0xfffff80003a1e000\">\n      <class ref=\"0xffffffff81d4e2d0\"/>\n"
@@ -459,7 +518,7 @@ static void concat_mesh(char *buf, size_t n, const char *mode, const char *dev_c
 		"      <consumer id=\"0xfffff80003a1be80\">\n        <geom ref=\"0xfffff80003a1c000\"/>\n"
 		"        <provider ref=\"0xfffff80003a1cd00\"/>\n        <mode>%s</mode>\n"
 		"      </consumer>\n    </geom>\n  </class>\n"
-		"</mesh>\n", mode, mode, dev_concat, dev_ada2);
+		"</mesh>\n", mode, ada2, mode, mode, dev_concat, dev_concat, dev_ada2);
 }
 
 /* attack-ports 1: a disk a GEOM device is made of is held by it even while that device

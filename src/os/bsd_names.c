@@ -210,7 +210,7 @@ bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size
  * provider or consumer belongs to, p of the provider a consumer refers to (-1: none).
  * A provider's name is a device's (SPECNAMELEN, 255 bytes); a geom's may add a prefix. */
 struct geom_doc {
-	struct gprov { char id[24], name[256]; long g; } *prov;
+	struct gprov { char id[24], name[256], mode[40]; long g; } *prov;
 	struct ggeom { char id[24], cls[32], name[320]; long rank; } *geom;
 	struct gcons { char prov[24], mode[40]; long g, p; } *cons;
 	struct gclass { char id[24], name[32]; } *cls;
@@ -385,7 +385,8 @@ static bool geom_element(struct geom_doc *d, const struct geom_open *parent, con
 		memset(c, 0, sizeof *c);
 		vb_os_copy(c->id, sizeof c->id, val);
 	} else if (IS("name", "class")) {
-		ok = geom_text(text, c->name, sizeof c->name) && c->name[0] != '\0';
+		ok = c->name[0] == '\0' && geom_text(text, c->name, sizeof c->name) &&
+		     c->name[0] != '\0';
 		for (size_t i = 0; ok && i + 1 < d->n_cls; i++)
 			ok = strcmp(d->cls[i].name, c->name) != 0 && strcmp(d->cls[i].id, c->id) != 0;
 	} else if (IS("geom", "class")) {
@@ -428,6 +429,9 @@ static bool geom_element(struct geom_doc *d, const struct geom_open *parent, con
 	} else if (IS("mode", "consumer")) {
 		struct gcons *cs = &d->cons[d->n_cons - 1];
 		ok = cs->mode[0] == '\0' && geom_text(text, cs->mode, sizeof cs->mode);
+	} else if (IS("mode", "provider")) {
+		struct gprov *pr = &d->prov[d->n_prov - 1];
+		ok = pr->mode[0] == '\0' && geom_text(text, pr->mode, sizeof pr->mode);
 	} else if (IS("name", "provider")) {
 		struct gprov *pr = &d->prov[d->n_prov - 1];
 		ok = pr->name[0] == '\0' && geom_text(text, pr->name, sizeof pr->name);
@@ -442,13 +446,44 @@ nomem:
 	return false;
 }
 
+/* Whether the element open at o holds text (a name, count or size), not elements. */
+static bool geom_texty(const struct geom_open *o)
+{
+	static const char *const names[] = {"name", "rank", "mode", "alias", "mediasize",
+					    "sectorsize", "stripesize", "stripeoffset"};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (open_is(o, names[i]))
+			return true;
+	return false;
+}
+
+/* Whether [p, end) holds a tag of an element g_conf_* write (<consumer>, </provider>...). */
+static bool geom_structure_in(const char *p, const char *end)
+{
+	static const char *const names[] = {"mesh", "class", "geom", "consumer", "provider",
+					    "config"};
+
+	for (p = memchr(p, '<', (size_t)(end - p)); p != NULL;
+	     p = memchr(p + 1, '<', (size_t)(end - p - 1))) {
+		const char *t = p + 1 + (p[1] == '/');
+		size_t tl = strcspn(t, " \t\r\n/>");
+		for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+			if (tl == strlen(names[i]) && strncmp(t, names[i], tl) == 0)
+				return true;
+		if (end - p <= 1)
+			break;
+	}
+	return false;
+}
+
 /* Reads confxml into d, the whole of it as g_conf_specific writes it: one <mesh> whose
  * every element is closed, the kernel's elements under their parents. A text cut short
  * or not the kernel's could leave a holder out, so it is refused with why. */
 static bool geom_parse(const char *xml, struct geom_doc *d, char *why, size_t n)
 {
 	struct geom_open stack[GEOM_DEPTH];
-	int depth = 0, config_at = -1;   /* where a <config> is open: anything goes in it */
+	int depth = 0;
 	bool mesh_seen = false, mesh_done = false;
 	const char *p = xml, *bad = NULL;
 
@@ -456,8 +491,10 @@ static bool geom_parse(const char *xml, struct geom_doc *d, char *why, size_t n)
 	for (;;) {
 		const char *lt = strchr(p, '<');
 		const char *stop = lt != NULL ? lt : p + strlen(p);
-		if (depth == 0 && strspn(p, " \t\r\n") < (size_t)(stop - p)) {
-			bad = "text outside its <mesh>";
+		/* Text is the kernel's only in the elements that hold a name, count or size. */
+		if ((depth == 0 || !geom_texty(&stack[depth - 1])) &&
+		    strspn(p, " \t\r\n") < (size_t)(stop - p)) {
+			bad = depth == 0 ? "text outside its <mesh>" : "text between its elements";
 			break;
 		}
 		if (lt == NULL)
@@ -484,28 +521,34 @@ static bool geom_parse(const char *xml, struct geom_doc *d, char *why, size_t n)
 				bad = "a closing tag that closes no open element";
 				break;
 			}
-			if (--depth == config_at)
-				config_at = -1;
-			mesh_done = depth == 0;
+			mesh_done = --depth == 0;
 			continue;
 		}
-		if (config_at < 0 &&
-		    !geom_element(d, depth > 0 ? &stack[depth - 1] : NULL, tag, tl, tag + tl,
+		if (!geom_element(d, depth > 0 ? &stack[depth - 1] : NULL, tag, tl, tag + tl,
 				  empty ? gt - 1 : gt, gt + 1, why, n))
 			return false;
 		if (depth == 0)
 			mesh_seen = mesh_done = true;   /* undone below when it is not empty */
 		if (empty)
 			continue;
+		if (tl == 6 && strncmp(tag, "config", 6) == 0) {
+			/* A class's own words, some not escaped (g_raid_dumpconf writes a volume's
+			 * label as given): skipped whole, unless they hold the kernel's elements. */
+			const char *close = strstr(p, "</config>");
+			if (close == NULL || geom_structure_in(p, close)) {
+				bad = close == NULL ? "a <config> that does not end"
+						    : "GEOM's own elements inside a <config>";
+				break;
+			}
+			p = close + strlen("</config>");
+			continue;
+		}
 		mesh_done = false;
 		if (depth == GEOM_DEPTH) {
 			bad = "elements nested deeper than the kernel's";
 			break;
 		}
-		stack[depth] = (struct geom_open){tag, tl};
-		if (config_at < 0 && tl == 6 && strncmp(tag, "config", 6) == 0)
-			config_at = depth;
-		depth++;
+		stack[depth++] = (struct geom_open){tag, tl};
 	}
 	if (bad == NULL && !mesh_done)
 		bad = "an end before its </mesh>: it is not whole";
@@ -567,10 +610,52 @@ static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 				"provider %s, which GEOM does not list", cs->prov);
 			return false;
 		}
+		int acc[3];
+		if (!mode_of(cs->mode, acc) || (cs->p < 0 && acc[0] + acc[1] + acc[2] != 0)) {
+			vb_msgf(why, n, "cannot tell whether it is in use: GEOM gives a consumer of "
+				"geom %s the access mode \"%s\", which is not one it can have",
+				d->geom[cs->g].id, cs->mode);
+			return false;
+		}
 		if (cs->p >= 0 && d->geom[cs->g].rank <= d->geom[d->prov[cs->p].g].rank) {
 			vb_msgf(why, n, "cannot tell whether it is in use: GEOM's ranks do not "
 				"order geom %s above provider %s, which it uses",
 				d->geom[cs->g].id, cs->prov);
+			return false;
+		}
+	}
+	/* g_access adds each change to a consumer and to its provider alike, so a provider's
+	 * counts are its consumers' sum: counts no consumer explains are a holder not shown. */
+	for (size_t i = 0; i < d->n_prov; i++) {
+		long long sum[3] = {0, 0, 0};
+		int acc[3];
+		for (size_t c = 0; c < d->n_cons; c++)
+			if (d->cons[c].p == (long)i && mode_of(d->cons[c].mode, acc))
+				for (int k = 0; k < 3; k++)
+					sum[k] += acc[k];
+		if (!mode_of(d->prov[i].mode, acc) || acc[0] != sum[0] || acc[1] != sum[1] ||
+		    acc[2] != sum[2]) {
+			vb_msgf(why, n, "cannot tell whether it is in use: GEOM gives %s the access "
+				"mode \"%s\", which its consumers' do not add up to",
+				d->prov[i].name, d->prov[i].mode);
+			return false;
+		}
+	}
+	/* A device node's geom consumes one provider and makes none (g_dev_taste); a PART or
+	 * LABEL geom consumes one (g_part_taste, g_slice_new): another shape is not theirs. */
+	for (size_t g = 0; g < d->n_geom; g++) {
+		const char *cls = d->geom[g].cls;
+		bool dev = strcmp(cls, "DEV") == 0;
+		if (!dev && strcmp(cls, "PART") != 0 && strcmp(cls, "LABEL") != 0)
+			continue;
+		size_t cons = 0, provs = 0;
+		for (size_t c = 0; c < d->n_cons; c++)
+			cons += d->cons[c].g == (long)g;
+		for (size_t i = 0; i < d->n_prov; i++)
+			provs += d->prov[i].g == (long)g;
+		if (cons > 1 || (dev && provs > 0)) {
+			vb_msgf(why, n, "cannot tell whether it is in use: GEOM's %s geom %s has a "
+				"shape no %s geom has", cls, d->geom[g].id, cls);
 			return false;
 		}
 	}
@@ -659,6 +744,7 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	 * whose providers are looked at in turn. */
 	const struct gcons *best = NULL;
 	const struct gprov *on = NULL;
+	int dev_seen = 0;
 	for (size_t c = 0; c < d.n_cons && rc == 0; c++) {
 		const struct gcons *cs = &d.cons[c];
 		int acc[3];
@@ -675,6 +761,13 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			continue;
 		if (strcmp(g->cls, "DEV") == 0 && target != NULL &&
 		    strcmp(d.prov[cs->p].name, target) == 0) {
+			/* a node has one DEV consumer (g_dev_taste tastes a provider once) */
+			if (dev_seen++) {
+				vb_msgf(holder, n, "cannot tell whether it is in use: GEOM shows "
+					"/dev/%s open through two device nodes", target);
+				rc = -1;
+				break;
+			}
 			acc[0] -= own_r;
 			acc[1] -= own_w;
 			if (acc[0] < 0 || acc[1] < 0) {
