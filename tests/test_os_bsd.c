@@ -219,6 +219,10 @@ static void test_geom_text_not_whole(void **state)
 		{"</mesh>\n", ""},                                            /* cut short */
 		{"</mesh>\n", "</mesh>\n<mesh></mesh>\n"},
 		{"</provider>\n  </geom>\n  <geom id=\"0x21\"", "  </geom>\n  <geom id=\"0x21\""},
+		{"<consumer id=\"0x300\">", "<consumer id=\"0x100\">"},    /* a provider's id */
+		{"<consumer id=\"0x400\">", "<consumer id=\"0x300\">"},    /* given twice */
+		{"<name>ada1</name><rank>2</rank>\n   <consumer id=\"0x400\">",
+		 "<name>ada9</name><rank>2</rank>\n   <consumer id=\"0x400\">"},   /* misnamed node */
 	};
 	char holder[256], bad[sizeof confxml + 128];
 
@@ -290,7 +294,8 @@ static void test_geom_text_not_whole(void **state)
 	corrupt(dev, sizeof dev, bad, "<name>SWAP</name>", "<name>DEV</name>");
 	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada0", "ada0", 0, 0, holder, sizeof holder), -1);
 	/* two device nodes on the target, vbench's own open on one: which is whose is lost */
-	corrupt(bad, sizeof bad, swap_only, "<name>SWAP</name>", "<name>DEV</name>");
+	corrupt(idle, sizeof idle, swap_only, "<name>swap</name>", "<name>ada0</name>");
+	corrupt(bad, sizeof bad, idle, "<name>SWAP</name>", "<name>DEV</name>");
 	corrupt(dev, sizeof dev, bad, "</geom>\n </class>\n</mesh>",
 		"</geom>\n  <geom id=\"0x31\"><class ref=\"0x3\"/><name>ada0</name><rank>2</rank>"
 		"<consumer id=\"0x310\"><geom ref=\"0x31\"/><provider ref=\"0x100\"/>"
@@ -300,6 +305,26 @@ static void test_geom_text_not_whole(void **state)
 	corrupt(dev, sizeof dev, bad, "<mode>r1w1e0</mode></consumer>",
 		"<mode>r0w1e0</mode></consumer>");
 	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada0", "ada0", 0, 1, holder, sizeof holder), -1);
+	/* counts of INT_MAX are read as open, never summed into a wrap to "idle" */
+	corrupt(idle, sizeof idle, swap_only, "<name>swap</name>", "<name>ada0</name>");
+	corrupt(bad, sizeof bad, idle, "<name>SWAP</name>", "<name>DEV</name>");
+	corrupt(dev, sizeof dev, bad, "<mode>r1w1e0</mode><name>ada0</name>",
+		"<mode>r2147483647w2147483647e2</mode><name>ada0</name>");
+	corrupt(bad, sizeof bad, dev, "<mode>r1w1e0</mode></consumer>",
+		"<mode>r2147483647w2147483647e2</mode></consumer>");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 0, holder, sizeof holder), 1);
+	/* a holder's provider named as the target: which of the two vbench opened is lost */
+	corrupt(bad, sizeof bad, swap_only, "</consumer>\n  </geom>",
+		"</consumer><provider id=\"0x301\"><geom ref=\"0x30\"/><mode>r0w0e0</mode>"
+		"<name>ada0</name></provider>\n  </geom>");
+	assert_int_equal(vb_os_bsd_geom_busy(bad, "ada0", "ada0", 0, 0, holder, sizeof holder), -1);
+	/* vbench's own open not shown on the target's node: the text is not of now */
+	corrupt(bad, sizeof bad, confxml, "<provider id=\"0x101\"><geom ref=\"0x11\"/><mode>r0w1e0",
+		"<provider id=\"0x101\"><geom ref=\"0x11\"/><mode>r0w0e0");
+	corrupt(dev, sizeof dev, bad, "<mode>r0w1e0</mode></consumer>\n  </geom>\n </class>\n"
+		"</mesh>", "<mode>r0w0e0</mode></consumer>\n  </geom>\n </class>\n</mesh>");
+	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada1", "ada1", 0, 0, holder, sizeof holder), 0);
+	assert_int_equal(vb_os_bsd_geom_busy(dev, "ada1", "ada1", 0, 1, holder, sizeof holder), -1);
 	/* a class's own words are its own: a label with a raw < (g_raid_dumpconf) is read */
 	corrupt(bad, sizeof bad, confxml, "<config><scheme>GPT</scheme></config>",
 		"<config><Label>a<b</Label><Subdisks>r0(ada0)</Subdisks></config>");

@@ -212,7 +212,7 @@ bool vb_os_bsd_geom_disk(const char *conftxt, const char *name, char *disk, size
 struct geom_doc {
 	struct gprov { char id[24], name[256], mode[40]; long g; } *prov;
 	struct ggeom { char id[24], cls[32], name[320]; long rank; } *geom;
-	struct gcons { char prov[24], mode[40]; long g, p; } *cons;
+	struct gcons { char id[24], prov[24], mode[40]; long g, p; } *cons;
 	struct gclass { char id[24], name[32]; } *cls;
 	size_t n_prov, n_geom, n_cons, n_cls;
 };
@@ -411,6 +411,7 @@ static bool geom_element(struct geom_doc *d, const struct geom_open *parent, con
 			goto nomem;
 		struct gcons *cs = &d->cons[d->n_cons++];
 		memset(cs, 0, sizeof *cs);
+		vb_os_copy(cs->id, sizeof cs->id, val);
 		cs->g = (long)d->n_geom - 1;
 		cs->p = -1;
 	} else if (IS("provider", "geom")) {
@@ -583,6 +584,12 @@ static bool mode_of(const char *m, int acc[3])
 	return *m == '\0';
 }
 
+/* Whether counts from mode_of show any open (each may be INT_MAX: never summed). */
+static bool any_open(const int acc[3])
+{
+	return acc[0] != 0 || acc[1] != 0 || acc[2] != 0;
+}
+
 /* Whether d hangs together as the kernel writes it (g_conf_geom, g_conf_provider and
  * g_conf_consumer in sys/geom/geom_dump.c): each geom and provider has its own pointer as
  * id, a consumer refers to a provider listed or to none, and a geom ranks above every
@@ -598,6 +605,13 @@ static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 	for (size_t i = 0; bad == NULL && i < d->n_prov; i++)
 		if (prov_index(d, d->prov[i].id) != (long)i)
 			bad = d->prov[i].id;
+	for (size_t c = 0; bad == NULL && c < d->n_cons; c++) {
+		if (prov_index(d, d->cons[c].id) >= 0 || geom_index(d, d->cons[c].id) >= 0)
+			bad = d->cons[c].id;
+		for (size_t k = 0; bad == NULL && k < c; k++)
+			if (strcmp(d->cons[k].id, d->cons[c].id) == 0)
+				bad = d->cons[c].id;
+	}
 	if (bad != NULL) {
 		vb_msgf(why, n, "cannot tell whether it is in use: GEOM gives two of its parts "
 			"the id %s", bad);
@@ -611,7 +625,7 @@ static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 			return false;
 		}
 		int acc[3];
-		if (!mode_of(cs->mode, acc) || (cs->p < 0 && acc[0] + acc[1] + acc[2] != 0)) {
+		if (!mode_of(cs->mode, acc) || (cs->p < 0 && any_open(acc))) {
 			vb_msgf(why, n, "cannot tell whether it is in use: GEOM gives a consumer of "
 				"geom %s the access mode \"%s\", which is not one it can have",
 				d->geom[cs->g].id, cs->mode);
@@ -642,18 +656,24 @@ static bool geom_whole(const struct geom_doc *d, char *why, size_t n)
 		}
 	}
 	/* A device node's geom consumes one provider and makes none (g_dev_taste); a PART or
-	 * LABEL geom consumes one (g_part_taste, g_slice_new): another shape is not theirs. */
+	 * LABEL geom consumes one (g_part_taste, g_slice_new); each is named after it: another
+	 * shape is not theirs. */
 	for (size_t g = 0; g < d->n_geom; g++) {
 		const char *cls = d->geom[g].cls;
 		bool dev = strcmp(cls, "DEV") == 0;
 		if (!dev && strcmp(cls, "PART") != 0 && strcmp(cls, "LABEL") != 0)
 			continue;
 		size_t cons = 0, provs = 0;
+		bool named = true;   /* after the provider it consumes (g_new_geomf "%s") */
 		for (size_t c = 0; c < d->n_cons; c++)
-			cons += d->cons[c].g == (long)g;
+			if (d->cons[c].g == (long)g) {
+				cons++;
+				named &= d->cons[c].p < 0 ||
+					 strcmp(d->prov[d->cons[c].p].name, d->geom[g].name) == 0;
+			}
 		for (size_t i = 0; i < d->n_prov; i++)
 			provs += d->prov[i].g == (long)g;
-		if (cons > 1 || (dev && provs > 0)) {
+		if (cons > 1 || !named || (dev && provs > 0)) {
 			vb_msgf(why, n, "cannot tell whether it is in use: GEOM's %s geom %s has a "
 				"shape no %s geom has", cls, d->geom[g].id, cls);
 			return false;
@@ -713,9 +733,20 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 	 * providers' access on to what it consumes (g_part_access, sys/geom/part/g_part.c:
 	 * g_access(cp, dr, dw, dw + de); g_slice_access, geom_slice.c, adds an e bit), so
 	 * their consumers hold nothing of their own. */
+	int named = 0;
 	for (size_t i = 0; target != NULL && i < d.n_prov; i++)
-		if (in[i] && strcmp(d.prov[i].name, target) == 0 && d.prov[i].g >= 0)
+		if (in[i] && strcmp(d.prov[i].name, target) == 0 && d.prov[i].g >= 0) {
 			chain[d.prov[i].g] = true;
+			named++;
+		}
+	if (named > 1) {
+		free(in);
+		free(chain);
+		geom_free(&d);
+		vb_msgf(holder, n, "cannot tell whether it is in use: GEOM names two providers "
+			"%s", target);
+		return -1;
+	}
 	for (bool grew = true; grew;) {
 		grew = false;
 		for (size_t c = 0; c < d.n_cons; c++) {
@@ -775,7 +806,7 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 					"open on /dev/%s (access %s) than vbench's own r%dw%de0",
 					target, cs->mode, own_r, own_w);
 				rc = -1;
-			} else if (acc[0] + acc[1] + acc[2] > 0) {
+			} else if (any_open(acc)) {
 				vb_msgf(holder, n, "another program has /dev/%s open (GEOM DEV access "
 					"%s, of which vbench's own is r%dw%de0)", target,
 					cs->mode, own_r, own_w);
@@ -783,7 +814,7 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			}
 			continue;
 		}
-		bool idle = acc[0] + acc[1] + acc[2] == 0;
+		bool idle = !any_open(acc);
 		if (idle && (strcmp(g->cls, "DEV") == 0 || strcmp(g->cls, "PART") == 0 ||
 			     strcmp(g->cls, "LABEL") == 0))
 			continue;
@@ -794,6 +825,13 @@ int vb_os_bsd_geom_busy(const char *confxml, const char *disk, const char *targe
 			best = cs;
 			on = &d.prov[cs->p];
 		}
+	}
+	if (rc == 0 && best == NULL && dev_seen == 0 && target != NULL && (own_r || own_w)) {
+		/* vbench's open shows on the target's node while it holds it: text without it
+		 * is not of now */
+		vb_msgf(holder, n, "cannot tell whether it is in use: GEOM does not show "
+			"vbench's own open of /dev/%s", target);
+		rc = -1;
 	}
 	if (rc == 0 && best != NULL) {
 		const struct ggeom *g = &d.geom[best->g];
