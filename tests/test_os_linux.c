@@ -462,7 +462,7 @@ static void test_scsi_without_host_driver(void **state)
 static void test_long_text_cut_and_marked(void **state)
 {
 	static char line[4096], point[1400];
-	char sub[PATH_MAX], src[302];
+	char sub[PATH_MAX + 16], src[302];
 	struct vb_env e;
 	(void)state;
 
